@@ -1,0 +1,1 @@
+"""The fight aggregate: load, decide, append, fold, undo, replay, fork, export."""

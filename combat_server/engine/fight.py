@@ -1,0 +1,400 @@
+"""The fight aggregate: load a fight, decide a command, append, fold, publish.
+
+Dice are drawn here (the edge), handed to the pure ``decide``, and end up inside
+the events. Automatic follow-ups run in the same batch: while the new state holds
+``roll`` prompts and the fight does not use manual dice, the engine answers them
+itself (DESIGN.md, flow step 7), with a bound against loops.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+import uuid
+from collections import OrderedDict
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+
+import attrs
+
+from combat_server.canonical import GENESIS_HASH, canonical_json, chain_hash
+from combat_server.engine.dice import ManualDice, SeededDice, ServerDice
+from combat_server.engine.history import decide_redo, decide_undo
+from combat_server.errors import CombatError, Conflict, IntegrityFailure, InvariantBroken, Rejected, reject
+from combat_server.rules import core
+from combat_server.rules.model import (
+    JSON, SYSTEM_ACTOR, Actor, Command, DiceSource, Event, EventDraft, FightState,
+)
+from combat_server.rules.ruleset import Ruleset, get_ruleset
+from combat_server.rules.serialize import state_bytes, state_from_json, state_to_json
+from combat_server.store.sql import SqlStore
+
+MAX_AUTO_STEPS = 200
+EXPORT_FORMAT = "combat-server/fight-log"
+
+
+def utc_now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
+
+
+@attrs.frozen
+class CommandResult:
+    fight_id: str
+    first_seq: int
+    last_seq: int
+    events: tuple[Event, ...]
+    state: FightState
+    duplicate: bool = False
+
+
+@attrs.frozen
+class VerifyReport:
+    fight_id: str
+    events: int
+    ok: bool
+    bad_seq: int | None = None
+    problem: str = ""
+
+
+class Engine:
+    """Owns fight states in memory (an LRU cache) and the path command -> store."""
+
+    def __init__(
+        self,
+        store: SqlStore,
+        *,
+        snapshot_every: int = 100,
+        cache_size: int = 1024,
+        clock: Callable[[], str] = utc_now,
+    ) -> None:
+        self.store = store
+        self.snapshot_every = snapshot_every
+        self.cache_size = cache_size
+        self.clock = clock
+        self._states: OrderedDict[str, tuple[FightState, str]] = OrderedDict()  # state, last hash
+
+    # ------------------------------------------------------------------ create
+
+    def create_fight(
+        self,
+        ruleset: str = "gurps",
+        *,
+        options: Mapping[str, JSON] | None = None,
+        dice_mode: str = "server",
+        title: str = "",
+        seed: str | None = None,
+        fight_id: str | None = None,
+        actor: Actor = SYSTEM_ACTOR,
+        version: str | None = None,
+    ) -> CommandResult:
+        rs = get_ruleset(ruleset, version)
+        if dice_mode not in core.DICE_MODES:
+            raise reject("fight/bad_dice_mode", f"dice mode must be one of {', '.join(core.DICE_MODES)}")
+        if not isinstance(title, str) or len(title) > 200:
+            raise reject("command/bad_field", "title must be a string of at most 200 characters", field="title")
+        opts = rs.validate_options(options or {})
+        payload: dict[str, JSON] = {
+            "ruleset": rs.name, "ruleset_version": rs.version, "options": opts,
+            "dice_mode": dice_mode, "title": title,
+        }
+        if dice_mode == "seeded":
+            payload["seed"] = seed if seed is not None else secrets.token_hex(8)
+        fid = fight_id or uuid.uuid4().hex[:16]
+        first = self._make_event(fid, 1, GENESIS_HASH, EventDraft("fight_created", payload), actor.seat_id,
+                                 "", rs.version)
+        self.store.create_fight(first, rs.name, title)
+        state = core.fold(rs, [first])
+        self._remember(state, first.hash)
+        return CommandResult(fid, 1, 1, (first,), state)
+
+    # ------------------------------------------------------------------ load
+
+    def ruleset_of(self, fight_id: str) -> Ruleset:
+        state = self._states.get(fight_id)
+        if state is not None:
+            return get_ruleset(state[0].ruleset, state[0].ruleset_version)
+        row = self.store.fight(fight_id)
+        return get_ruleset(row.ruleset, row.ruleset_version)
+
+    def load(self, fight_id: str) -> FightState:
+        cached = self._states.get(fight_id)
+        if cached is not None:
+            self._states.move_to_end(fight_id)
+            return cached[0]
+        state, last_hash = self._load_from_store(fight_id)
+        self._remember(state, last_hash)
+        return state
+
+    def forget(self, fight_id: str) -> None:
+        self._states.pop(fight_id, None)
+
+    def _remember(self, state: FightState, last_hash: str) -> None:
+        self._states[state.fight_id] = (state, last_hash)
+        self._states.move_to_end(state.fight_id)
+        while len(self._states) > self.cache_size:
+            self._states.popitem(last=False)
+
+    def _load_from_store(self, fight_id: str, upto: int | None = None, use_snapshots: bool = True) -> tuple[FightState, str]:
+        row = self.store.fight(fight_id)
+        rs = get_ruleset(row.ruleset, row.ruleset_version)
+        if use_snapshots:
+            controls = self.store.control_events(fight_id)
+            if upto is not None:
+                controls = [c for c in controls if c.seq <= upto]
+            for snap_seq, data in self.store.snapshots(fight_id, rs.version, upto=upto):
+                later = [c for c in controls if c.seq > snap_seq]
+                if core.touches_before(later, snap_seq):
+                    continue
+                start = state_from_json(rs, data)
+                tail = self.store.events(fight_id, after=snap_seq, upto=upto)
+                state = core.fold(rs, tail, start=start)
+                last_hash = tail[-1].hash if tail else self._hash_at(fight_id, snap_seq)
+                return state, last_hash
+        events = self.store.events(fight_id, upto=upto)
+        if not events:
+            raise reject("fight/unknown", f"fight {fight_id} has no events")
+        return core.fold(rs, events), events[-1].hash
+
+    def _hash_at(self, fight_id: str, seq: int) -> str:
+        events = self.store.events(fight_id, after=seq - 1, upto=seq)
+        return events[0].hash
+
+    def state_at(self, fight_id: str, seq: int) -> FightState:
+        """The fight as it was right after event ``seq`` (undos up to then applied)."""
+        if seq < 1:
+            raise reject("replay/bad_seq", "seq starts at 1")
+        current = self.load(fight_id)
+        if seq >= current.seq:
+            if seq > current.seq:
+                raise reject("replay/bad_seq", f"fight {fight_id} has only {current.seq} events")
+            return current
+        return self._load_from_store(fight_id, upto=seq)[0]
+
+    # ------------------------------------------------------------------ execute
+
+    def execute(self, fight_id: str, command: Command, faces: Sequence[Sequence[int]] | None = None) -> CommandResult:
+        """Decide, append and fold one command; retried command ids are answered, not re-applied."""
+        if command.command_id:
+            done = self.store.command_range(fight_id, command.command_id)
+            if done is not None:
+                return self._duplicate(fight_id, done)
+        for attempt in range(3):
+            state = self.load(fight_id)
+            last_hash = self._states[fight_id][1]
+            try:
+                events, new_state = self._decide_batch(state, last_hash, command, faces)
+                self.store.append(fight_id, state.seq, events, command.command_id, command.actor.seat_id)
+            except Conflict:
+                self.forget(fight_id)
+                if command.command_id:
+                    done = self.store.command_range(fight_id, command.command_id)
+                    if done is not None:
+                        return self._duplicate(fight_id, done)
+                if attempt == 2:
+                    raise
+                continue
+            if any(e.type in core.CONTROL_EVENTS for e in events):
+                self.forget(fight_id)
+                new_state = self.load(fight_id)
+            else:
+                self._remember(new_state, events[-1].hash)
+            self._maybe_snapshot(state.seq, new_state)
+            return CommandResult(fight_id, events[0].seq, events[-1].seq, tuple(events), new_state)
+        raise InvariantBroken(None, "unreachable")
+
+    def _duplicate(self, fight_id: str, done: tuple[int, int]) -> CommandResult:
+        events = self.store.events(fight_id, after=done[0] - 1, upto=done[1])
+        return CommandResult(fight_id, done[0], done[1], tuple(events), self.load(fight_id), duplicate=True)
+
+    def dice_for(self, state: FightState, faces: Sequence[Sequence[int]] | None) -> DiceSource:
+        if state.dice_mode == "manual":
+            return ManualDice(faces or [])
+        if faces:
+            raise reject("roll/faces_not_allowed", f"this fight rolls its own dice ({state.dice_mode} mode)")
+        if state.dice_mode == "seeded":
+            seed = str(self._seed(state))
+            return SeededDice(seed, state.fight_id, state.seq)
+        return ServerDice()
+
+    def _seed(self, state: FightState) -> str:
+        first = self.store.events(state.fight_id, upto=1)[0]
+        return str(first.payload.get("seed", ""))
+
+    def _decide_batch(
+        self, state: FightState, last_hash: str, command: Command, faces: Sequence[Sequence[int]] | None
+    ) -> tuple[list[Event], FightState]:
+        rs = get_ruleset(state.ruleset, state.ruleset_version)
+        dice = self.dice_for(state, faces)
+        if command.type in ("undo", "redo"):
+            if not command.actor.is_gm:
+                raise reject("auth/gm_only", f"only the GM may {command.type}")
+            log = self.store.events(state.fight_id)
+            draft = decide_undo(state, log, command.args) if command.type == "undo" else decide_redo(log)
+            event = self._make_event(state.fight_id, state.seq + 1, last_hash, draft, command.actor.seat_id,
+                                     command.command_id, state.ruleset_version)
+            return [event], state
+        drafts = core.decide(rs, state, command, dice)
+        events: list[Event] = []
+        state, last_hash = self._fold_drafts(rs, state, last_hash, drafts, command, events)
+        steps = 0
+        while state.dice_mode != "manual":
+            prompt = next((p for p in state.prompts if p.kind == "roll"), None)
+            if prompt is None:
+                break
+            steps += 1
+            if steps > MAX_AUTO_STEPS:
+                raise InvariantBroken(None, f"automatic rolls did not settle after {MAX_AUTO_STEPS} steps")
+            auto = Command("roll", {"prompt": prompt.id}, SYSTEM_ACTOR, command.command_id)
+            drafts = core.decide(rs, state, auto, dice)
+            state, last_hash = self._fold_drafts(rs, state, last_hash, drafts, command, events)
+        if isinstance(dice, ManualDice) and dice.unused():
+            raise reject("roll/unused_faces", f"{dice.unused()} group(s) of dice faces were not needed")
+        if not events:
+            raise InvariantBroken(None, f"command {command.type} produced no events")
+        return events, state
+
+    def _fold_drafts(
+        self, rs: Ruleset, state: FightState, last_hash: str, drafts: Iterable[EventDraft], command: Command,
+        out: list[Event],
+    ) -> tuple[FightState, str]:
+        for draft in drafts:
+            event = self._make_event(state.fight_id, state.seq + 1, last_hash, draft, command.actor.seat_id,
+                                     command.command_id, state.ruleset_version)
+            state = core.apply(rs, state, event)
+            last_hash = event.hash
+            out.append(event)
+        return state, last_hash
+
+    def _make_event(
+        self, fight_id: str, seq: int, prev_hash: str, draft: EventDraft, actor: str, command_id: str, version: str
+    ) -> Event:
+        payload = _plain(draft.payload)
+        body = Event(fight_id, seq, draft.type, payload, actor, command_id, self.clock(), version, prev_hash, "")
+        return attrs.evolve(body, hash=chain_hash(prev_hash, body.canonical()))
+
+    def _maybe_snapshot(self, before: int, state: FightState) -> None:
+        n = self.snapshot_every
+        if n > 0 and state.seq // n > before // n:
+            self.store.save_snapshot(state.fight_id, state.seq, state.ruleset_version, state_to_json(state))
+
+    # ------------------------------------------------------------------ fork / export / import
+
+    def fork(self, fight_id: str, seq: int, new_fight_id: str | None = None) -> CommandResult:
+        """A new fight whose log is this one's up to ``seq``: 'what if' from any point."""
+        source = self.store.events(fight_id, upto=seq)
+        if not source or source[-1].seq != seq:
+            raise reject("fork/bad_seq", f"fight {fight_id} has no event {seq}")
+        fid = new_fight_id or uuid.uuid4().hex[:16]
+        prev = GENESIS_HASH
+        out: list[Event] = []
+        for e in source:
+            payload = dict(e.payload)
+            if e.seq == 1:
+                payload["forked_from"] = {"fight_id": fight_id, "seq": seq, "hash": source[-1].hash}
+            body = Event(fid, e.seq, e.type, payload, e.actor, e.command_id, e.recorded_at, e.ruleset_version, prev, "")
+            body = attrs.evolve(body, hash=chain_hash(prev, body.canonical()))
+            out.append(body)
+            prev = body.hash
+        row = self.store.fight(fight_id)
+        self.store.import_events(out, row.ruleset, f"{row.title} (fork at {seq})".strip())
+        state = self.load(fid)
+        return CommandResult(fid, 1, seq, tuple(out), state)
+
+    def export_lines(self, fight_id: str) -> Iterator[str]:
+        row = self.store.fight(fight_id)
+        yield canonical_json({"format": EXPORT_FORMAT, "version": 1, "fight_id": fight_id, "ruleset": row.ruleset,
+                              "ruleset_version": row.ruleset_version, "title": row.title, "events": row.last_seq})
+        for e in self.store.iter_events(fight_id):
+            yield canonical_json(e.to_dict())
+
+    def import_lines(self, lines: Iterable[str]) -> str:
+        """Import an exported log; all-or-nothing, hashes and states reproduced exactly."""
+        header: dict[str, Any] | None = None
+        events: list[Event] = []
+        for lineno, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                data = _json_loads(line)
+            except ValueError as exc:
+                raise reject("import/bad_json", f"line {lineno}: not valid JSON ({exc})", line=lineno) from None
+            if header is None:
+                if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+                    raise reject("import/bad_header", f"line {lineno}: not a combat-server fight log", line=lineno)
+                header = data
+                continue
+            try:
+                events.append(Event.from_dict(data))
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                raise reject("import/bad_event", f"line {lineno}: not an event ({exc})", line=lineno) from None
+        if header is None or not events:
+            raise reject("import/empty", "the file holds no fight log")
+        fight_id = str(header["fight_id"])
+        report = verify_events(events, fight_id)
+        if not report.ok:
+            raise reject("import/corrupt", f"event {report.bad_seq}: {report.problem}", seq=report.bad_seq)
+        self.store.import_events(events, str(header["ruleset"]), str(header.get("title", "")))
+        return fight_id
+
+    # ------------------------------------------------------------------ verify
+
+    def verify(self, fight_id: str) -> VerifyReport:
+        events = self.store.events(fight_id)
+        report = verify_events(events, fight_id)
+        if not report.ok:
+            return report
+        rs = self.ruleset_of(fight_id)
+        for snap_seq, data in self.store.snapshots(fight_id, rs.version):
+            expected = core.fold(rs, [e for e in events if e.seq <= snap_seq])
+            if state_bytes(state_from_json(rs, data)) != state_bytes(expected):
+                return VerifyReport(fight_id, len(events), False, snap_seq, "stored snapshot differs from the refold")
+        return report
+
+
+def verify_events(events: Sequence[Event], fight_id: str) -> VerifyReport:
+    """Recompute the chain and the fold; report the first seq that does not hold."""
+    prev = GENESIS_HASH
+    if not events:
+        return VerifyReport(fight_id, 0, False, 1, "no events")
+    try:
+        rs = get_ruleset(str(events[0].payload.get("ruleset")), str(events[0].payload.get("ruleset_version")))
+    except (Rejected, AttributeError):
+        return VerifyReport(fight_id, len(events), False, 1, "fight_created names no known ruleset")
+    state: FightState | None = None
+    for i, e in enumerate(events, start=1):
+        if e.fight_id != fight_id:
+            return VerifyReport(fight_id, len(events), False, e.seq, f"belongs to fight {e.fight_id}")
+        if e.seq != i:
+            return VerifyReport(fight_id, len(events), False, i, f"seq {e.seq} where {i} was expected (gap)")
+        if e.prev_hash != prev:
+            return VerifyReport(fight_id, len(events), False, e.seq, "prev_hash does not match the previous event")
+        if chain_hash(prev, e.canonical()) != e.hash:
+            return VerifyReport(fight_id, len(events), False, e.seq, "hash does not match the event's content")
+        prev = e.hash
+        try:
+            if i == 1:
+                if e.type != "fight_created":
+                    return VerifyReport(fight_id, len(events), False, 1, "the log does not start with fight_created")
+                state = core.fold(rs, [e])
+            elif e.type in core.CONTROL_EVENTS:
+                state = core.fold(rs, events[:i])
+            else:
+                assert state is not None
+                state = core.apply(rs, state, e)  # effective when appended; later reverts refold
+        except (CombatError, KeyError, TypeError, ValueError, AttributeError, AssertionError) as exc:
+            return VerifyReport(fight_id, len(events), False, e.seq, f"does not fold: {exc!r}")
+    return VerifyReport(fight_id, len(events), True)
+
+
+def _plain(value: Any) -> Any:
+    """Deep-copy a payload into plain JSON types (tuples -> lists), as the store returns it."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _json_loads(line: str) -> Any:
+    import json
+
+    return json.loads(line)

@@ -1,0 +1,363 @@
+"""Ruleset-independent commands and events, and the fold of the effective log.
+
+Core events: ``fight_created``, ``combatant_added``, ``combatant_updated``,
+``combatant_removed``, ``condition_adjusted`` (a GM adjustment, with a reason),
+``note_added``, ``fight_ended``, ``reverted`` (undo) and ``restored`` (redo).
+
+Undo never deletes: a ``reverted`` event names the seqs it takes out of the
+*effective* history; a ``restored`` event puts a revert's seqs back. The state is
+always the fold of the effective events, so undo-then-redo equals never undoing.
+"""
+
+from __future__ import annotations
+
+import re
+import types
+import typing
+from typing import Any, Iterable, Mapping, Sequence
+
+import attrs
+
+from combat_server.errors import reject
+from combat_server.rules.model import JSON, Command, Combatant, DiceSource, Event, EventDraft, FightState
+from combat_server.rules.ruleset import Ruleset
+
+CONTROL_EVENTS = frozenset({"reverted", "restored"})
+CORE_EVENTS = frozenset(
+    {
+        "fight_created",
+        "combatant_added",
+        "combatant_updated",
+        "combatant_removed",
+        "condition_adjusted",
+        "note_added",
+        "fight_ended",
+        "dispute_raised",
+        "dispute_ruled",
+    }
+) | CONTROL_EVENTS
+CORE_COMMANDS = frozenset(
+    {
+        "add_combatant",
+        "update_combatant",
+        "remove_combatant",
+        "adjust",
+        "note",
+        "end_fight",
+        "dispute",
+        "rule",
+    }
+)
+#: Commands only the GM may send (DESIGN.md, Seat).
+GM_ONLY = frozenset(
+    {"add_combatant", "update_combatant", "remove_combatant", "adjust", "end_fight", "rule", "undo", "redo"}
+)
+DICE_MODES = ("server", "seeded", "manual")
+
+
+# --------------------------------------------------------------------------- decide
+
+
+def decide(ruleset: Ruleset, state: FightState, command: Command, dice: DiceSource) -> list[EventDraft]:
+    """Authorise and validate any command; core ones here, the rest by the ruleset."""
+    actor = command.actor
+    if actor.role == "spectator":
+        raise reject("auth/read_only", "spectators can only watch")
+    if command.type in GM_ONLY and not actor.is_gm:
+        raise reject("auth/gm_only", f"only the GM may {command.type.replace('_', ' ')}")
+    if state.status == "ended" and command.type not in ("note",):
+        raise reject("fight/ended", "the fight has ended")
+    handler = _CORE_DECIDERS.get(command.type)
+    if handler is not None:
+        return handler(ruleset, state, command)
+    if command.type in ruleset.command_types:
+        return ruleset.decide(state, command, dice)
+    raise reject("command/unknown", f"unknown command type {command.type!r}")
+
+
+def _arg(command: Command, name: str, kind: type | tuple[type, ...], required: bool = True) -> Any:
+    if name not in command.args:
+        if required:
+            raise reject("command/missing_field", f"{command.type}: field {name!r} is required", field=name)
+        return None
+    value = command.args[name]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise reject("command/bad_field", f"{command.type}: field {name!r} must be {names}", field=name)
+    return value
+
+
+def _slug(name: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    return slug or "combatant"
+
+
+def _decide_add(ruleset: Ruleset, state: FightState, command: Command) -> list[EventDraft]:
+    name = _arg(command, "name", str).strip()
+    if not name:
+        raise reject("command/bad_field", "add_combatant: name must not be empty", field="name")
+    side = _arg(command, "side", str, required=False) or "npc"
+    if side not in ("pc", "npc"):
+        raise reject("command/bad_field", "add_combatant: side must be 'pc' or 'npc'", field="side")
+    sheet = ruleset.validate_sheet(_arg(command, "sheet", dict, required=False) or {})
+    cid = _arg(command, "id", str, required=False)
+    if cid is None:
+        base = _slug(name)
+        cid, n = base, 1
+        while cid in state.combatants:
+            n += 1
+            cid = f"{base}-{n}"
+    elif not re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,63}", cid):
+        raise reject("command/bad_field", "add_combatant: id must be lowercase letters, digits, - or _", field="id")
+    elif cid in state.combatants:
+        raise reject("combatant/exists", f"a combatant {cid!r} already exists")
+    hidden = bool(_arg(command, "hidden", bool, required=False) or False)
+    return [
+        EventDraft(
+            "combatant_added",
+            {"id": cid, "name": name, "side": side, "hidden": hidden, "sheet": ruleset.sheet_to_json(sheet)},
+        )
+    ]
+
+
+def _decide_update(ruleset: Ruleset, state: FightState, command: Command) -> list[EventDraft]:
+    cid = _arg(command, "id", str)
+    state.combatant(cid)
+    payload: dict[str, JSON] = {"id": cid}
+    if "name" in command.args:
+        payload["name"] = _arg(command, "name", str)
+    if "side" in command.args:
+        side = _arg(command, "side", str)
+        if side not in ("pc", "npc"):
+            raise reject("command/bad_field", "update_combatant: side must be 'pc' or 'npc'", field="side")
+        payload["side"] = side
+    if "hidden" in command.args:
+        payload["hidden"] = _arg(command, "hidden", bool)
+    if "sheet" in command.args:
+        payload["sheet"] = ruleset.sheet_to_json(ruleset.validate_sheet(_arg(command, "sheet", dict)))
+    if len(payload) == 1:
+        raise reject("command/missing_field", "update_combatant: nothing to change")
+    return [EventDraft("combatant_updated", payload)]
+
+
+def _decide_remove(ruleset: Ruleset, state: FightState, command: Command) -> list[EventDraft]:
+    cid = _arg(command, "id", str)
+    state.combatant(cid)
+    return [EventDraft("combatant_removed", {"id": cid, "reason": command.args.get("reason", "")})]
+
+
+def adjustable_fields(condition_type: type) -> dict[str, Any]:
+    """Condition fields a GM may set, with their declared types (int, bool, str, ...)."""
+    hints = typing.get_type_hints(condition_type)
+    return {f.name: hints[f.name] for f in attrs.fields(condition_type)}
+
+
+def _value_fits(value: Any, hint: Any) -> bool:
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_value_fits(value, h) for h in typing.get_args(hint))
+    if hint is type(None):
+        return value is None
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint in (bool, str):
+        return isinstance(value, hint)
+    return False  # tuples and records are changed through their own commands
+
+
+def _decide_adjust(ruleset: Ruleset, state: FightState, command: Command) -> list[EventDraft]:
+    cid = _arg(command, "combatant", str)
+    combatant = state.combatant(cid)
+    reason = _arg(command, "reason", str).strip()
+    if not reason:
+        raise reject("adjust/reason_required", "a GM adjustment needs a reason the log can show")
+    changes = _arg(command, "changes", dict)
+    if not changes:
+        raise reject("command/missing_field", "adjust: changes must name at least one field")
+    fields = adjustable_fields(type(combatant.condition))
+    before: dict[str, JSON] = {}
+    for name, value in changes.items():
+        if name not in fields:
+            raise reject("adjust/unknown_field", f"condition has no field {name!r}", known=sorted(fields))
+        if not _value_fits(value, fields[name]):
+            raise reject("adjust/bad_value", f"{name} cannot be set to {value!r}", field=name)
+        before[name] = getattr(combatant.condition, name)
+    return [
+        EventDraft(
+            "condition_adjusted",
+            {"combatant": cid, "changes": dict(changes), "before": before, "reason": reason},
+        )
+    ]
+
+
+def _decide_note(ruleset: Ruleset, state: FightState, command: Command) -> list[EventDraft]:
+    text = _arg(command, "text", str).strip()
+    if not text:
+        raise reject("command/bad_field", "note: text must not be empty", field="text")
+    return [EventDraft("note_added", {"text": text, "by": command.actor.seat_id})]
+
+
+def _decide_end(ruleset: Ruleset, state: FightState, command: Command) -> list[EventDraft]:
+    reason = command.args.get("reason", "")
+    if not isinstance(reason, str):
+        raise reject("command/bad_field", "end_fight: reason must be a string", field="reason")
+    return [EventDraft("fight_ended", {"reason": reason})]
+
+
+def _decide_dispute(ruleset: Ruleset, state: FightState, command: Command) -> list[EventDraft]:
+    seq = _arg(command, "seq", int)
+    if not 1 <= seq <= state.seq:
+        raise reject("dispute/bad_seq", f"there is no event {seq} to dispute")
+    comment = _arg(command, "comment", str).strip()
+    if not comment:
+        raise reject("dispute/comment_required", "say what you dispute about this event")
+    dispute_id = f"dispute:{state.seq + 1}"
+    return [EventDraft("dispute_raised", {"id": dispute_id, "seq": seq, "comment": comment, "by": command.actor.seat_id})]
+
+
+def _decide_rule(ruleset: Ruleset, state: FightState, command: Command) -> list[EventDraft]:
+    dispute_id = _arg(command, "dispute", str)
+    if not any(p.id == dispute_id and p.kind == "dispute" for p in state.prompts):
+        raise reject("dispute/unknown", f"no open dispute {dispute_id!r}")
+    verdict = _arg(command, "verdict", str)
+    if verdict not in ("uphold", "override"):
+        raise reject("command/bad_field", "rule: verdict must be 'uphold' or 'override'", field="verdict")
+    comment = _arg(command, "comment", str, required=False) or ""
+    events = [EventDraft("dispute_ruled", {"dispute": dispute_id, "verdict": verdict, "comment": comment})]
+    if verdict == "override":
+        adjustments = _arg(command, "adjustments", list)
+        if not adjustments:
+            raise reject("rule/adjustments_required", "an override needs at least one adjustment")
+        for adj in adjustments:
+            if not isinstance(adj, dict):
+                raise reject("command/bad_field", "rule: each adjustment is an object", field="adjustments")
+            sub = Command("adjust", {**adj, "reason": adj.get("reason") or f"ruling on {dispute_id}: {comment}"}, command.actor)
+            events.extend(_decide_adjust(ruleset, state, sub))
+    return events
+
+
+_CORE_DECIDERS = {
+    "add_combatant": _decide_add,
+    "update_combatant": _decide_update,
+    "remove_combatant": _decide_remove,
+    "adjust": _decide_adjust,
+    "note": _decide_note,
+    "end_fight": _decide_end,
+    "dispute": _decide_dispute,
+    "rule": _decide_rule,
+}
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def initial_state(ruleset: Ruleset, created: Event) -> FightState:
+    p = created.payload
+    return FightState(
+        fight_id=created.fight_id,
+        ruleset=str(p["ruleset"]),
+        ruleset_version=str(p["ruleset_version"]),
+        options=dict(p["options"]),
+        dice_mode=str(p["dice_mode"]),
+        title=str(p.get("title", "")),
+        seq=created.seq,
+    )
+
+
+def apply(ruleset: Ruleset, state: FightState, event: Event) -> FightState:
+    """Fold one effective event. Facts are never re-validated here."""
+    p = event.payload
+    t = event.type
+    if t in CONTROL_EVENTS:
+        raise AssertionError("control events are folded by fold(), not apply()")
+    if t == "combatant_added":
+        sheet = ruleset.validate_sheet(p["sheet"])
+        c = Combatant(
+            id=p["id"], name=p["name"], side=p["side"], sheet=sheet,
+            condition=ruleset.new_condition(sheet), hidden=bool(p.get("hidden", False)),
+        )
+        state = ruleset.after_core(state.with_combatant(c), event)
+    elif t == "combatant_updated":
+        c = state.combatants[p["id"]]
+        changes: dict[str, Any] = {k: p[k] for k in ("name", "side", "hidden") if k in p}
+        if "sheet" in p:
+            changes["sheet"] = ruleset.validate_sheet(p["sheet"])
+        state = ruleset.after_core(state.with_combatant(attrs.evolve(c, **changes)), event)
+    elif t == "combatant_removed":
+        combatants = dict(state.combatants)
+        del combatants[p["id"]]
+        prompts = tuple(pr for pr in state.prompts if pr.combatant != p["id"])
+        state = ruleset.after_core(attrs.evolve(state, combatants=combatants, prompts=prompts), event)
+    elif t == "condition_adjusted":
+        state = ruleset.after_core(state.with_condition(p["combatant"], **p["changes"]), event)
+    elif t == "note_added":
+        state = attrs.evolve(state, notes=state.notes + (p["text"],))
+    elif t == "fight_ended":
+        state = attrs.evolve(state, status="ended", ended_reason=p.get("reason", ""), prompts=())
+    elif t == "dispute_raised":
+        from combat_server.rules.model import Prompt
+
+        prompt = Prompt(
+            id=p["id"], kind="dispute", combatant=None,
+            text=f"{p['by']} disputes event {p['seq']}: {p['comment']}",
+            options={"seq": p["seq"], "verdicts": ["uphold", "override"]},
+        )
+        state = attrs.evolve(state, prompts=state.prompts + (prompt,))
+    elif t == "dispute_ruled":
+        state = attrs.evolve(state, prompts=tuple(pr for pr in state.prompts if pr.id != p["dispute"]))
+    elif t == "fight_created":
+        raise AssertionError("fight_created only starts a fold")
+    else:
+        state = ruleset.apply(state, event)
+    return attrs.evolve(state, seq=event.seq)
+
+
+def undone_after(undone: Iterable[int], events: Sequence[Event]) -> set[int]:
+    """The undone seqs after folding the control events among ``events``."""
+    result = set(undone)
+    reverts: dict[int, tuple[int, ...]] = {}
+    for e in events:
+        if e.type == "reverted":
+            seqs = tuple(e.payload["seqs"])
+            reverts[e.seq] = seqs
+            result.update(seqs)
+        elif e.type == "restored":
+            result.difference_update(e.payload["seqs"])
+    return result
+
+
+def touches_before(events: Sequence[Event], seq: int) -> bool:
+    """Whether a control event among ``events`` changes the history at or before ``seq``."""
+    return any(e.type in CONTROL_EVENTS and min(e.payload["seqs"], default=seq + 1) <= seq for e in events)
+
+
+def fold(ruleset: Ruleset, events: Sequence[Event], start: FightState | None = None) -> FightState:
+    """Fold ``events`` (the whole log, or the tail after ``start``) over their effective history.
+
+    A tail may only be folded onto ``start`` if none of its control events reach
+    back to ``start.seq`` or before (see :func:`touches_before`); the engine then
+    refolds from further back.
+    """
+    if start is None:
+        if not events or events[0].type != "fight_created":
+            raise AssertionError("a full fold starts with fight_created")
+        state = initial_state(ruleset, events[0])
+        events = events[1:]
+    else:
+        state = start
+    undone = undone_after(state.undone, events)
+    for e in events:
+        if e.type in CONTROL_EVENTS or e.seq in undone:
+            continue
+        state = apply(ruleset, state, e)
+    last = events[-1].seq if events else state.seq
+    return attrs.evolve(state, seq=last, undone=tuple(sorted(undone)))
+
+
+def effective(events: Sequence[Event]) -> list[Event]:
+    undone = undone_after((), events)
+    return [e for e in events if e.type not in CONTROL_EVENTS and e.seq not in undone]
+
+
+def payload_of(event: Event) -> Mapping[str, JSON]:
+    return event.payload

@@ -1,0 +1,114 @@
+"""Derived scores (G-02, G-39..G-41, G-43, G-51): computed from the sheet and the
+live condition, never typed in. Fractions stay exact until a rule rounds."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from combat_server.rules.gurps.sheet import Sheet, Weapon
+from combat_server.rules.gurps.state import Condition
+from combat_server.rules.gurps.tables import ENCUMBRANCE, damage_for_st, parse_dice
+
+
+def basic_lift(st: int) -> Fraction:
+    """BL = ST^2/5 lb, rounded to a whole number when 10 or more (catalogue 1.0)."""
+    bl = Fraction(st * st, 5)
+    return Fraction(round(bl)) if bl >= 10 else bl
+
+
+def basic_speed(sheet: Sheet) -> Fraction:
+    """(HT + DX) / 4, fractions kept (catalogue 1.0)."""
+    return Fraction(sheet.ht + sheet.dx, 4) + Fraction(sheet.speed_bonus_quarters, 4)
+
+
+def basic_move(sheet: Sheet) -> int:
+    return math.floor(basic_speed(sheet)) + sheet.move_bonus
+
+
+def encumbrance_level(sheet: Sheet) -> int:
+    """G-02: the lowest level whose limit (a multiple of BL) covers the carried weight."""
+    if sheet.encumbrance is not None:
+        return sheet.encumbrance
+    bl = basic_lift(sheet.st)
+    carried = Fraction(sheet.carried).limit_denominator(1000)
+    for level, (limit, _mult, _dodge) in enumerate(ENCUMBRANCE):
+        if carried <= limit * bl:
+            return level
+    return 4  # over 10 x BL: still Extra-Heavy (the FP cost per second is the GM's call, G-08)
+
+
+def reeling(sheet: Sheet, cond: Condition) -> bool:
+    """G-43: HP below one third of HPmax."""
+    return cond.hp * 3 < sheet.hp_max
+
+
+def tired(sheet: Sheet, cond: Condition) -> bool:
+    """G-51 (R-04): FP below one third of FPmax."""
+    return cond.fp * 3 < sheet.fp_max
+
+
+def _half_up(value: int) -> int:
+    return -((-value) // 2)
+
+
+def move(sheet: Sheet, cond: Condition | None = None) -> int:
+    """A-21 order: encumbrance (floor, min 1), injury halving (ceil), fatigue halving (ceil)."""
+    el = encumbrance_level(sheet)
+    value = max(1, math.floor(basic_move(sheet) * ENCUMBRANCE[el][1]))
+    if cond is not None:
+        if reeling(sheet, cond):
+            value = _half_up(value)  # G-43
+        if tired(sheet, cond):
+            value = _half_up(value)  # G-51
+    return value
+
+
+def dodge(sheet: Sheet, cond: Condition | None = None) -> int:
+    """G-39: floor(Basic Speed + 3) - EL, min 1 (G-02); then G-43 and G-51 halvings."""
+    value = max(1, math.floor(basic_speed(sheet) + 3) - encumbrance_level(sheet))
+    if cond is not None:
+        if reeling(sheet, cond):
+            value = _half_up(value)
+        if tired(sheet, cond):
+            value = _half_up(value)
+    return value
+
+
+def effective_st(sheet: Sheet, cond: Condition) -> int:
+    """G-51: ST halves (round up) below 1/3 FP; HP and damage keep the full ST."""
+    return _half_up(sheet.st) if tired(sheet, cond) else sheet.st
+
+
+def parry(weapon: Weapon) -> int | None:
+    """G-41: 3 + floor(skill / 2) + the weapon's parry bonus; None if it cannot parry."""
+    if weapon.parry is None or weapon.kind == "ranged":
+        return None
+    return 3 + weapon.skill // 2 + weapon.parry
+
+
+def block(sheet: Sheet) -> int | None:
+    """G-40: 3 + floor(Shield or Cloak skill / 2); None without a shield."""
+    if sheet.shield_skill is None:
+        return None
+    return 3 + sheet.shield_skill // 2
+
+
+def weapon_damage(sheet: Sheet, weapon: Weapon) -> tuple[int, int]:
+    """The weapon's damage as (dice, adds): thr/sw from the ST table plus adds, or fixed dice."""
+    spec = weapon.damage
+    thr, sw = damage_for_st(sheet.st)
+    if spec.startswith("thr"):
+        dice, adds = thr
+        rest = spec[3:]
+    elif spec.startswith("sw"):
+        dice, adds = sw
+        rest = spec[2:]
+    else:
+        return parse_dice(spec)
+    return dice, adds + (int(rest) if rest else 0)
+
+
+def half_move(move_value: int) -> int:
+    """A-12: floor(Move / 2), minimum 1 step."""
+    return max(1, move_value // 2)

@@ -1,0 +1,224 @@
+"""The GURPS character sheet: what a GM types in. Derived scores are never typed
+in (see derived.py); a sheet with impossible values is refused naming the field."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import attrs
+
+from combat_server.errors import reject
+from combat_server.rules.gurps.tables import DAMAGE_TYPES, parse_dice
+from combat_server.rules.model import JSON
+
+
+@attrs.frozen
+class Weapon:
+    """A melee, thrown or missile weapon. ``damage`` is ``thr+1``, ``sw-2`` or fixed ``2d+1``."""
+
+    name: str
+    kind: str = "melee"  # melee | ranged | thrown
+    skill: int = 10
+    damage: str = "thr"
+    damage_type: str = "cr"
+    reach: str = "1"
+    parry: int | None = 0  # None: cannot parry (e.g. a bow)
+    unbalanced: bool = False
+    weight: float = 0.0
+    acc: int = 0
+    half_damage: int = 0  # 1/2D range, yards (0: none)
+    max_range: int = 0
+    bulk: int = 0
+    rof: int = 1
+    shots: int = 0
+    min_range: int = 0
+    needs_ready: bool = False  # must be readied again after each use (G-22 Double)
+    st_based: bool = True  # thr/sw damage; AOA Strong applies only to these (G-22)
+    off_hand: bool = False
+
+
+@attrs.frozen
+class Sheet:
+    st: int = 10
+    dx: int = 10
+    iq: int = 10
+    ht: int = 10
+    hp: int | None = None  # HPmax; default ST
+    fp: int | None = None  # FPmax; default HT
+    will: int | None = None  # default IQ
+    per: int | None = None  # default IQ
+    speed_bonus_quarters: int = 0  # bought-up Basic Speed, in 0.25 steps
+    move_bonus: int = 0  # bought-up Basic Move
+    sm: int = 0
+    dr: int = 0
+    carried: float = 0.0  # lb, gives the encumbrance level (G-02)
+    encumbrance: int | None = None  # or set the level directly
+    shield_skill: int | None = None  # ready shield or cloak (G-40)
+    shield_name: str = ""
+    unarmed_skill: int | None = None  # Brawling etc.; default DX
+    skills: Mapping[str, int] = attrs.field(factory=dict)
+    weapons: tuple[Weapon, ...] = ()
+
+    @property
+    def hp_max(self) -> int:
+        return self.hp if self.hp is not None else self.st
+
+    @property
+    def fp_max(self) -> int:
+        return self.fp if self.fp is not None else self.ht
+
+    @property
+    def will_score(self) -> int:
+        return self.will if self.will is not None else self.iq
+
+    @property
+    def per_score(self) -> int:
+        return self.per if self.per is not None else self.iq
+
+    def weapon(self, name: str) -> Weapon:
+        for w in self.all_weapons():
+            if w.name == name:
+                return w
+        raise reject("maneuver/unknown_weapon", f"no weapon {name!r} on this sheet",
+                     known=[w.name for w in self.all_weapons()])
+
+    def all_weapons(self) -> tuple[Weapon, ...]:
+        """The sheet's weapons, plus an unarmed punch (thr-1 cr, reach C) if none is listed."""
+        if any(w.name == "punch" for w in self.weapons):
+            return self.weapons
+        skill = self.unarmed_skill if self.unarmed_skill is not None else self.dx
+        punch = Weapon(name="punch", kind="melee", skill=skill, damage="thr-1", damage_type="cr", reach="C",
+                       parry=0)
+        return self.weapons + (punch,)
+
+
+_INT_FIELDS = {
+    "st": (1, 200), "dx": (1, 40), "iq": (1, 40), "ht": (1, 40), "hp": (1, 2000), "fp": (1, 200),
+    "will": (1, 40), "per": (1, 40), "speed_bonus_quarters": (-40, 40), "move_bonus": (-10, 20),
+    "sm": (-10, 20), "dr": (0, 500), "encumbrance": (0, 4), "shield_skill": (0, 40), "unarmed_skill": (0, 40),
+}
+_WEAPON_INT = {
+    "skill": (0, 40), "parry": (-5, 5), "acc": (0, 25), "half_damage": (0, 100000), "max_range": (0, 100000),
+    "bulk": (-20, 0), "rof": (1, 1000), "shots": (0, 10000), "min_range": (0, 10000),
+}
+
+
+def _bad(field: str, message: str) -> Exception:
+    return reject("sheet/bad_field", f"sheet field {field}: {message}", field=field)
+
+
+def _int(raw: Mapping[str, JSON], key: str, bounds: tuple[int, int], prefix: str = "") -> int | None:
+    if key not in raw or raw[key] is None:
+        return None
+    v = raw[key]
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise _bad(prefix + key, f"must be a whole number, got {v!r}")
+    lo, hi = bounds
+    if not lo <= v <= hi:
+        raise _bad(prefix + key, f"must be between {lo} and {hi}, got {v}")
+    return v
+
+
+def _weapon(raw: Any, i: int) -> Weapon:
+    p = f"weapons[{i}]."
+    if not isinstance(raw, Mapping):
+        raise _bad(f"weapons[{i}]", "must be an object")
+    unknown = set(raw) - {f.name for f in attrs.fields(Weapon)}
+    if unknown:
+        raise _bad(p + sorted(unknown)[0], "is not a weapon field")
+    name = raw.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise _bad(p + "name", "is required")
+    kw: dict[str, Any] = {"name": name.strip()}
+    kind = raw.get("kind", "melee")
+    if kind not in ("melee", "ranged", "thrown"):
+        raise _bad(p + "kind", "must be melee, ranged or thrown")
+    kw["kind"] = kind
+    for key, bounds in _WEAPON_INT.items():
+        if key == "parry" and key in raw and raw[key] is None:
+            kw["parry"] = None
+            continue
+        v = _int(raw, key, bounds, p)
+        if v is not None:
+            kw[key] = v
+    damage = raw.get("damage", "thr")
+    if not isinstance(damage, str):
+        raise _bad(p + "damage", "must be text like 'sw+2', 'thr' or '2d+1'")
+    base = damage.replace(" ", "")
+    try:
+        if base.startswith(("thr", "sw")):
+            rest = base[3:] if base.startswith("thr") else base[2:]
+            if rest:
+                int(rest)
+            kw["st_based"] = bool(raw.get("st_based", True))
+        else:
+            parse_dice(base)
+            kw["st_based"] = bool(raw.get("st_based", False))
+    except ValueError:
+        raise _bad(p + "damage", f"cannot read damage {damage!r}") from None
+    kw["damage"] = base
+    dtype = raw.get("damage_type", "cr")
+    if dtype not in DAMAGE_TYPES:
+        raise _bad(p + "damage_type", f"unknown damage type {dtype!r} (known: {', '.join(DAMAGE_TYPES)})")
+    kw["damage_type"] = dtype
+    for key in ("unbalanced", "needs_ready", "off_hand"):
+        if key in raw:
+            if not isinstance(raw[key], bool):
+                raise _bad(p + key, "must be true or false")
+            kw[key] = raw[key]
+    if "reach" in raw:
+        if not isinstance(raw["reach"], str):
+            raise _bad(p + "reach", "must be text like 'C', '1' or '1,2'")
+        kw["reach"] = raw["reach"]
+    if "weight" in raw:
+        w = raw["weight"]
+        if not isinstance(w, (int, float)) or isinstance(w, bool) or w < 0:
+            raise _bad(p + "weight", "must be a non-negative number of pounds")
+        kw["weight"] = float(w)
+    if kind != "melee" and kw.get("max_range", 0) == 0 and kind == "ranged":
+        raise _bad(p + "max_range", "a ranged weapon needs a Max range")
+    return Weapon(**kw)
+
+
+def validate_sheet(raw: Mapping[str, JSON]) -> Sheet:
+    if not isinstance(raw, Mapping):
+        raise reject("sheet/bad_field", "a sheet must be an object")
+    known = {f.name for f in attrs.fields(Sheet)}
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        raise _bad(unknown[0], f"is not a GURPS sheet field (known: {', '.join(sorted(known))})")
+    kw: dict[str, Any] = {}
+    for key, bounds in _INT_FIELDS.items():
+        v = _int(raw, key, bounds)
+        if v is not None:
+            kw[key] = v
+    if "carried" in raw:
+        c = raw["carried"]
+        if not isinstance(c, (int, float)) or isinstance(c, bool) or c < 0:
+            raise _bad("carried", "must be a non-negative weight in pounds")
+        kw["carried"] = float(c)
+    if "shield_name" in raw:
+        if not isinstance(raw["shield_name"], str):
+            raise _bad("shield_name", "must be text")
+        kw["shield_name"] = raw["shield_name"]
+    skills = raw.get("skills", {})
+    if not isinstance(skills, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 40
+        for k, v in skills.items()
+    ):
+        raise _bad("skills", "must map skill names to levels 0..40")
+    kw["skills"] = dict(skills)
+    weapons = raw.get("weapons", [])
+    if not isinstance(weapons, (list, tuple)):
+        raise _bad("weapons", "must be a list")
+    kw["weapons"] = tuple(_weapon(w, i) for i, w in enumerate(weapons))
+    names = [w.name for w in kw["weapons"]]
+    if len(set(names)) != len(names):
+        raise _bad("weapons", "weapon names must be unique")
+    return Sheet(**kw)
+
+
+def sheet_to_json(sheet: Sheet) -> dict[str, JSON]:
+    data: dict[str, JSON] = attrs.asdict(sheet, recurse=True)
+    data["weapons"] = [dict(w) for w in data["weapons"]]
+    return data

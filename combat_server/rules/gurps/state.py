@@ -1,0 +1,86 @@
+"""GURPS live state: a combatant's condition and the fight's combat sequence."""
+
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.frozen
+class Condition:
+    """Everything about a combatant that changes during a fight. A GM may adjust any
+    scalar field with a reason (condition_adjusted)."""
+
+    hp: int
+    fp: int
+    posture: str = "standing"  # G-26
+    shock_pending: int = 0  # G-47: summed shock for the victim's next turn (capped when it starts)
+    shock: int = 0  # G-47: penalty (positive number) in force during this turn
+    shock_turn: int = 0  # round in which the pending shock was last added (R-05 bookkeeping)
+    stunned: bool = False  # G-48
+    stun_kind: str = ""  # physical | mental | fright (G-28, G-18)
+    stun_turns: int = 0  # G-18/A-9: fright stun counts down whole turns, no recovery roll
+    unconscious: bool = False
+    dead: bool = False
+    collapsed: bool = False  # G-51: failed Will roll at FP <= 0
+    death_checks: int = 0  # G-45: how many -HPmax multiples have been rolled for
+    maneuver: str = ""  # last maneuver chosen (G-20), in force until the next turn
+    maneuver_option: str = ""
+    aod_defense: str = ""  # G-24 Increased Dodge/Parry/Block: which defence gets +2
+    aim_weapon: str = ""  # G-21
+    aim_target: str = ""
+    aim_turns: int = 0
+    evaluate_target: str = ""  # G-29
+    evaluate_bonus: int = 0
+    feint_target: str = ""  # G-30: the penalty the feinter's next attack imposes
+    feint_penalty: int = 0
+    feint_round: int = 0
+    blocked: bool = False  # G-40: one block per turn
+    parries: int = 0  # A-19 (cfg): parries since own turn
+    unready: tuple[str, ...] = ()  # weapons that need a Ready (G-22 Double, G-33)
+    no_parry_with: tuple[str, ...] = ()  # R-07: unbalanced weapons used to attack this turn
+    wait_trigger: str = ""  # G-34
+    wait_action: str = ""
+    concentrating: str = ""  # G-27: the task being concentrated on
+    move_allowance: int = 0  # yards this turn's maneuver allows
+    moved: int = 0  # yards moved this turn (G-09 sprint bookkeeping)
+    sprinting: bool = False
+    defense_penalty: int = 0  # G-30 feint penalty against this combatant, applied on defence
+    defense_penalty_from: str = ""
+    ht_rolls_at_zero: bool = True  # A-22: per-turn HT rolls at HP <= 0 (off after waking, G-49)
+
+
+@attrs.frozen
+class Attack:
+    """An attack waiting for its defence or damage (G-36 -> G-37 -> G-42)."""
+
+    attacker: str
+    target: str
+    weapon: str
+    kind: str  # melee | ranged | thrown
+    maneuver: str
+    option: str = ""
+    effective: int = 0
+    roll: int = 0
+    margin: int = 0
+    critical: bool = False
+    max_damage: bool = False  # G-36: a roll of 3
+    hits: int = 1  # rapid fire (G-39)
+    remaining: int = 0  # further attacks of the same maneuver (AOA Double)
+    range_yards: int = 0
+    defense_tried: tuple[str, ...] = ()  # G-24 Double Defense
+    unarmed: bool = False
+    thrown_small: bool = False
+
+
+@attrs.frozen
+class Combat:
+    """The turn sequence (G-19): fixed at the start, one turn per combatant per second."""
+
+    order: tuple[str, ...] = ()
+    round: int = 0
+    index: int = -1
+    current: str = ""
+    phase: str = "setup"  # setup | maneuver | resolving | ending
+    attack: Attack | None = None
+    interrupted_by: str = ""  # G-34: a Wait that fired interrupts the sequence
+    tie_rolls: tuple[tuple[str, int], ...] = ()

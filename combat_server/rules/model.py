@@ -1,0 +1,184 @@
+"""The data every ruleset shares: commands, events, prompts, combatants, state.
+
+All of it is frozen. Collections are tuples or mappings that are replaced, never
+mutated. Values are JSON-able and hold no floats that matter to the rules, so the
+canonical JSON of a state is stable across replays, stores and processes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Protocol
+
+import attrs
+
+JSON = Any
+ROLES = ("gm", "player", "spectator", "system")
+
+
+@attrs.frozen
+class DiceRequest:
+    """How many dice of which size, and why (the purpose shows in the roll record)."""
+
+    count: int
+    sides: int
+    purpose: str
+
+
+class DiceSource(Protocol):
+    """Where dice faces come from; ``decide`` writes whatever it returns into events."""
+
+    def roll(self, request: DiceRequest) -> tuple[int, ...]: ...
+
+
+@attrs.frozen
+class Actor:
+    """Who sends a command: a seat with its role and the combatants it controls."""
+
+    seat_id: str
+    role: str
+    combatants: tuple[str, ...] = ()
+
+    @property
+    def is_gm(self) -> bool:
+        return self.role in ("gm", "system")
+
+    def controls(self, combatant_id: str) -> bool:
+        return self.is_gm or combatant_id in self.combatants
+
+
+GM_ACTOR = Actor(seat_id="gm", role="gm")
+SYSTEM_ACTOR = Actor(seat_id="system", role="system")
+
+
+@attrs.frozen
+class Command:
+    """What a client asks for. ``args`` is the validated JSON body of the command."""
+
+    type: str
+    args: Mapping[str, JSON] = attrs.field(factory=dict)
+    actor: Actor = GM_ACTOR
+    command_id: str = ""
+
+
+@attrs.frozen
+class EventDraft:
+    """An event as ``decide`` returns it, before the store gives it a seq and hash."""
+
+    type: str
+    payload: Mapping[str, JSON] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class Event:
+    """An immutable fact of the fight's log."""
+
+    fight_id: str
+    seq: int
+    type: str
+    payload: Mapping[str, JSON]
+    actor: str
+    command_id: str
+    recorded_at: str
+    ruleset_version: str
+    prev_hash: str
+    hash: str
+
+    def canonical(self) -> dict[str, JSON]:
+        """The part covered by the hash (everything but the hashes themselves)."""
+        return {
+            "fight_id": self.fight_id,
+            "seq": self.seq,
+            "type": self.type,
+            "payload": self.payload,
+            "actor": self.actor,
+            "command_id": self.command_id,
+            "recorded_at": self.recorded_at,
+            "ruleset_version": self.ruleset_version,
+        }
+
+    def to_dict(self) -> dict[str, JSON]:
+        out = self.canonical()
+        out["prev_hash"] = self.prev_hash
+        out["hash"] = self.hash
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, JSON]) -> "Event":
+        return cls(
+            fight_id=str(data["fight_id"]),
+            seq=int(data["seq"]),
+            type=str(data["type"]),
+            payload=dict(data["payload"]),
+            actor=str(data["actor"]),
+            command_id=str(data["command_id"]),
+            recorded_at=str(data["recorded_at"]),
+            ruleset_version=str(data["ruleset_version"]),
+            prev_hash=str(data["prev_hash"]),
+            hash=str(data["hash"]),
+        )
+
+
+@attrs.frozen
+class Prompt:
+    """Something the fight waits for, naming who must answer.
+
+    ``combatant`` is the combatant whose seat answers (the GM may always answer on
+    its behalf); ``None`` means the GM. ``kind == "roll"`` prompts are dice the
+    server rolls by itself unless the fight uses manual dice.
+    """
+
+    id: str
+    kind: str
+    combatant: str | None
+    text: str
+    options: Mapping[str, JSON] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class Combatant:
+    """A character sheet (ruleset-specific, validated) plus its live condition."""
+
+    id: str
+    name: str
+    side: str  # "pc" or "npc"
+    sheet: Any
+    condition: Any
+    hidden: bool = False
+
+
+@attrs.frozen
+class FightState:
+    """The pure fold of a fight's effective events."""
+
+    fight_id: str
+    ruleset: str
+    ruleset_version: str
+    options: Mapping[str, JSON]
+    dice_mode: str
+    title: str = ""
+    seq: int = 0
+    status: str = "setup"  # setup -> active -> ended
+    combatants: Mapping[str, Combatant] = attrs.field(factory=dict)
+    combat: Any = None
+    prompts: tuple[Prompt, ...] = ()
+    notes: tuple[str, ...] = ()
+    undone: tuple[int, ...] = ()
+    turn_start_seq: int = 0
+    ended_reason: str = ""
+
+    def combatant(self, combatant_id: str) -> Combatant:
+        from combat_server.errors import reject
+
+        try:
+            return self.combatants[combatant_id]
+        except KeyError:
+            raise reject("combatant/unknown", f"no combatant {combatant_id!r} in this fight") from None
+
+    def with_combatant(self, combatant: Combatant) -> "FightState":
+        combatants = dict(self.combatants)
+        combatants[combatant.id] = combatant
+        return attrs.evolve(self, combatants=combatants)
+
+    def with_condition(self, combatant_id: str, **changes: Any) -> "FightState":
+        c = self.combatants[combatant_id]
+        return self.with_combatant(attrs.evolve(c, condition=attrs.evolve(c.condition, **changes)))

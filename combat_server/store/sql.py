@@ -1,0 +1,352 @@
+"""The SQLAlchemy event store, one class for SQLite and PostgreSQL.
+
+The (fight_id, seq) primary key is the optimistic-concurrency check: whoever
+inserts a seq first wins; the loser gets :class:`Conflict` and nothing of its
+batch is written (one transaction). Driver errors never leak: they become
+``store/...`` errors.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+import attrs
+import sqlalchemy as sa
+from sqlalchemy import event as sa_event
+from sqlalchemy.engine import Connection, Engine
+
+from combat_server.errors import Conflict, MigrationMissing, StoreError, UnknownFight
+from combat_server.rules.model import JSON, Event
+from combat_server.store import tables as t
+
+MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+
+
+def default_database_url() -> str:
+    """``COMBAT_DATABASE_URL``, else a SQLite file in the working directory."""
+    return os.environ.get("COMBAT_DATABASE_URL") or "sqlite:///combat.sqlite"
+
+
+@attrs.frozen
+class FightRow:
+    fight_id: str
+    ruleset: str
+    ruleset_version: str
+    title: str
+    created_at: str
+    last_seq: int
+
+
+@attrs.frozen
+class SeatRow:
+    fight_id: str
+    seat_id: str
+    role: str
+    label: str
+    combatants: tuple[str, ...]
+    token_hash: str
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=10000")
+    cur.close()
+
+
+def make_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 10})
+        sa_event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return sa.create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+
+
+def alembic_config(url: str) -> Any:
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return cfg
+
+
+class SqlStore:
+    """The fight log in SQL. Every public method is one transaction."""
+
+    def __init__(self, url: str, engine: Engine | None = None) -> None:
+        self.url = url
+        self.engine = engine or make_engine(url)
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    # ------------------------------------------------------------ schema
+
+    def migrate(self) -> str:
+        """Upgrade to the newest migration; returns the revision now current."""
+        from alembic import command
+
+        cfg = alembic_config(self.url)
+        with self.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+        return self.current_revision() or ""
+
+    def current_revision(self) -> str | None:
+        from alembic.runtime.migration import MigrationContext
+
+        with self.engine.connect() as conn:
+            rev: str | None = MigrationContext.configure(conn).get_current_revision()
+            return rev
+
+    def head_revision(self) -> str:
+        from alembic.script import ScriptDirectory
+
+        head: str = ScriptDirectory.from_config(alembic_config(self.url)).get_current_head()
+        return head
+
+    def check_schema(self) -> None:
+        current, head = self.current_revision(), self.head_revision()
+        if current != head:
+            raise MigrationMissing(
+                None,
+                f"database schema is at {current or 'nothing'}, needs {head}: run `combat-server migrate`",
+                current=current, head=head,
+            )
+
+    # ------------------------------------------------------------ fights
+
+    def create_fight(self, first: Event, ruleset: str, title: str) -> None:
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    t.fights.insert().values(
+                        fight_id=first.fight_id, ruleset=ruleset, ruleset_version=first.ruleset_version,
+                        title=title, created_at=first.recorded_at,
+                    )
+                )
+                self._insert_events(conn, [first])
+        except sa.exc.IntegrityError as exc:
+            raise StoreError("fight/exists", f"fight {first.fight_id} already exists") from exc
+
+    def fight(self, fight_id: str) -> FightRow:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(t.fights).where(t.fights.c.fight_id == fight_id)).first()
+            if row is None:
+                raise UnknownFight(None, f"no fight {fight_id!r}", fight_id=fight_id)
+            return FightRow(row.fight_id, row.ruleset, row.ruleset_version, row.title, row.created_at,
+                            self._last_seq(conn, fight_id))
+
+    def fights(self) -> list[FightRow]:
+        last = (
+            sa.select(t.events.c.fight_id, sa.func.max(t.events.c.seq).label("last_seq"))
+            .group_by(t.events.c.fight_id)
+            .subquery()
+        )
+        q = (
+            sa.select(t.fights, last.c.last_seq)
+            .join(last, last.c.fight_id == t.fights.c.fight_id, isouter=True)
+            .order_by(t.fights.c.created_at, t.fights.c.fight_id)
+        )
+        with self.engine.connect() as conn:
+            return [
+                FightRow(r.fight_id, r.ruleset, r.ruleset_version, r.title, r.created_at, r.last_seq or 0)
+                for r in conn.execute(q)
+            ]
+
+    # ------------------------------------------------------------ events
+
+    @staticmethod
+    def _last_seq(conn: Connection, fight_id: str) -> int:
+        value = conn.execute(sa.select(sa.func.max(t.events.c.seq)).where(t.events.c.fight_id == fight_id)).scalar()
+        return int(value or 0)
+
+    @staticmethod
+    def _insert_events(conn: Connection, events: Sequence[Event]) -> None:
+        conn.execute(
+            t.events.insert(),
+            [
+                {
+                    "fight_id": e.fight_id, "seq": e.seq, "type": e.type, "payload": dict(e.payload),
+                    "actor": e.actor, "command_id": e.command_id, "recorded_at": e.recorded_at,
+                    "ruleset_version": e.ruleset_version, "prev_hash": e.prev_hash, "hash": e.hash,
+                }
+                for e in events
+            ],
+        )
+
+    def append(self, fight_id: str, expected_seq: int, events: Sequence[Event], command_id: str, actor: str) -> None:
+        """Append a command's events atomically, iff the log still ends at ``expected_seq``."""
+        if not events:
+            return
+        try:
+            with self.engine.begin() as conn:
+                last = self._last_seq(conn, fight_id)
+                if last != expected_seq:
+                    raise Conflict(None, f"fight {fight_id} moved on to seq {last} (expected {expected_seq})",
+                                   expected=expected_seq, actual=last)
+                if command_id:
+                    conn.execute(
+                        t.commands.insert().values(
+                            fight_id=fight_id, command_id=command_id, first_seq=events[0].seq,
+                            last_seq=events[-1].seq, actor=actor,
+                        )
+                    )
+                self._insert_events(conn, events)
+        except sa.exc.IntegrityError as exc:
+            raise Conflict(None, f"another writer appended to fight {fight_id} first",
+                           expected=expected_seq) from exc
+        except sa.exc.OperationalError as exc:
+            raise Conflict(None, f"fight {fight_id} is busy: {exc.orig}", expected=expected_seq) from exc
+
+    def import_events(self, events: Sequence[Event], ruleset: str, title: str) -> None:
+        """Write a whole imported log in one transaction (all or nothing)."""
+        first = events[0]
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    t.fights.insert().values(
+                        fight_id=first.fight_id, ruleset=ruleset, ruleset_version=first.ruleset_version,
+                        title=title, created_at=first.recorded_at,
+                    )
+                )
+                for chunk_start in range(0, len(events), 1000):
+                    self._insert_events(conn, events[chunk_start:chunk_start + 1000])
+                by_command: dict[str, list[int]] = {}
+                for e in events:
+                    if e.command_id:
+                        by_command.setdefault(e.command_id, []).append(e.seq)
+                if by_command:
+                    conn.execute(
+                        t.commands.insert(),
+                        [
+                            {"fight_id": first.fight_id, "command_id": cid, "first_seq": min(s),
+                             "last_seq": max(s), "actor": ""}
+                            for cid, s in by_command.items()
+                        ],
+                    )
+        except sa.exc.IntegrityError as exc:
+            raise StoreError("import/fight_exists", f"fight {first.fight_id} already exists here") from exc
+
+    def events(self, fight_id: str, after: int = 0, upto: int | None = None) -> list[Event]:
+        q = sa.select(t.events).where(t.events.c.fight_id == fight_id, t.events.c.seq > after)
+        if upto is not None:
+            q = q.where(t.events.c.seq <= upto)
+        with self.engine.connect() as conn:
+            return [_row_to_event(r) for r in conn.execute(q.order_by(t.events.c.seq))]
+
+    def iter_events(self, fight_id: str, batch: int = 2000) -> Iterator[Event]:
+        after = 0
+        while True:
+            chunk = self.events(fight_id, after=after, upto=after + batch)
+            if not chunk:
+                return
+            yield from chunk
+            after = chunk[-1].seq
+
+    def last_event(self, fight_id: str) -> Event | None:
+        q = sa.select(t.events).where(t.events.c.fight_id == fight_id).order_by(t.events.c.seq.desc()).limit(1)
+        with self.engine.connect() as conn:
+            row = conn.execute(q).first()
+            return _row_to_event(row) if row is not None else None
+
+    def control_events(self, fight_id: str, after: int = 0) -> list[Event]:
+        q = sa.select(t.events).where(
+            t.events.c.fight_id == fight_id, t.events.c.seq > after, t.events.c.type.in_(("reverted", "restored"))
+        )
+        with self.engine.connect() as conn:
+            return [_row_to_event(r) for r in conn.execute(q.order_by(t.events.c.seq))]
+
+    def command_range(self, fight_id: str, command_id: str) -> tuple[int, int] | None:
+        q = sa.select(t.commands.c.first_seq, t.commands.c.last_seq).where(
+            t.commands.c.fight_id == fight_id, t.commands.c.command_id == command_id
+        )
+        with self.engine.connect() as conn:
+            row = conn.execute(q).first()
+            return (row.first_seq, row.last_seq) if row else None
+
+    # ------------------------------------------------------------ snapshots
+
+    def save_snapshot(self, fight_id: str, seq: int, ruleset_version: str, state: dict[str, JSON]) -> None:
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(t.snapshots.insert().values(fight_id=fight_id, seq=seq,
+                                                         ruleset_version=ruleset_version, state=state))
+        except sa.exc.IntegrityError:
+            pass  # the same snapshot was written by another process: identical by construction
+
+    def snapshots(self, fight_id: str, ruleset_version: str, upto: int | None = None) -> list[tuple[int, dict[str, JSON]]]:
+        """Snapshots of this ruleset version, newest first (others are ignored, DESIGN.md)."""
+        q = sa.select(t.snapshots.c.seq, t.snapshots.c.state).where(
+            t.snapshots.c.fight_id == fight_id, t.snapshots.c.ruleset_version == ruleset_version
+        )
+        if upto is not None:
+            q = q.where(t.snapshots.c.seq <= upto)
+        with self.engine.connect() as conn:
+            return [(r.seq, r.state) for r in conn.execute(q.order_by(t.snapshots.c.seq.desc()))]
+
+    def snapshot_seqs(self, fight_id: str) -> list[tuple[int, str]]:
+        q = sa.select(t.snapshots.c.seq, t.snapshots.c.ruleset_version).where(t.snapshots.c.fight_id == fight_id)
+        with self.engine.connect() as conn:
+            return [(r.seq, r.ruleset_version) for r in conn.execute(q.order_by(t.snapshots.c.seq))]
+
+    def snapshot(self, fight_id: str, seq: int) -> dict[str, JSON] | None:
+        q = sa.select(t.snapshots.c.state).where(t.snapshots.c.fight_id == fight_id, t.snapshots.c.seq == seq)
+        with self.engine.connect() as conn:
+            value = conn.execute(q).scalar()
+            return dict(value) if value is not None else None
+
+    # ------------------------------------------------------------ seats
+
+    def add_seat(self, seat: SeatRow, created_at: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                t.seats.insert().values(
+                    fight_id=seat.fight_id, seat_id=seat.seat_id, role=seat.role, label=seat.label,
+                    combatants=list(seat.combatants), token_hash=seat.token_hash, created_at=created_at,
+                )
+            )
+
+    def seat_by_token_hash(self, token_hash: str) -> SeatRow | None:
+        with self.engine.connect() as conn:
+            r = conn.execute(sa.select(t.seats).where(t.seats.c.token_hash == token_hash)).first()
+            return _row_to_seat(r) if r is not None else None
+
+    def seats(self, fight_id: str) -> list[SeatRow]:
+        with self.engine.connect() as conn:
+            q = sa.select(t.seats).where(t.seats.c.fight_id == fight_id).order_by(t.seats.c.created_at)
+            return [_row_to_seat(r) for r in conn.execute(q)]
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def _row_to_event(r: Any) -> Event:
+    return Event(
+        fight_id=r.fight_id, seq=r.seq, type=r.type, payload=r.payload, actor=r.actor,
+        command_id=r.command_id, recorded_at=r.recorded_at, ruleset_version=r.ruleset_version,
+        prev_hash=r.prev_hash, hash=r.hash,
+    )
+
+
+def _row_to_seat(r: Any) -> SeatRow:
+    return SeatRow(r.fight_id, r.seat_id, r.role, r.label, tuple(r.combatants), r.token_hash)
+
+
+def open_store(url: str | None = None, *, migrate: bool = False, check: bool = True) -> SqlStore:
+    """Open the store at ``url``; migrate it, or refuse to use an unmigrated one."""
+    store = SqlStore(url or default_database_url())
+    try:
+        if migrate:
+            store.migrate()
+        elif check:
+            store.check_schema()
+    except sa.exc.OperationalError as exc:
+        raise StoreError("store/unreachable", f"cannot open database {store.url}: {exc.orig}") from exc
+    return store

@@ -1,0 +1,70 @@
+"""The schema. Tables are created only by the alembic migrations in ``migrations/``;
+this module mirrors them for queries (a test checks the two agree)."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql
+
+metadata = sa.MetaData()
+
+JSONType = sa.JSON().with_variant(postgresql.JSONB(), "postgresql")
+
+fights = sa.Table(
+    "fights",
+    metadata,
+    sa.Column("fight_id", sa.String(64), primary_key=True),
+    sa.Column("ruleset", sa.String(32), nullable=False),
+    sa.Column("ruleset_version", sa.String(16), nullable=False),
+    sa.Column("title", sa.String(200), nullable=False, server_default=""),
+    sa.Column("created_at", sa.String(40), nullable=False),
+)
+
+events = sa.Table(
+    "events",
+    metadata,
+    sa.Column("fight_id", sa.String(64), sa.ForeignKey("fights.fight_id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("type", sa.String(64), nullable=False),
+    sa.Column("payload", JSONType, nullable=False),
+    sa.Column("actor", sa.String(64), nullable=False),
+    sa.Column("command_id", sa.String(128), nullable=False),
+    sa.Column("recorded_at", sa.String(40), nullable=False),
+    sa.Column("ruleset_version", sa.String(16), nullable=False),
+    sa.Column("prev_hash", sa.String(64), nullable=False),
+    sa.Column("hash", sa.String(64), nullable=False),
+    sa.Index("ix_events_fight_command", "fight_id", "command_id"),
+    sa.Index("ix_events_fight_type", "fight_id", "type"),
+)
+
+# One row per applied command: unique (fight, command id) makes retries idempotent.
+commands = sa.Table(
+    "commands",
+    metadata,
+    sa.Column("fight_id", sa.String(64), sa.ForeignKey("fights.fight_id"), primary_key=True),
+    sa.Column("command_id", sa.String(128), primary_key=True),
+    sa.Column("first_seq", sa.Integer, nullable=False),
+    sa.Column("last_seq", sa.Integer, nullable=False),
+    sa.Column("actor", sa.String(64), nullable=False),
+)
+
+snapshots = sa.Table(
+    "snapshots",
+    metadata,
+    sa.Column("fight_id", sa.String(64), sa.ForeignKey("fights.fight_id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("ruleset_version", sa.String(16), nullable=False),
+    sa.Column("state", JSONType, nullable=False),
+)
+
+seats = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("fight_id", sa.String(64), sa.ForeignKey("fights.fight_id"), primary_key=True),
+    sa.Column("seat_id", sa.String(64), primary_key=True),
+    sa.Column("role", sa.String(16), nullable=False),
+    sa.Column("label", sa.String(100), nullable=False, server_default=""),
+    sa.Column("combatants", JSONType, nullable=False),
+    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("created_at", sa.String(40), nullable=False),
+)
