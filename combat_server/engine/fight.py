@@ -44,6 +44,16 @@ class CommandResult:
     events: tuple[Event, ...]
     state: FightState
     duplicate: bool = False
+    explanations: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class LogEntry:
+    """One event of a replay, with its explanation and whether it is undone now."""
+
+    event: Event
+    explanation: str
+    undone: bool
 
 
 @attrs.frozen
@@ -71,6 +81,7 @@ class Engine:
         self.cache_size = cache_size
         self.clock = clock
         self._states: OrderedDict[str, tuple[FightState, str]] = OrderedDict()  # state, last hash
+        self._explained: list[str] = []
 
     # ------------------------------------------------------------------ create
 
@@ -198,7 +209,8 @@ class Engine:
             else:
                 self._remember(new_state, events[-1].hash)
             self._maybe_snapshot(state.seq, new_state)
-            return CommandResult(fight_id, events[0].seq, events[-1].seq, tuple(events), new_state)
+            return CommandResult(fight_id, events[0].seq, events[-1].seq, tuple(events), new_state,
+                                 explanations=tuple(self._explained))
         raise InvariantBroken(None, "unreachable")
 
     def _duplicate(self, fight_id: str, done: tuple[int, int]) -> CommandResult:
@@ -224,6 +236,7 @@ class Engine:
     ) -> tuple[list[Event], FightState]:
         rs = get_ruleset(state.ruleset, state.ruleset_version)
         dice = self.dice_for(state, faces)
+        self._explained = []
         if command.type in ("undo", "redo"):
             if not command.actor.is_gm:
                 raise reject("auth/gm_only", f"only the GM may {command.type}")
@@ -231,6 +244,7 @@ class Engine:
             draft = decide_undo(state, log, command.args) if command.type == "undo" else decide_redo(log)
             event = self._make_event(state.fight_id, state.seq + 1, last_hash, draft, command.actor.seat_id,
                                      command.command_id, state.ruleset_version)
+            self._explained.append(core.explain(rs, state, event))
             return [event], state
         drafts = core.decide(rs, state, command, dice)
         events: list[Event] = []
@@ -259,6 +273,7 @@ class Engine:
         for draft in drafts:
             event = self._make_event(state.fight_id, state.seq + 1, last_hash, draft, command.actor.seat_id,
                                      command.command_id, state.ruleset_version)
+            self._explained.append(core.explain(rs, state, event))
             state = core.apply(rs, state, event)
             last_hash = event.hash
             out.append(event)
@@ -275,6 +290,27 @@ class Engine:
         n = self.snapshot_every
         if n > 0 and state.seq // n > before // n:
             self.store.save_snapshot(state.fight_id, state.seq, state.ruleset_version, state_to_json(state))
+
+    # ------------------------------------------------------------------ replay
+
+    def history(self, fight_id: str, upto: int | None = None) -> list[LogEntry]:
+        """The whole log with one explanation per event; undone events are marked, not hidden."""
+        events = self.store.events(fight_id, upto=upto)
+        rs = self.ruleset_of(fight_id)
+        undone = core.undone_after((), events)
+        out: list[LogEntry] = []
+        state: FightState | None = None
+        for i, e in enumerate(events, start=1):
+            if state is None:
+                out.append(LogEntry(e, core.explain(rs, core.fold(rs, [e]), e), False))
+                state = core.fold(rs, [e])
+                continue
+            out.append(LogEntry(e, core.explain(rs, state, e), e.seq in undone))
+            if e.type in core.CONTROL_EVENTS:
+                state = core.fold(rs, events[:i])
+            else:
+                state = core.apply(rs, state, e)
+        return out
 
     # ------------------------------------------------------------------ fork / export / import
 

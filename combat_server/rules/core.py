@@ -361,3 +361,49 @@ def effective(events: Sequence[Event]) -> list[Event]:
 
 def payload_of(event: Event) -> Mapping[str, JSON]:
     return event.payload
+
+
+# --------------------------------------------------------------------------- explain
+
+
+def explain(ruleset: Ruleset, state_before: FightState, event: Event) -> str:
+    """One readable sentence for any event (the ruleset explains its own events)."""
+    text = ruleset.explain(state_before, event)
+    if text is not None:
+        return text
+    p = event.payload
+    t = event.type
+
+    def name(cid: str) -> str:
+        c = state_before.combatants.get(cid)
+        return c.name if c is not None else cid
+
+    if t == "fight_created":
+        extra = f", forked from {p['forked_from']['fight_id']} at seq {p['forked_from']['seq']}" if "forked_from" in p else ""
+        return f"Fight created with ruleset {p['ruleset']} {p['ruleset_version']}, {p['dice_mode']} dice{extra}."
+    if t == "combatant_added":
+        return f"{p['name']} ({p['side'].upper()}) joins the fight as {p['id']}."
+    if t == "combatant_updated":
+        changed = ", ".join(k for k in p if k != "id")
+        return f"GM updated {name(p['id'])}: {changed}."
+    if t == "combatant_removed":
+        return f"{name(p['id'])} was removed from the fight." + (f" Reason: {p['reason']}." if p.get("reason") else "")
+    if t == "condition_adjusted":
+        changes = ", ".join(f"{k} {p['before'].get(k)} -> {v}" for k, v in p["changes"].items())
+        return f"GM adjusted {name(p['combatant'])}: {changes}. Reason: {p['reason']}."
+    if t == "note_added":
+        return f"Note by {p['by']}: {p['text']}"
+    if t == "fight_ended":
+        return "The fight has ended." + (f" {p['reason']}" if p.get("reason") else "")
+    if t == "reverted":
+        seqs = p["seqs"]
+        span = f"{seqs[0]}" if len(seqs) == 1 else f"{seqs[0]}..{seqs[-1]}"
+        return f"GM undid event(s) {span} ({p['to'].replace('_', ' ')}); they stay in the log, marked undone."
+    if t == "restored":
+        return f"GM redid the undo at seq {p['revert']}, restoring {len(p['seqs'])} event(s)."
+    if t == "dispute_raised":
+        return f"{p['by']} disputes event {p['seq']}: {p['comment']} (waiting for the GM's ruling)."
+    if t == "dispute_ruled":
+        verdict = "upheld the original ruling" if p["verdict"] == "uphold" else "overrode it with adjustments"
+        return f"GM ruled on {p['dispute']}: {verdict}." + (f" {p['comment']}" if p.get("comment") else "")
+    return f"{t.replace('_', ' ')}."
