@@ -1,0 +1,344 @@
+"""An asyncio client for the combat-server websocket protocol (docs/protocol.md).
+
+    async with await CombatClient.connect("ws://127.0.0.1:8765/ws") as gm:
+        created = await gm.create_fight(ruleset="gurps", title="Ambush")
+        await gm.subscribe(created["token"])
+        await gm.command("add_combatant", {"name": "Orc", "sheet": {"st": 13}})
+        event = await gm.next_event()
+
+Every command gets a generated command id unless one is given; retries reuse it,
+so the server answers a retry without applying it twice. When the connection
+drops, the client reconnects by itself, subscribes again with the last seq it
+saw and re-sends the commands still waiting for an answer: no event is lost or
+delivered twice (``events`` is gapless, checked on arrival).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+import uuid
+from typing import Any, Callable, Mapping, Sequence
+
+import attrs
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+__all__ = ["CombatClient", "ServerError", "PushedEvent", "GapError"]
+
+#: Requests that are safe to send again after a reconnect (idempotent or read-only).
+_RESENDABLE = frozenset({"command", "state_at", "replay", "list_seats"})
+
+
+class ServerError(Exception):
+    """The server refused a request: ``code`` is the stable error code."""
+
+    def __init__(self, code: str, message: str, details: Mapping[str, Any] | None = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.details = dict(details or {})
+
+
+class GapError(RuntimeError):
+    """The server skipped a seq: a broken delivery guarantee, never expected."""
+
+
+@attrs.frozen
+class PushedEvent:
+    """One event as this seat received it (``state`` is None for catch-up items)."""
+
+    seq: int
+    event: Mapping[str, Any]
+    explanation: str
+    state: Mapping[str, Any] | None
+    received_at: float = 0.0
+
+    @property
+    def type(self) -> str:
+        return str(self.event["type"])
+
+
+class CombatClient:
+    def __init__(self, url: str, *, reconnect: bool = True, reconnect_timeout: float = 30.0,
+                 on_event: Callable[[PushedEvent], None] | None = None, max_size: int = 16 * 1024 * 1024) -> None:
+        self.url = url
+        self.reconnect = reconnect
+        self.reconnect_timeout = reconnect_timeout
+        self.on_event = on_event
+        self.max_size = max_size
+        self.welcome: dict[str, Any] = {}
+        self.seat: dict[str, Any] | None = None
+        self.fight_id: str | None = None
+        self.token: str | None = None
+        self.state: dict[str, Any] | None = None
+        self.last_seq = 0
+        self.events: list[PushedEvent] = []
+        self.errors: list[ServerError] = []
+        self.close_codes: list[int | None] = []
+        self.reconnects = 0
+        self._live = True
+        self._queue: asyncio.Queue[PushedEvent] = asyncio.Queue()
+        self._refs = itertools.count(1)
+        self._pending: dict[str, tuple[dict[str, Any], asyncio.Future[dict[str, Any]]]] = {}
+        self._ws: ClientConnection | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._connected = asyncio.Event()
+        self._closed = False
+        self._changed = asyncio.Event()
+
+    # ------------------------------------------------------------------ connection
+
+    @classmethod
+    async def connect(cls, url: str, **kwargs: Any) -> "CombatClient":
+        client = cls(url, **kwargs)
+        await client._open()
+        client._reader = asyncio.get_running_loop().create_task(client._read_loop())
+        return client
+
+    async def _open(self) -> None:
+        self._ws = await connect(self.url, compression=None, max_size=self.max_size, open_timeout=10,
+                                 close_timeout=2)
+        self._connected.set()
+
+    async def close(self) -> None:
+        self._closed = True
+        if self._ws is not None:
+            await self._ws.close()
+        if self._reader is not None:
+            self._reader.cancel()
+            try:
+                await self._reader
+            except (asyncio.CancelledError, Exception):
+                pass
+        for _msg, fut in self._pending.values():
+            if not fut.done():
+                fut.set_exception(ServerError("client/closed", "the client was closed"))
+        self._pending.clear()
+
+    async def __aenter__(self) -> "CombatClient":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def drop_connection(self) -> None:
+        """Close the socket as a network failure would (tests): the client reconnects."""
+        if self._ws is not None:
+            self._ws.transport.abort()
+
+    # ------------------------------------------------------------------ reading
+
+    async def _read_loop(self) -> None:
+        while not self._closed:
+            ws = self._ws
+            assert ws is not None
+            try:
+                async for raw in ws:
+                    self._dispatch(json.loads(raw))
+            except ConnectionClosed:
+                pass
+            self.close_codes.append(ws.close_code)
+            self._connected.clear()
+            if self._closed:
+                return
+            if not self.reconnect:
+                self._fail_pending("client/disconnected", f"connection closed ({ws.close_code})")
+                self._closed = True
+                self._changed.set()
+                return
+            await self._reconnect()
+
+    async def _reconnect(self) -> None:
+        deadline = time.monotonic() + self.reconnect_timeout
+        delay = 0.02
+        for _msg, fut in [v for v in self._pending.values() if v[0]["type"] not in _RESENDABLE]:
+            if not fut.done():
+                fut.set_exception(ServerError("client/disconnected", "connection lost before the reply"))
+        self._pending = {r: v for r, v in self._pending.items() if not v[1].done()}
+        while True:
+            try:
+                await self._open()
+                break
+            except (OSError, InvalidHandshake, asyncio.TimeoutError) as exc:
+                if time.monotonic() > deadline:
+                    self._fail_pending("client/disconnected", f"could not reconnect: {exc}")
+                    self._closed = True
+                    self._changed.set()
+                    return
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 0.5)
+        self.reconnects += 1
+        assert self._ws is not None
+        if self.token is not None:
+            ref = f"r{next(self._refs)}"
+            fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+            msg = {"type": "subscribe", "ref": ref, "token": self.token, "after": self.last_seq, "live": self._live}
+            self._pending[ref] = (msg, fut)
+            await self._ws.send(json.dumps(msg))
+        for ref, (msg, fut) in list(self._pending.items()):
+            if msg["type"] != "subscribe" and not fut.done():
+                await self._ws.send(json.dumps(msg))
+
+    def _fail_pending(self, code: str, message: str) -> None:
+        for _msg, fut in self._pending.values():
+            if not fut.done():
+                fut.set_exception(ServerError(code, message))
+        self._pending.clear()
+
+    def _dispatch(self, m: dict[str, Any]) -> None:
+        kind = m.get("type")
+        now = time.perf_counter()
+        if kind == "event":
+            self._accept(PushedEvent(m["seq"], m["event"], m["explanation"], m["state"], now))
+            self.state = m["state"]
+        elif kind == "events":
+            for item in m["items"]:
+                self._accept(PushedEvent(item["seq"], item["event"], item["explanation"], None, now))
+        elif kind == "welcome":
+            self.welcome = m
+        elif kind == "subscribed":
+            self.seat = m["seat"]
+            self.fight_id = m["fight_id"]
+            if self.state is None or m["last_seq"] >= self.last_seq:
+                self.state = m["state"]
+        if kind == "error" and "ref" not in m:
+            self.errors.append(ServerError(m["code"], m["message"], m.get("details")))
+        ref = m.get("ref")
+        if ref is not None and ref in self._pending:
+            _msg, fut = self._pending.pop(ref)
+            if not fut.done():
+                if kind == "error":
+                    fut.set_exception(ServerError(m["code"], m["message"], m.get("details")))
+                else:
+                    fut.set_result(m)
+        self._changed.set()
+
+    def _accept(self, pushed: PushedEvent) -> None:
+        if pushed.seq <= self.last_seq:
+            return  # already seen (a resent catch-up); never delivered twice
+        if pushed.seq != self.last_seq + 1:
+            raise GapError(f"expected seq {self.last_seq + 1}, got {pushed.seq}")
+        self.last_seq = pushed.seq
+        self.events.append(pushed)
+        self._queue.put_nowait(pushed)
+        if self.on_event is not None:
+            self.on_event(pushed)
+
+    # ------------------------------------------------------------------ requests
+
+    async def request(self, message: Mapping[str, Any], timeout: float = 30.0) -> dict[str, Any]:
+        """Send one message and wait for its reply (an ``error`` reply raises :class:`ServerError`)."""
+        if self._closed:
+            raise ServerError("client/closed", "the client is closed")
+        ref = f"r{next(self._refs)}"
+        msg = {**message, "ref": ref}
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[ref] = (msg, fut)
+        if self._connected.is_set() and self._ws is not None:
+            try:
+                await self._ws.send(json.dumps(msg))
+            except ConnectionClosed:
+                pass  # resent after the reconnect
+        try:
+            return await asyncio.wait_for(fut, timeout)
+        finally:
+            self._pending.pop(ref, None)
+
+    async def send_raw(self, data: str | bytes) -> None:
+        """Send anything (tests of bad input)."""
+        assert self._ws is not None
+        await self._ws.send(data)
+
+    async def create_fight(self, ruleset: str = "gurps", *, options: Mapping[str, Any] | None = None,
+                           dice_mode: str = "server", title: str = "", seed: str | None = None,
+                           server_key: str | None = None) -> dict[str, Any]:
+        """Create a fight; the reply carries ``fight_id``, the GM ``token`` and ``link``."""
+        msg: dict[str, Any] = {"type": "create_fight", "ruleset": ruleset, "dice_mode": dice_mode, "title": title}
+        if options:
+            msg["options"] = dict(options)
+        if seed is not None:
+            msg["seed"] = seed
+        if server_key is not None:
+            msg["server_key"] = server_key
+        return await self.request(msg)
+
+    async def subscribe(self, token: str, after: int | None = None, live: bool = True) -> dict[str, Any]:
+        """Join the fight of ``token``; events after ``after`` (default: the last seen) then follow."""
+        self.token = token
+        self._live = live
+        since = self.last_seq if after is None else after
+        if after is not None and after < self.last_seq:
+            self.last_seq = after
+            self.events = [e for e in self.events if e.seq <= after]
+        return await self.request({"type": "subscribe", "token": token, "after": since, "live": live})
+
+    async def command(self, command: str, args: Mapping[str, Any] | None = None, *,
+                      faces: Sequence[Sequence[int]] | None = None, command_id: str | None = None,
+                      expect_seq: int | None = None, timeout: float = 30.0) -> dict[str, Any]:
+        """Send a command; returns the ``result`` (its seq range), raises :class:`ServerError` if refused."""
+        msg: dict[str, Any] = {"type": "command", "command_id": command_id or uuid.uuid4().hex,
+                               "command": command, "args": dict(args or {})}
+        if faces is not None:
+            msg["faces"] = [list(f) for f in faces]
+        if expect_seq is not None:
+            msg["expect_seq"] = expect_seq
+        return await self.request(msg, timeout)
+
+    async def add_seat(self, role: str, combatants: Sequence[str] = (), label: str = "") -> dict[str, Any]:
+        return await self.request({"type": "add_seat", "role": role, "combatants": list(combatants), "label": label})
+
+    async def list_seats(self) -> list[dict[str, Any]]:
+        reply = await self.request({"type": "list_seats"})
+        seats: list[dict[str, Any]] = reply["seats"]
+        return seats
+
+    async def state_at(self, seq: int) -> dict[str, Any]:
+        reply = await self.request({"type": "state_at", "seq": seq})
+        state: dict[str, Any] = reply["state"]
+        return state
+
+    async def replay(self, after: int = 0, upto: int | None = None) -> list[dict[str, Any]]:
+        msg: dict[str, Any] = {"type": "replay", "after": after}
+        if upto is not None:
+            msg["upto"] = upto
+        reply = await self.request(msg)
+        items: list[dict[str, Any]] = reply["items"]
+        return items
+
+    # ------------------------------------------------------------------ waiting
+
+    async def next_event(self, timeout: float = 10.0) -> PushedEvent:
+        return await asyncio.wait_for(self._queue.get(), timeout)
+
+    def drain(self) -> list[PushedEvent]:
+        """The events received since the last ``next_event``/``drain``."""
+        out = []
+        while not self._queue.empty():
+            out.append(self._queue.get_nowait())
+        return out
+
+    async def wait_until(self, predicate: Callable[["CombatClient"], bool], timeout: float = 10.0) -> None:
+        async def loop() -> None:
+            while not predicate(self):
+                if self._closed:
+                    raise ServerError("client/closed", "the client is closed")
+                self._changed.clear()
+                await self._changed.wait()
+        await asyncio.wait_for(loop(), timeout)
+
+    async def wait_for_seq(self, seq: int, timeout: float = 10.0) -> None:
+        await self.wait_until(lambda c: c.last_seq >= seq, timeout)
+
+    def prompts(self, kind: str | None = None, combatant: str | None = None) -> list[dict[str, Any]]:
+        prompts: list[dict[str, Any]] = list((self.state or {}).get("prompts", []))
+        return [p for p in prompts if (kind is None or p["kind"] == kind)
+                and (combatant is None or p.get("combatant") == combatant)]
+
+    async def wait_for_prompt(self, kind: str | None = None, combatant: str | None = None,
+                              timeout: float = 10.0) -> dict[str, Any]:
+        """Wait until the state holds a prompt of this kind (and for this combatant)."""
+        await self.wait_until(lambda c: bool(c.prompts(kind, combatant)), timeout)
+        return self.prompts(kind, combatant)[0]

@@ -1,0 +1,513 @@
+"""The live server: websockets on ``/ws``, the web client's static files on the
+same port, many fights in one asyncio process.
+
+The loop stays thin (STYLE.md principle 1): decode and validate a message,
+authorise it against the connection's seat, hand it to the engine under the
+fight's lock, publish what was appended, reply. The engine is synchronous and
+fast (about a millisecond per command on SQLite), so it is called directly on
+the loop: a thread hop would cost more than it saves and the engine's caches
+are not thread-safe. Fights are independent: one fight's lock never waits for
+another's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import hashlib
+import hmac
+import ipaddress
+import mimetypes
+import secrets
+import time
+from collections import OrderedDict
+from http import HTTPStatus
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Mapping
+
+import attrs
+import structlog
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from combat_server.engine.fight import CommandResult, Engine
+from combat_server.errors import CombatError, reject
+from combat_server.rules.model import Actor, Command
+from combat_server.server.hub import FightHub, Seat
+from combat_server.server.protocol import (
+    CLOSE_FLOODING, CLOSE_REASONS, CLOSE_SHUTDOWN, CLOSE_TOO_SLOW, PROTOCOL_VERSION, ProtocolError, dumps,
+    error_message, parse_client_message,
+)
+from combat_server.store.sql import SeatRow
+
+WEB_DIR = Path(__file__).resolve().parents[1] / "web"
+WS_PATH = "/ws"
+
+log = structlog.get_logger("combat_server.server")
+
+
+@attrs.frozen
+class ServerConfig:
+    """Everything ``serve`` can be told; defaults are safe for a laptop."""
+
+    host: str = "127.0.0.1"
+    port: int = 8765
+    #: ``open``: anyone who reaches the server may create fights; ``key``: only with ``server_key``.
+    create_policy: str = "open"
+    server_key: str | None = None
+    #: Base of the links handed out with tokens (default: ``http://host:port``).
+    public_url: str | None = None
+    #: Messages waiting for one client before it counts as too slow (close 4008).
+    queue_size: int = 512
+    #: Token bucket per connection: sustained messages per second, and burst.
+    rate: float = 200.0
+    burst: int = 400
+    #: Consecutive rate-limited messages after which the connection is closed (4029).
+    flood_close: int = 2000
+    #: Messages longer than this get ``protocol/too_big``; past ``hard_max_message`` the socket closes (1009).
+    max_message: int = 64 * 1024
+    hard_max_message: int = 1024 * 1024
+    web_dir: Path = WEB_DIR
+    #: Fights whose hubs (subscribers, catch-up cache) are kept in memory.
+    max_hubs: int = 4096
+
+    def __attrs_post_init__(self) -> None:
+        if self.create_policy not in ("open", "key"):
+            raise ValueError("create_policy must be 'open' or 'key'")
+        if self.create_policy == "key" and not self.server_key:
+            raise ValueError("create_policy 'key' needs a server key")
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
+
+
+class CombatServer:
+    """Serve many fights from one engine; ``async with CombatServer(...) as s: ...``."""
+
+    def __init__(self, engine: Engine, config: ServerConfig = ServerConfig()) -> None:
+        self.engine = engine
+        self.config = config
+        self._hubs: OrderedDict[str, FightHub] = OrderedDict()
+        self._seats: dict[str, Seat] = {}  # token hash -> seat
+        self._server: Server | None = None
+        self.sessions: set[Session] = set()
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        self._server = await serve(
+            self._handle, self.config.host, self.config.port,
+            process_request=self._http, compression=None,
+            max_size=self.config.hard_max_message, max_queue=16, write_limit=32 * 1024,
+            ping_interval=20, ping_timeout=20, close_timeout=5,
+        )
+
+    @property
+    def port(self) -> int:
+        assert self._server is not None, "start() first"
+        for sock in self._server.sockets:
+            return int(sock.getsockname()[1])
+        raise RuntimeError("server has no socket")
+
+    @property
+    def base_url(self) -> str:
+        if self.config.public_url:
+            return self.config.public_url.rstrip("/")
+        host = self.config.host if ":" not in self.config.host else f"[{self.config.host}]"
+        return f"http://{host}:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return self.base_url.replace("http", "ws", 1) + WS_PATH
+
+    def link(self, token: str) -> str:
+        return f"{self.base_url}/#token={token}"
+
+    async def close(self) -> None:
+        if self._server is None:
+            return
+        for session in list(self.sessions):
+            await session.close(CLOSE_SHUTDOWN)
+        self._server.close()
+        await self._server.wait_closed()
+        self._server = None
+
+    async def __aenter__(self) -> "CombatServer":
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def serve_forever(self) -> None:
+        assert self._server is not None
+        await self._server.serve_forever()
+
+    # ------------------------------------------------------------------ fights and seats
+
+    def hub(self, fight_id: str) -> FightHub:
+        hub = self._hubs.get(fight_id)
+        if hub is None:
+            self.engine.load(fight_id)  # raises fight/unknown
+            hub = self._hubs[fight_id] = FightHub(self.engine, fight_id)
+            while len(self._hubs) > self.config.max_hubs:
+                for fid, old in self._hubs.items():
+                    if not old.subscribers and not old.lock.locked():
+                        del self._hubs[fid]
+                        break
+                else:
+                    break
+        self._hubs.move_to_end(fight_id)
+        return hub
+
+    def seat_for_token(self, token: str) -> Seat:
+        digest = token_hash(token)
+        seat = self._seats.get(digest)
+        if seat is None:
+            row = self.engine.store.seat_by_token_hash(digest)
+            if row is None:
+                raise ProtocolError("auth/bad_token")
+            seat = Seat(row.fight_id, row.seat_id, row.role, row.label, tuple(row.combatants))
+            self._seats[digest] = seat
+        return seat
+
+    def add_seat(self, fight_id: str, role: str, label: str, combatants: tuple[str, ...], seat_id: str = "") -> tuple[Seat, str]:
+        """Store a new seat (only its token's hash); returns it with the token, shown once."""
+        if not seat_id:
+            taken = {s.seat_id for s in self.engine.store.seats(fight_id)}
+            n = 1
+            while f"{role}-{n}" in taken:
+                n += 1
+            seat_id = f"{role}-{n}"
+        token = new_token()
+        digest = token_hash(token)
+        self.engine.store.add_seat(SeatRow(fight_id, seat_id, role, label, combatants, digest), _now())
+        seat = Seat(fight_id, seat_id, role, label, combatants)
+        self._seats[digest] = seat
+        return seat, token
+
+    def create_fight(self, *, ruleset: str = "gurps", version: str | None = None,
+                     options: Mapping[str, Any] | None = None, dice_mode: str = "server", title: str = "",
+                     seed: str | None = None) -> tuple[str, Seat, str]:
+        result = self.engine.create_fight(ruleset, options=options, dice_mode=dice_mode, title=title, seed=seed,
+                                          actor=Actor("gm", "gm"), version=version)
+        seat, token = self.add_seat(result.fight_id, "gm", "GM", (), seat_id="gm")
+        return result.fight_id, seat, token
+
+    # ------------------------------------------------------------------ HTTP
+
+    def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+        if request.headers.get("Upgrade", "").lower() == "websocket":
+            if request.path.split("?", 1)[0] == WS_PATH:
+                return None
+            return connection.respond(HTTPStatus.NOT_FOUND, "websocket endpoint is /ws\n")
+        path = request.path.split("?", 1)[0].split("#", 1)[0]
+        if path == "/healthz":
+            return connection.respond(HTTPStatus.OK, "ok\n")
+        if path.endswith("/"):
+            path += "index.html"
+        root = self.config.web_dir.resolve()
+        try:
+            target = (root / path.lstrip("/")).resolve()
+        except (OSError, ValueError):
+            return connection.respond(HTTPStatus.NOT_FOUND, "not found\n")
+        if not target.is_relative_to(root) or not target.is_file():
+            return connection.respond(HTTPStatus.NOT_FOUND, "not found\n")
+        body = target.read_bytes()
+        ctype = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+        if ctype.startswith("text/") or ctype in ("application/javascript", "application/json"):
+            ctype += "; charset=utf-8"
+        headers = Headers([("Content-Type", ctype), ("Content-Length", str(len(body))),
+                           ("Cache-Control", "no-cache"), ("X-Content-Type-Options", "nosniff")])
+        return Response(200, "OK", headers, body)
+
+    # ------------------------------------------------------------------ websocket
+
+    async def _handle(self, ws: ServerConnection) -> None:
+        session = Session(self, ws)
+        self.sessions.add(session)
+        try:
+            await session.run()
+        finally:
+            self.sessions.discard(session)
+
+
+class Session:
+    """One websocket connection: at most one seat, a bounded outgoing queue, a rate limit."""
+
+    def __init__(self, server: CombatServer, ws: ServerConnection) -> None:
+        self.server = server
+        self.ws = ws
+        self.seat: Seat | None = None
+        self.hub: FightHub | None = None
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=server.config.queue_size)
+        self._tokens = float(server.config.burst)
+        self._refilled = time.monotonic()
+        self._limited = 0
+        self._closing = False
+        self._handlers: dict[str, Callable[[dict[str, Any]], Awaitable[dict[str, Any] | None]]] = {
+            "create_fight": self._create_fight,
+            "subscribe": self._subscribe,
+            "command": self._command,
+            "add_seat": self._add_seat,
+            "list_seats": self._list_seats,
+            "state_at": self._state_at,
+            "replay": self._replay,
+        }
+
+    # ------------------------------------------------------------------ outgoing
+
+    def deliver(self, text: str) -> bool:
+        """Queue a message without waiting; ``False`` when the queue is full (too slow)."""
+        if self._closing:
+            return False
+        try:
+            self._queue.put_nowait(text)
+        except asyncio.QueueFull:
+            return False
+        return True
+
+    def send(self, message: Mapping[str, Any]) -> None:
+        if not self.deliver(dumps(message)):
+            self.drop_too_slow()
+
+    def drop_too_slow(self) -> None:
+        if not self._closing:
+            log.warning("client_too_slow", seat=self.seat.seat_id if self.seat else None,
+                        fight_id=self.seat.fight_id if self.seat else None)
+            asyncio.get_running_loop().create_task(self.close(CLOSE_TOO_SLOW))
+
+    async def close(self, code: int) -> None:
+        self._closing = True
+        if self.hub is not None:
+            self.hub.remove(self)
+        try:
+            self._queue.put_nowait(None)
+        except asyncio.QueueFull:
+            pass
+        await self.ws.close(code, CLOSE_REASONS.get(code, ""))
+
+    async def _writer(self) -> None:
+        while True:
+            text = await self._queue.get()
+            if text is None:
+                return
+            await self.ws.send(text)
+
+    # ------------------------------------------------------------------ incoming
+
+    async def run(self) -> None:
+        writer = asyncio.get_running_loop().create_task(self._writer())
+        cfg = self.server.config
+        self.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "server": "combat-server",
+                   "create_policy": cfg.create_policy,
+                   "limits": {"max_message": cfg.max_message, "rate": cfg.rate, "burst": cfg.burst,
+                              "queue": cfg.queue_size}})
+        try:
+            async for raw in self.ws:
+                if self._closing:
+                    break
+                await self._receive(raw)
+        except ConnectionClosed:
+            pass
+        finally:
+            self._closing = True
+            if self.hub is not None:
+                self.hub.remove(self)
+            writer.cancel()
+            try:
+                await writer
+            except (asyncio.CancelledError, ConnectionClosed):
+                pass
+
+    def _allow(self) -> bool:
+        cfg = self.server.config
+        now = time.monotonic()
+        self._tokens = min(float(cfg.burst), self._tokens + (now - self._refilled) * cfg.rate)
+        self._refilled = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            self._limited = 0
+            return True
+        self._limited += 1
+        return False
+
+    async def _receive(self, raw: str | bytes) -> None:
+        ref: str | None = None
+        command_id: str | None = None
+        try:
+            if not self._allow():
+                if self._limited >= self.server.config.flood_close:
+                    await self.close(CLOSE_FLOODING)
+                    return
+                raise ProtocolError("rate/limited", retry_after_ms=int(1000 / self.server.config.rate) + 1)
+            if isinstance(raw, bytes):
+                raise ProtocolError("protocol/binary")
+            if len(raw) > self.server.config.max_message:
+                raise ProtocolError("protocol/too_big", f"messages are limited to {self.server.config.max_message} "
+                                    "characters", limit=self.server.config.max_message)
+            message = parse_client_message(raw)
+            ref = message.get("ref")
+            command_id = message.get("command_id")
+            reply = await self._handlers[message["type"]](message)
+            if reply is not None:
+                if ref is not None:
+                    reply["ref"] = ref
+                self.send(reply)
+        except CombatError as exc:
+            self.send(error_message(exc, ref, command_id))
+        except Exception as exc:  # a bug: say so, keep serving the others
+            log.exception("internal_error", seat=self.seat.seat_id if self.seat else None)
+            self.send(error_message(ProtocolError("internal/error", f"internal error: {type(exc).__name__}"),
+                                    ref, command_id))
+
+    # ------------------------------------------------------------------ handlers
+
+    def _joined(self) -> tuple[Seat, FightHub]:
+        if self.seat is None or self.hub is None:
+            raise ProtocolError("auth/not_joined")
+        return self.seat, self.hub
+
+    async def _create_fight(self, m: dict[str, Any]) -> dict[str, Any]:
+        cfg = self.server.config
+        if cfg.create_policy == "key":
+            given = m.get("server_key") or ""
+            if not cfg.server_key or not hmac.compare_digest(given.encode(), cfg.server_key.encode()):
+                raise ProtocolError("auth/server_key")
+        fight_id, seat, token = self.server.create_fight(
+            ruleset=m.get("ruleset", "gurps"), version=m.get("version"), options=m.get("options"),
+            dice_mode=m.get("dice_mode", "server"), title=m.get("title", ""), seed=m.get("seed"),
+        )
+        log.info("fight_created", fight_id=fight_id, ruleset=m.get("ruleset", "gurps"))
+        return {"type": "fight_created", "fight_id": fight_id, "seat_id": seat.seat_id, "token": token,
+                "link": self.server.link(token)}
+
+    async def _subscribe(self, m: dict[str, Any]) -> None:
+        seat = self.server.seat_for_token(m["token"])
+        if self.seat is not None and self.seat != seat:
+            raise ProtocolError("auth/already_joined")
+        hub = self.server.hub(seat.fight_id)
+        after = int(m.get("after", 0))
+        async with hub.lock:
+            now = hub.state()
+            if after > now.seq:
+                raise ProtocolError("replay/bad_seq", f"fight {seat.fight_id} has only {now.seq} events",
+                                    last_seq=now.seq)
+            self.seat, self.hub = seat, hub
+            state, catchup = hub.add(self, after, live=bool(m.get("live", True)))
+            reply = {"type": "subscribed", "fight_id": seat.fight_id, "seat": seat.to_json(),
+                     "last_seq": state.seq, "after": after, "state": hub.view(seat, state)}
+            if "ref" in m:
+                reply["ref"] = m["ref"]
+            self.send(reply)
+            for text in catchup:
+                if not self.deliver(text):
+                    hub.remove(self)
+                    self.drop_too_slow()
+                    break
+        return None
+
+    async def _command(self, m: dict[str, Any]) -> dict[str, Any]:
+        seat, hub = self._joined()
+        client_id: str = m["command_id"]
+        if seat.role == "spectator":
+            raise ProtocolError("auth/read_only")
+        command = Command(m["command"], m.get("args", {}), seat.actor(), f"{seat.seat_id}:{client_id}")
+        started = time.perf_counter()
+        outcome, first, last = "ok", 0, 0
+        try:
+            async with hub.lock:
+                result = self._execute(hub, command, m)
+            first, last = result.first_seq, result.last_seq
+            if result.duplicate:
+                outcome = "duplicate"
+            return {"type": "result", "command_id": client_id, "first_seq": first, "last_seq": last,
+                    "duplicate": result.duplicate}
+        except CombatError as exc:
+            outcome = exc.code
+            raise
+        except Exception:
+            outcome = "internal/error"
+            self.server.engine.forget(seat.fight_id)
+            raise
+        finally:
+            log.info("command", fight_id=seat.fight_id, seat=seat.seat_id, command_id=client_id,
+                     command=command.type, first_seq=first or None, last_seq=last or None, outcome=outcome,
+                     latency_ms=round((time.perf_counter() - started) * 1000, 3))
+
+    def _execute(self, hub: FightHub, command: Command, m: Mapping[str, Any]) -> CommandResult:
+        """Run one command with the fight's lock held: stale check, engine, publish."""
+        engine = self.server.engine
+        before = hub.state()
+        expect = m.get("expect_seq")
+        if expect is not None and expect != before.seq:
+            done = engine.store.command_range(hub.fight_id, command.command_id)
+            if done is None:
+                raise ProtocolError("command/stale_seq", f"the fight is at seq {before.seq}, not {expect}",
+                                    expected=expect, actual=before.seq)
+        faces = m.get("faces")
+        result = engine.execute(hub.fight_id, command, faces)
+        if not result.duplicate:
+            hub.publish(result, before)
+        return result
+
+    async def _add_seat(self, m: dict[str, Any]) -> dict[str, Any]:
+        seat, hub = self._joined()
+        if seat.role != "gm":
+            raise ProtocolError("auth/gm_only", "only the GM adds seats")
+        role = m["role"]
+        combatants = tuple(dict.fromkeys(m.get("combatants", [])))
+        async with hub.lock:
+            state = hub.state()
+            unknown = [c for c in combatants if c not in state.combatants]
+            if unknown:
+                raise ProtocolError("seat/unknown_combatant", f"no combatant {unknown[0]!r} in this fight",
+                                    known=sorted(state.combatants))
+            if role == "player" and not combatants:
+                raise ProtocolError("seat/no_combatants")
+            if role == "spectator" and combatants:
+                raise reject("command/bad_field", "a spectator seat controls no combatants", field="combatants")
+            new, token = self.server.add_seat(seat.fight_id, role, m.get("label", ""), combatants)
+        log.info("seat_added", fight_id=seat.fight_id, seat=new.seat_id, role=role)
+        return {"type": "seat_added", "seat": new.to_json(), "token": token, "link": self.server.link(token)}
+
+    async def _list_seats(self, m: dict[str, Any]) -> dict[str, Any]:
+        seat, _hub = self._joined()
+        if seat.role != "gm":
+            raise ProtocolError("auth/gm_only", "only the GM lists seats")
+        rows = self.server.engine.store.seats(seat.fight_id)
+        return {"type": "seats", "seats": [Seat(r.fight_id, r.seat_id, r.role, r.label, tuple(r.combatants))
+                                           .to_json() for r in rows]}
+
+    async def _state_at(self, m: dict[str, Any]) -> dict[str, Any]:
+        seat, hub = self._joined()
+        state = self.server.engine.state_at(seat.fight_id, int(m["seq"]))
+        return {"type": "state", "fight_id": seat.fight_id, "seq": state.seq, "state": hub.view(seat, state)}
+
+    async def _replay(self, m: dict[str, Any]) -> dict[str, Any]:
+        seat, hub = self._joined()
+        items = hub.history_items(seat, int(m.get("after", 0)), m.get("upto"))
+        return {"type": "history", "fight_id": seat.fight_id, "items": items}
+
+
+__all__ = ["CombatServer", "ServerConfig", "Session", "is_loopback", "token_hash", "WS_PATH"]

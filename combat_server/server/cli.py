@@ -1,0 +1,157 @@
+"""``combat-server serve``: the subcommand that runs the live server.
+
+The main CLI registers it with :func:`add_serve_command`; ``python -m
+combat_server.server`` runs it alone. Logging is configured here, at the edge.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import sys
+from typing import Any, Sequence
+
+from combat_server.engine.fight import Engine
+from combat_server.rules.model import GM_ACTOR, Command
+from combat_server.server.app import CombatServer, ServerConfig, is_loopback
+from combat_server.store.sql import default_database_url, open_store
+
+__all__ = ["add_serve_command", "run_serve", "build_demo", "main"]
+
+DEMO_SHEET: dict[str, Any] = {
+    "st": 12, "dx": 12, "ht": 11, "shield_skill": 12,
+    "weapons": [{"name": "broadsword", "skill": 13, "damage": "sw+1", "damage_type": "cut"}],
+}
+
+
+def add_serve_command(subparsers: Any, common: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
+    """Add ``serve`` to an argparse subparsers object; ``args.func(args)`` runs it."""
+    parents = [common] if common is not None else []
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "serve", parents=parents, help="run the live websocket server (and the web client's files)",
+        description="Serve many fights over websockets on one port; the web client is served on the same port.",
+    )
+    if common is None:
+        p.add_argument("--database-url", default=default_database_url(),
+                       help="SQLAlchemy URL (default: $COMBAT_DATABASE_URL, else sqlite:///combat.sqlite)")
+    p.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8765, help="TCP port (default 8765; 0 picks a free one)")
+    p.add_argument("--server-key", default=os.environ.get("COMBAT_SERVER_KEY"),
+                   help="secret needed to create fights (default: $COMBAT_SERVER_KEY)")
+    p.add_argument("--create-policy", choices=("open", "key"), default=None,
+                   help="who may create fights: open, or key (default: key when a server key is given or the "
+                        "host is not loopback, else open)")
+    p.add_argument("--public-url", default=None, help="base URL for the links handed out with tokens")
+    p.add_argument("--demo", action="store_true", help="create a ready GURPS demo fight and print its links")
+    p.add_argument("--queue-size", type=int, default=512, help="messages buffered per client before it is "
+                                                               "disconnected as too slow (close 4008)")
+    p.add_argument("--rate", type=float, default=200.0, help="messages per second per connection (sustained)")
+    p.add_argument("--burst", type=int, default=400, help="messages a connection may send at once")
+    p.add_argument("--max-message", type=int, default=64 * 1024, help="longest message accepted, characters")
+    p.add_argument("--snapshot-every", type=int, default=100, help="store a state snapshot every N events")
+    p.add_argument("--log-level", dest="serve_log_level", default="info",
+                   help="log level of the server (default info: one line per command)")
+    p.set_defaults(func=run_serve)
+    return p
+
+
+def _config(args: argparse.Namespace) -> ServerConfig:
+    policy = args.create_policy
+    if policy is None:
+        policy = "key" if args.server_key or not is_loopback(args.host) else "open"
+    if policy == "key" and not args.server_key:
+        raise SystemExit(
+            f"error: serve/server_key_needed: listening on {args.host} creates fights only with a server key: "
+            "give --server-key (or $COMBAT_SERVER_KEY), or --create-policy open to allow anyone"
+        )
+    return ServerConfig(
+        host=args.host, port=args.port, create_policy=policy, server_key=args.server_key or None,
+        public_url=args.public_url, queue_size=args.queue_size, rate=args.rate, burst=args.burst,
+        max_message=args.max_message, hard_max_message=max(args.max_message * 4, 1024 * 1024),
+    )
+
+
+def build_demo(server: CombatServer) -> dict[str, str]:
+    """Create the demo fight (two PCs against two NPCs) with GM and player seats; returns the links."""
+    engine = server.engine
+    try:
+        from combat_server.demo import build_demo_fight
+    except ImportError:
+        build_demo_fight = None
+    if build_demo_fight is not None:
+        fight_id = str(build_demo_fight(engine))
+    else:
+        fight_id = engine.create_fight("gurps", dice_mode="seeded", seed="demo", title="Demo fight",
+                                       actor=GM_ACTOR).fight_id
+        for name, side in (("Aldric", "pc"), ("Brynja", "pc"), ("Bandit", "npc"), ("Bandit Chief", "npc")):
+            engine.execute(fight_id, Command("add_combatant", {"name": name, "side": side, "sheet": DEMO_SHEET},
+                                             GM_ACTOR, f"demo-add-{name}"))
+    state = engine.load(fight_id)
+    ruleset = engine.ruleset_of(fight_id)
+    if "start_combat" in ruleset.command_types and state.status == "setup":
+        engine.execute(fight_id, Command("start_combat", {}, GM_ACTOR, "demo-start"))
+    links: dict[str, str] = {}
+    gm, token = server.add_seat(fight_id, "gm", "GM", (), seat_id="gm")
+    links["GM"] = server.link(token)
+    for c in state.combatants.values():
+        if c.side == "pc":
+            _seat, token = server.add_seat(fight_id, "player", c.name, (c.id,))
+            links[c.name] = server.link(token)
+    _seat, token = server.add_seat(fight_id, "spectator", "spectators", ())
+    links["spectators"] = server.link(token)
+    links["fight"] = fight_id
+    return links
+
+
+def _configure_logging(args: argparse.Namespace) -> None:
+    try:
+        from combat_server.logs import configure_logging
+    except ImportError:
+        return
+    configure_logging(json=getattr(args, "log_json", None), level=getattr(args, "serve_log_level", "info"))
+
+
+async def _serve(args: argparse.Namespace, config: ServerConfig) -> None:
+    store = open_store(args.database_url, migrate=True)
+    engine = Engine(store, snapshot_every=args.snapshot_every)
+    server = CombatServer(engine, config)
+    await server.start()
+    print(f"combat-server listening on {server.base_url} (websocket {server.ws_url})", flush=True)
+    if config.create_policy == "key":
+        print("fights can be created only with the server key", flush=True)
+    if args.demo:
+        links = build_demo(server)
+        print(f"\ndemo fight {links.pop('fight')}: open the web client at {server.base_url}/", flush=True)
+        for who, link in links.items():
+            print(f"  {who:<20} {link}", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):
+            pass
+    try:
+        await stop.wait()
+    finally:
+        await server.close()
+        store.dispose()
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Run the server until SIGINT/SIGTERM; returns the exit code."""
+    config = _config(args)
+    _configure_logging(args)
+    asyncio.run(_serve(args, config))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m combat_server.server")
+    sub = parser.add_subparsers(dest="command")
+    add_serve_command(sub)
+    args = parser.parse_args(["serve", *(sys.argv[1:] if argv is None else argv)])
+    code: int = args.func(args)
+    return code

@@ -1,0 +1,209 @@
+"""One fight's live side: the lock that serialises its commands, its subscribers,
+and the ordered, gapless publication of its events.
+
+Rules of this module (everything that affects delivery order lives here):
+
+1. Every change to the fight's log and every change to its subscriber set happens
+   while holding :attr:`FightHub.lock`, so a subscriber is handed the catch-up and
+   then the live events without a gap or a repeat.
+2. Events are published only after the engine returned, i.e. after they were
+   appended to the store (append first, then publish; DESIGN.md flow step 6).
+3. Publishing never awaits: each message is put in the subscriber's bounded
+   queue. A subscriber whose queue is full is dropped (and disconnected by its
+   connection with close code 4008), so one slow client never delays another.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import deque
+from typing import Any, Protocol
+
+import attrs
+
+from combat_server.engine.fight import CommandResult, Engine
+from combat_server.rules import core
+from combat_server.rules.model import Actor, Event, FightState
+from combat_server.rules.ruleset import Ruleset, get_ruleset
+from combat_server.server.views import event_view, full_state, state_view, view_key
+
+#: How many recent events (with their explanations) a hub keeps for fast catch-up.
+RECENT_EVENTS = 1024
+#: Catch-up and replay items per message.
+BATCH_ITEMS = 500
+
+
+@attrs.frozen
+class Seat:
+    """A seat as the server holds it (the token itself is never kept, only its hash)."""
+
+    fight_id: str
+    seat_id: str
+    role: str
+    label: str = ""
+    combatants: tuple[str, ...] = ()
+
+    def actor(self) -> Actor:
+        return Actor(self.seat_id, self.role, self.combatants)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat_id": self.seat_id, "role": self.role, "label": self.label, "combatants": list(self.combatants)}
+
+
+class Subscriber(Protocol):
+    seat: Seat | None
+
+    def deliver(self, text: str) -> bool:
+        """Queue one encoded message; ``False`` if the subscriber fell too far behind."""
+
+    def drop_too_slow(self) -> None:
+        """Disconnect: it will catch up when it reconnects."""
+
+
+@attrs.define
+class _Entry:
+    """One published event, with its explanation and its item JSON per view (lazily)."""
+
+    event: Event
+    explanation: str
+    fragments: dict[str, str] = attrs.field(factory=dict)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+class FightHub:
+    def __init__(self, engine: Engine, fight_id: str) -> None:
+        self.engine = engine
+        self.fight_id = fight_id
+        self.lock = asyncio.Lock()
+        self.subscribers: list[Subscriber] = []
+        self._recent: deque[_Entry] = deque(maxlen=RECENT_EVENTS)
+        self._fid_json = _dumps(fight_id)
+
+    # ------------------------------------------------------------------ helpers
+
+    def state(self) -> FightState:
+        return self.engine.load(self.fight_id)
+
+    def ruleset(self) -> Ruleset:
+        s = self.state()
+        return get_ruleset(s.ruleset, s.ruleset_version)
+
+    def _item(self, entry: _Entry, key: str, state: FightState) -> str:
+        frag = entry.fragments.get(key)
+        if frag is None:
+            e = entry.event
+            frag = (f'"seq":{e.seq},"event":{_dumps(event_view(e, state, key))},'
+                    f'"explanation":{_dumps(entry.explanation)}')
+            entry.fragments[key] = frag
+        return frag
+
+    def _groups(self, state: FightState) -> dict[str, list[Subscriber]]:
+        groups: dict[str, list[Subscriber]] = {}
+        for sub in self.subscribers:
+            seat = sub.seat
+            assert seat is not None
+            groups.setdefault(view_key(seat.role, seat.combatants, state), []).append(sub)
+        return groups
+
+    # ------------------------------------------------------------------ publish (lock held)
+
+    def publish(self, result: CommandResult, before: FightState) -> None:
+        """Push each new event with the state right after it to every subscriber, in order."""
+        assert self.lock.locked(), "publish only while holding the fight lock"
+        rs = get_ruleset(result.state.ruleset, result.state.ruleset_version)
+        if self._recent and self._recent[-1].event.seq != result.first_seq - 1:
+            self._recent.clear()  # never leave a gap in the catch-up cache
+        state = before
+        explanations = list(result.explanations) + [""] * (len(result.events) - len(result.explanations))
+        dropped: list[Subscriber] = []
+        for i, (event, explanation) in enumerate(zip(result.events, explanations)):
+            if i == len(result.events) - 1:
+                state = result.state
+            elif event.type in core.CONTROL_EVENTS:
+                state = self.engine.state_at(self.fight_id, event.seq)
+            else:
+                state = core.apply(rs, state, event)
+            entry = _Entry(event, explanation)
+            self._recent.append(entry)
+            if not self.subscribers:
+                continue
+            full = full_state(rs, state)
+            for key, subs in self._groups(state).items():
+                text = (f'{{"type":"event","fight_id":{self._fid_json},{self._item(entry, key, state)},'
+                        f'"state":{_dumps(state_view(full, state, key))}}}')
+                for sub in subs:
+                    if sub not in dropped and not sub.deliver(text):
+                        dropped.append(sub)
+        for sub in dropped:
+            self.remove(sub)
+            sub.drop_too_slow()
+
+    # ------------------------------------------------------------------ subscribe (lock held)
+
+    def add(self, sub: Subscriber, after: int, live: bool = True) -> tuple[FightState, list[str]]:
+        """Register ``sub``; returns the state now and the catch-up messages after ``after``."""
+        assert self.lock.locked(), "subscribe only while holding the fight lock"
+        state = self.state()
+        seat = sub.seat
+        assert seat is not None
+        messages: list[str] = []
+        if after < state.seq:
+            key = view_key(seat.role, seat.combatants, state)
+            items = [self._item(e, key, state) for e in self._entries_after(after, state)]
+            for start in range(0, len(items), BATCH_ITEMS):
+                chunk = items[start:start + BATCH_ITEMS]
+                last = "true" if start + BATCH_ITEMS >= len(items) else "false"
+                body = ",".join("{" + item + "}" for item in chunk)
+                messages.append(f'{{"type":"events","fight_id":{self._fid_json},"items":[{body}],"last":{last}}}')
+        if live and sub not in self.subscribers:
+            self.subscribers.append(sub)
+        return state, messages
+
+    def remove(self, sub: Subscriber) -> None:
+        try:
+            self.subscribers.remove(sub)
+        except ValueError:
+            pass
+
+    def view(self, seat: Seat, state: FightState) -> dict[str, Any]:
+        return state_view(full_state(self.ruleset(), state), state, view_key(seat.role, seat.combatants, state))
+
+    def _entries_after(self, after: int, now: FightState) -> list[_Entry]:
+        recent = self._recent
+        if recent and recent[-1].event.seq == now.seq and recent[0].event.seq <= after + 1:
+            skip = after + 1 - recent[0].event.seq
+            return [recent[i] for i in range(skip, len(recent))]
+        entries = self._entries_from_store(after)
+        if entries and entries[-1].event.seq == now.seq:
+            self._recent.clear()
+            self._recent.extend(entries[-RECENT_EVENTS:])
+        return entries
+
+    def _entries_from_store(self, after: int) -> list[_Entry]:
+        """Explain the events after ``after`` from the store (cold catch-up, after a restart)."""
+        if after == 0:
+            return [_Entry(le.event, le.explanation) for le in self.engine.history(self.fight_id)]
+        rs = self.ruleset()
+        state = self.engine.state_at(self.fight_id, after)
+        out: list[_Entry] = []
+        for e in self.engine.store.events(self.fight_id, after=after):
+            out.append(_Entry(e, core.explain(rs, state, e)))
+            state = self.engine.state_at(self.fight_id, e.seq) if e.type in core.CONTROL_EVENTS \
+                else core.apply(rs, state, e)
+        return out
+
+    def history_items(self, seat: Seat, after: int, upto: int | None) -> list[dict[str, Any]]:
+        """The log (after, upto] with explanations and undone marks, as ``seat`` may see it."""
+        state = self.state()
+        key = view_key(seat.role, seat.combatants, state)
+        entries = self.engine.history(self.fight_id, upto)
+        return [
+            {"seq": le.event.seq, "event": event_view(le.event, state, key), "explanation": le.explanation,
+             "undone": le.undone}
+            for le in entries if le.event.seq > after
+        ][:BATCH_ITEMS * 2]
+

@@ -1,0 +1,145 @@
+"""The wire protocol, version 1: message names, schemas, error and close codes.
+
+Everything a client can rely on lives here (docs/protocol.md describes it for
+people): one JSON object per websocket text message, ``type`` names the message,
+``ref`` (optional, client-chosen) is echoed in the reply. Client messages are
+validated against ``combat_server/schemas/<type>.json`` before anything else
+happens; a refusal is an ``error`` message with a stable ``code``.
+
+Codes raised by the engine and the rules (``command/...``, ``auth/gm_only``,
+``roll/bad_faces``, ...) pass through unchanged; the codes below are the ones the
+server itself adds. The table is the specification: tests walk it.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping
+
+from jsonschema import Draft202012Validator
+
+from combat_server.errors import CombatError
+
+PROTOCOL_VERSION = 1
+SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
+
+#: Messages a client may send.
+CLIENT_MESSAGES = ("create_fight", "subscribe", "command", "add_seat", "list_seats", "state_at", "replay")
+#: Messages the server sends.
+SERVER_MESSAGES = (
+    "welcome", "fight_created", "subscribed", "seat_added", "seats", "event", "events", "result", "error",
+    "state", "history",
+)
+
+#: Error codes the server adds to those of the engine: code -> (keeps connection open, meaning).
+SERVER_ERRORS: Mapping[str, tuple[bool, str]] = {
+    "protocol/bad_json": (True, "the message is not a JSON object"),
+    "protocol/unknown_type": (True, "no client message has this type"),
+    "protocol/schema": (True, "the message does not match its JSON Schema"),
+    "protocol/version": (True, "the message asks for a protocol version this server does not speak"),
+    "protocol/too_big": (True, "the message is longer than the server accepts (past a hard limit: close 1009)"),
+    "protocol/binary": (True, "binary frames are not part of the protocol"),
+    "rate/limited": (True, "too many messages on this connection; slow down (the message was dropped)"),
+    "auth/bad_token": (True, "no seat has this token"),
+    "auth/server_key": (True, "this server creates fights only with its server key"),
+    "auth/not_joined": (True, "subscribe with a seat token first"),
+    "auth/already_joined": (True, "this connection already holds a seat; open another connection"),
+    "auth/read_only": (True, "spectators only watch"),
+    "auth/gm_only": (True, "only the GM seat may do this"),
+    "seat/unknown_combatant": (True, "a player seat names a combatant the fight does not have"),
+    "seat/no_combatants": (True, "a player seat must be bound to at least one combatant"),
+    "command/stale_seq": (True, "expect_seq is not the fight's last seq any more: look at the new state"),
+    "replay/bad_seq": (True, "there is no such seq in this fight (yet)"),
+    "fight/unknown": (True, "no such fight"),
+    "internal/error": (True, "a bug on the server; nothing was appended"),
+}
+
+#: Close codes (RFC 6455 section 7.4.2: 4000-4999 are for applications).
+CLOSE_TOO_SLOW = 4008  # the client fell too far behind; reconnect with the last seq seen
+CLOSE_FLOODING = 4029  # far past the rate limit, repeatedly
+CLOSE_SHUTDOWN = 1001  # going away (RFC 6455 section 7.4.1)
+CLOSE_TOO_BIG = 1009  # message too big (RFC 6455 section 7.4.1), past the hard size limit
+
+CLOSE_REASONS: Mapping[int, str] = {
+    CLOSE_TOO_SLOW: "too slow: reconnect and subscribe with your last seq",
+    CLOSE_FLOODING: "flooding: too many messages past the rate limit",
+    CLOSE_SHUTDOWN: "server shutting down",
+}
+
+
+class ProtocolError(CombatError):
+    """A refusal by the server itself (not by the engine); ``code`` is in :data:`SERVER_ERRORS`."""
+
+    def __init__(self, code: str, message: str | None = None, **details: Any) -> None:
+        super().__init__(code, message or SERVER_ERRORS[code][1], **details)
+
+
+@lru_cache(maxsize=None)
+def schema(name: str) -> dict[str, Any]:
+    """The JSON Schema of one message (client or server)."""
+    text = (SCHEMA_DIR / f"{name}.json").read_text("utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+@lru_cache(maxsize=None)
+def validator(name: str) -> Draft202012Validator:
+    return Draft202012Validator(schema(name))
+
+
+def parse_client_message(text: str) -> dict[str, Any]:
+    """Decode and validate one client message, or raise :class:`ProtocolError`."""
+    try:
+        message = json.loads(text)
+    except ValueError as exc:
+        raise ProtocolError("protocol/bad_json", f"not JSON: {exc}") from None
+    if not isinstance(message, dict):
+        raise ProtocolError("protocol/bad_json", "a message is a JSON object")
+    kind = message.get("type")
+    if kind not in CLIENT_MESSAGES:
+        raise ProtocolError("protocol/unknown_type", f"unknown message type {kind!r}", known=list(CLIENT_MESSAGES))
+    if "v" in message and message["v"] != PROTOCOL_VERSION:
+        raise ProtocolError("protocol/version", f"this server speaks protocol {PROTOCOL_VERSION}",
+                            supported=[PROTOCOL_VERSION])
+    error = next(iter(validator(kind).iter_errors(message)), None)
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "(message)"
+        raise ProtocolError("protocol/schema", f"{kind}: {where}: {error.message}", path=where)
+    return message
+
+
+def validate_server_message(message: Mapping[str, Any]) -> None:
+    """Check an outgoing message against its schema (tests and debug mode; raises on mismatch)."""
+    validator(str(message["type"])).validate(message)
+
+
+def dumps(message: Mapping[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def error_message(error: CombatError, ref: str | None = None, command_id: str | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "error", "code": error.code, "message": error.message}
+    if error.details:
+        out["details"] = _jsonable(error.details)
+    if ref is not None:
+        out["ref"] = ref
+    if command_id is not None:
+        out["command_id"] = command_id
+    return out
+
+
+def _jsonable(value: Any) -> Any:
+    try:
+        json.dumps(value)
+        return value
+    except (TypeError, ValueError):
+        return json.loads(json.dumps(value, default=str))
+
+
+__all__ = [
+    "PROTOCOL_VERSION", "CLIENT_MESSAGES", "SERVER_MESSAGES", "SERVER_ERRORS", "ProtocolError",
+    "CLOSE_TOO_SLOW", "CLOSE_FLOODING", "CLOSE_SHUTDOWN", "CLOSE_TOO_BIG", "CLOSE_REASONS",
+    "schema", "parse_client_message", "validate_server_message", "dumps", "error_message",
+]
