@@ -6,7 +6,11 @@ from typing import Any, ClassVar, Mapping
 
 import attrs
 
-from combat_server.rules.gurps import derived, sheet as sheet_mod
+from combat_server.rules.gurps import attacks, checks, derived, maneuvers, sheet as sheet_mod
+from combat_server.rules.gurps.apply import after_core, apply_event
+from combat_server.rules.gurps.batch import Batch
+from combat_server.rules.gurps.explain import combatant_view, explain_event
+from combat_server.rules.gurps.turns import settle, start_combat
 from combat_server.rules.gurps.sheet import Sheet
 from combat_server.rules.gurps.state import Combat, Condition
 from combat_server.rules.model import JSON, Command, DiceSource, Event, EventDraft, FightState
@@ -26,7 +30,9 @@ class GurpsRuleset(Ruleset):
         "generic_criticals": True,  # A-03 (cfg)
         "step_yards": 1,  # A-11 (cfg)
     }
-    command_types: ClassVar[frozenset[str]] = frozenset()
+    command_types: ClassVar[frozenset[str]] = frozenset(
+        {"start_combat", "maneuver", "defend", "roll", "fright_check", "trigger_wait", "spend_fatigue"}
+    )
 
     def validate_sheet(self, raw: Mapping[str, JSON]) -> Sheet:
         return sheet_mod.validate_sheet(raw)
@@ -38,7 +44,39 @@ class GurpsRuleset(Ruleset):
         return Condition(hp=sheet.hp_max, fp=sheet.fp_max)
 
     def decide(self, state: FightState, command: Command, dice: DiceSource) -> list[EventDraft]:
-        raise NotImplementedError
+        b = Batch(self, state, dice)
+        actor = command.actor
+        args = command.args
+
+        def controls(cid: str) -> bool:
+            return actor.is_gm if cid == "" else actor.controls(cid)
+
+        t = command.type
+        if t == "start_combat":
+            start_combat(b, actor.is_gm, args)
+        elif t == "maneuver":
+            maneuvers.choose(b, controls, args)
+        elif t == "defend":
+            attacks.defend(b, controls, args)
+        elif t == "roll":
+            checks.answer_roll(b, controls, args)
+        elif t == "fright_check":
+            checks.fright_check(b, actor.is_gm, args)
+        elif t == "trigger_wait":
+            maneuvers.trigger_wait(b, controls, args)
+        elif t == "spend_fatigue":
+            checks.spend_fatigue(b, controls, args)
+        settle(b)
+        return b.drafts
 
     def apply(self, state: FightState, event: Event) -> FightState:
-        raise NotImplementedError
+        return apply_event(state, event)
+
+    def after_core(self, state: FightState, event: Event) -> FightState:
+        return after_core(state, event)
+
+    def explain(self, state_before: FightState, event: Event) -> str | None:
+        return explain_event(state_before, event)
+
+    def view_combatant(self, state: FightState, combatant_id: str) -> dict[str, JSON]:
+        return combatant_view(state, combatant_id)

@@ -35,6 +35,7 @@ class Weapon:
     needs_ready: bool = False  # must be readied again after each use (G-22 Double)
     st_based: bool = True  # thr/sw damage; AOA Strong applies only to these (G-22)
     off_hand: bool = False
+    firearm: bool = False  # bullets and beams: no block (G-40) and no parry (G-41)
 
 
 @attrs.frozen
@@ -161,7 +162,7 @@ def _weapon(raw: Any, i: int) -> Weapon:
     if dtype not in DAMAGE_TYPES:
         raise _bad(p + "damage_type", f"unknown damage type {dtype!r} (known: {', '.join(DAMAGE_TYPES)})")
     kw["damage_type"] = dtype
-    for key in ("unbalanced", "needs_ready", "off_hand"):
+    for key in ("unbalanced", "needs_ready", "off_hand", "firearm"):
         if key in raw:
             if not isinstance(raw[key], bool):
                 raise _bad(p + key, "must be true or false")

@@ -19,6 +19,7 @@ class Condition:
     stunned: bool = False  # G-48
     stun_kind: str = ""  # physical | mental | fright (G-28, G-18)
     stun_turns: int = 0  # G-18/A-9: fright stun counts down whole turns, no recovery roll
+    stun_fresh: bool = False  # G-48: stunned since this combatant's last turn began (no roll yet)
     unconscious: bool = False
     dead: bool = False
     collapsed: bool = False  # G-51: failed Will roll at FP <= 0
@@ -70,6 +71,15 @@ class Attack:
     defense_tried: tuple[str, ...] = ()  # G-24 Double Defense
     unarmed: bool = False
     thrown_small: bool = False
+    firearm: bool = False
+    damage_type: str = "cr"
+    damage_dice: int = 0
+    damage_adds: int = 0
+    strong: bool = False  # G-22 AOA (Strong)
+    half_damage: bool = False  # at or beyond 1/2D
+    defense_mods: tuple[tuple[int, str, str], ...] = ()  # (value, reason, rule) for the defender
+    counter: bool = False  # G-41: the parry counter-blow on an unarmed attacker
+    next_weapon: str = ""  # AOA Double: the weapon of the second attack
 
 
 @attrs.frozen
@@ -83,4 +93,5 @@ class Combat:
     phase: str = "setup"  # setup | maneuver | resolving | ending
     attack: Attack | None = None
     interrupted_by: str = ""  # G-34: a Wait that fired interrupts the sequence
+    saved_phase: str = ""  # the phase to resume after the interrupt
     tie_rolls: tuple[tuple[str, int], ...] = ()

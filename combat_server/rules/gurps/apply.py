@@ -1,0 +1,285 @@
+"""Folding GURPS events into state. Every number was decided (and recorded) by
+``decide``; this module only writes the recorded facts into the state.
+
+Prompts: an event may carry ``answers`` (the prompt it closes) and ``opens`` (the
+prompts it opens, in the order they must be answered).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+import attrs
+
+from combat_server.rules.gurps.state import Attack, Combat, Condition
+from combat_server.rules.model import Event, FightState, Prompt
+
+
+def _combat(state: FightState) -> Combat:
+    combat = state.combat
+    assert isinstance(combat, Combat)
+    return combat
+
+
+def _cond(state: FightState, cid: str) -> Condition:
+    cond = state.combatants[cid].condition
+    assert isinstance(cond, Condition)
+    return cond
+
+
+def _set_combat(state: FightState, **changes: Any) -> FightState:
+    return attrs.evolve(state, combat=attrs.evolve(_combat(state), **changes))
+
+
+def _prompts(state: FightState, event: Event) -> FightState:
+    p = event.payload
+    prompts = state.prompts
+    if "answers" in p:
+        prompts = tuple(pr for pr in prompts if pr.id != p["answers"])
+    for raw in p.get("opens", ()):
+        prompts = prompts + (
+            Prompt(id=raw["id"], kind=raw["kind"], combatant=raw.get("combatant"), text=raw["text"],
+                   options=dict(raw.get("options", {}))),
+        )
+    return attrs.evolve(state, prompts=prompts)
+
+
+def _combat_started(state: FightState, p: Mapping[str, Any]) -> FightState:
+    ties = tuple((str(k), int(v)) for k, v in p.get("tie_totals", {}).items())
+    return attrs.evolve(state, status="active", combat=Combat(order=tuple(p["order"]), phase="between",
+                                                              tie_rolls=ties))
+
+
+def _turn_started(state: FightState, p: Mapping[str, Any], seq: int) -> FightState:
+    cid = p["combatant"]
+    state = state.with_condition(
+        cid,
+        shock=p["shock"], shock_pending=0, blocked=False, parries=0, no_parry_with=(), moved=0,
+        maneuver="", maneuver_option="", aod_defense="", wait_trigger="", wait_action="",
+        stun_fresh=False, move_allowance=0,
+    )
+    state = _set_combat(state, current=cid, index=p["index"], round=p["round"], phase="maneuver", attack=None)
+    return attrs.evolve(state, turn_start_seq=seq)
+
+
+def _maneuver_chosen(state: FightState, p: Mapping[str, Any]) -> FightState:
+    cid = p["combatant"]
+    changes = dict(
+        maneuver=p["maneuver"], maneuver_option=p.get("option", ""), aod_defense=p.get("aod_defense", ""),
+        move_allowance=p.get("move_allowance", 0), aim_weapon=p.get("aim_weapon", ""),
+        aim_target=p.get("aim_target", ""), aim_turns=p.get("aim_turns", 0),
+        evaluate_target=p.get("evaluate_target", ""), evaluate_bonus=p.get("evaluate_bonus", 0),
+        wait_trigger=p.get("wait_trigger", ""), wait_action=p.get("wait_action", ""),
+        concentrating=p.get("concentrating", ""), sprinting=p.get("sprinting", False),
+    )
+    if "posture" in p:
+        changes["posture"] = p["posture"]
+    if "moved" in p:
+        changes["moved"] = p["moved"]
+    state = state.with_condition(cid, **changes)
+    if _combat(state).interrupted_by == cid:
+        return state
+    return _set_combat(state, phase="resolving")
+
+
+def _attack_from(raw: Mapping[str, Any]) -> Attack:
+    return Attack(**{k: (tuple(tuple(m) if isinstance(m, list) else m for m in v) if isinstance(v, list) else v)
+                     for k, v in raw.items()})
+
+
+def _attack_rolled(state: FightState, p: Mapping[str, Any]) -> FightState:
+    a = p["attack"]
+    attacker = _cond(state, a["attacker"])
+    changes: dict[str, Any] = {"aim_turns": 0, "aim_weapon": "", "aim_target": "", "evaluate_bonus": 0,
+                               "evaluate_target": ""}
+    if p.get("unbalanced"):
+        changes["no_parry_with"] = tuple(sorted(set(attacker.no_parry_with) | {a["weapon"]}))  # R-07
+    if p.get("unready"):
+        changes["unready"] = tuple(sorted(set(attacker.unready) | {a["weapon"]}))
+    state = state.with_condition(a["attacker"], **changes)
+    attack = _attack_from(a)
+    return _set_combat(state, attack=None if p.get("attack_done") else attack)
+
+
+def _defense_rolled(state: FightState, p: Mapping[str, Any]) -> FightState:
+    cid = p["defender"]
+    cond = _cond(state, cid)
+    changes: dict[str, Any] = {}
+    if p["defense"] == "block":
+        changes["blocked"] = True  # G-40
+    if p["defense"] == "parry":
+        changes["parries"] = cond.parries + 1
+    if cond.aim_turns:
+        changes.update(aim_turns=0, aim_weapon="", aim_target="")  # G-21: any defence spoils the aim
+    if changes:
+        state = state.with_condition(cid, **changes)
+    attack = _combat(state).attack
+    if attack is not None:
+        attack = attrs.evolve(attack, defense_tried=attack.defense_tried + (p["defense"],), hits=p["hits_left"])
+    return _set_combat(state, attack=None if p.get("attack_done") else attack)
+
+
+def _feint_resisted(state: FightState, p: Mapping[str, Any]) -> FightState:
+    if p["penalty"] > 0:
+        state = state.with_condition(p["feinter"], feint_target=p["target"], feint_penalty=p["penalty"],
+                                     feint_round=p["round"])
+    else:
+        state = state.with_condition(p["feinter"], feint_target="", feint_penalty=0, feint_round=0)
+    return state
+
+
+def _counter_rolled(state: FightState, p: Mapping[str, Any]) -> FightState:
+    attack = _attack_from(p["attack"]) if "attack" in p else None
+    return _set_combat(state, attack=attack)
+
+
+def _damage_rolled(state: FightState, p: Mapping[str, Any]) -> FightState:
+    attack = _combat(state).attack
+    if attack is not None:
+        attack = attrs.evolve(attack, hits=max(0, attack.hits - 1))
+    return _set_combat(state, attack=None if p.get("attack_done") else attack)
+
+
+def _injury_applied(state: FightState, p: Mapping[str, Any]) -> FightState:
+    changes: dict[str, Any] = {"hp": p["hp_after"], "shock_pending": p["shock_pending"]}
+    if p.get("dead"):
+        changes["dead"] = True
+    return state.with_condition(p["combatant"], **changes)
+
+
+_EFFECTS: dict[str, Callable[[Condition, Mapping[str, Any]], dict[str, Any]]] = {
+    "none": lambda c, a: {},
+    "unconscious": lambda c, a: {"unconscious": True, "stunned": False, "stun_kind": ""},
+    "dead": lambda c, a: {"dead": True, "unconscious": True},
+    "stunned_knockdown": lambda c, a: {"stunned": True, "stun_kind": "physical", "stun_fresh": True,
+                                       "posture": "prone"},
+    "stun_ends": lambda c, a: {"stunned": False, "stun_kind": "", "stun_turns": 0},
+    "collapsed": lambda c, a: {"collapsed": True},
+    "aim_lost": lambda c, a: {"aim_turns": 0, "aim_weapon": "", "aim_target": ""},
+    "concentration_broken": lambda c, a: {"concentrating": ""},
+    "fright_stunned": lambda c, a: {"stunned": True, "stun_kind": "fright", "stun_turns": a["turns"],
+                                    "stun_fresh": True},
+    "death_checks": lambda c, a: {"death_checks": a["count"]},
+}
+
+
+def _check_rolled(state: FightState, p: Mapping[str, Any]) -> FightState:
+    cid = p["combatant"]
+    cond = _cond(state, cid)
+    changes: dict[str, Any] = {}
+    for effect in p.get("effects", [p.get("effect", "none")]):
+        changes.update(_EFFECTS[effect](cond, p.get("effect_args", {})))
+    if "death_checks" in p:
+        changes["death_checks"] = p["death_checks"]
+    return state.with_condition(cid, **changes) if changes else state
+
+
+def _turn_ending(state: FightState, p: Mapping[str, Any]) -> FightState:
+    if "fright_turns_left" in p:
+        left = p["fright_turns_left"]
+        state = state.with_condition(p["combatant"], stun_turns=left,
+                                     **({"stunned": False, "stun_kind": ""} if left <= 0 else {}))
+    return _set_combat(state, phase="ending")
+
+
+def _turn_ended(state: FightState, p: Mapping[str, Any]) -> FightState:
+    cid = p["combatant"]
+    if cid in state.combatants:
+        changes: dict[str, Any] = {"shock": 0}  # G-47: shock lasts the victim's turn only
+        if p.get("feint_expired"):
+            changes.update(feint_target="", feint_penalty=0, feint_round=0)
+        state = state.with_condition(cid, **changes)
+    return _set_combat(state, phase="between", attack=None)
+
+
+def _turn_skipped(state: FightState, p: Mapping[str, Any]) -> FightState:
+    return _set_combat(state, phase="ending")
+
+
+def _fatigue_spent(state: FightState, p: Mapping[str, Any]) -> FightState:
+    changes: dict[str, Any] = {"fp": p["fp_after"]}
+    if p.get("unconscious"):
+        changes["unconscious"] = True
+    if p["fp_after"] > 0:
+        changes["collapsed"] = False
+    return state.with_condition(p["combatant"], **changes)
+
+
+def _wait_triggered(state: FightState, p: Mapping[str, Any]) -> FightState:
+    combat = _combat(state)
+    state = state.with_condition(p["combatant"], wait_trigger="", wait_action="")
+    return _set_combat(state, interrupted_by=p["combatant"], saved_phase=combat.phase)
+
+
+def _interrupt_ended(state: FightState, p: Mapping[str, Any]) -> FightState:
+    combat = _combat(state)
+    return _set_combat(state, interrupted_by="", phase=combat.saved_phase or combat.phase, saved_phase="",
+                       attack=None)
+
+
+def _posture_changed(state: FightState, p: Mapping[str, Any]) -> FightState:
+    return state.with_condition(p["combatant"], posture=p["to"])
+
+
+def _weapon_readied(state: FightState, p: Mapping[str, Any]) -> FightState:
+    cond = _cond(state, p["combatant"])
+    return state.with_condition(p["combatant"], unready=tuple(w for w in cond.unready if w != p["weapon"]))
+
+
+def _noop(state: FightState, p: Mapping[str, Any]) -> FightState:
+    return state
+
+
+_APPLIERS: dict[str, Callable[[FightState, Mapping[str, Any]], FightState]] = {
+    "combat_started": _combat_started,
+    "maneuver_chosen": _maneuver_chosen,
+    "attack_rolled": _attack_rolled,
+    "defense_rolled": _defense_rolled,
+    "feint_rolled": _noop,
+    "feint_resisted": _feint_resisted,
+    "damage_rolled": _damage_rolled,
+    "injury_applied": _injury_applied,
+    "check_rolled": _check_rolled,
+    "turn_ending": _turn_ending,
+    "turn_ended": _turn_ended,
+    "turn_skipped": _turn_skipped,
+    "fatigue_spent": _fatigue_spent,
+    "wait_triggered": _wait_triggered,
+    "interrupt_ended": _interrupt_ended,
+    "posture_changed": _posture_changed,
+    "weapon_readied": _weapon_readied,
+    "counter_rolled": _counter_rolled,
+    "fright_check_demanded": _noop,
+    "roll_off": _noop,
+}
+EVENT_TYPES = frozenset(_APPLIERS) | {"turn_started"}
+
+
+def apply_event(state: FightState, event: Event) -> FightState:
+    p = event.payload
+    if event.type == "turn_started":
+        state = _turn_started(state, p, event.seq)
+    else:
+        state = _APPLIERS[event.type](state, p)
+    return _prompts(state, event)
+
+
+def after_core(state: FightState, event: Event) -> FightState:
+    """Core events seen by GURPS: a combatant removed mid-fight leaves the sequence."""
+    combat = state.combat
+    if not isinstance(combat, Combat):
+        return state
+    if event.type == "combatant_removed":
+        cid = event.payload["id"]
+        order = tuple(c for c in combat.order if c != cid)
+        index = combat.index
+        if cid in combat.order and combat.order.index(cid) <= combat.index:
+            index -= 1
+        changes: dict[str, Any] = {"order": order, "index": index}
+        if combat.current == cid:
+            changes.update(current="", phase="between", attack=None)
+        return attrs.evolve(state, combat=attrs.evolve(combat, **changes))
+    if event.type == "combatant_added" and state.status == "active":
+        # A late arrival joins at the end of the sequence (the GM may reorder it with set_order).
+        return attrs.evolve(state, combat=attrs.evolve(combat, order=combat.order + (event.payload["id"],)))
+    return state

@@ -1,0 +1,423 @@
+"""Attack -> defence -> damage -> injury (G-35..G-47), decided step by step.
+
+Each step records a roll (see rolls.record) and opens the prompt for the next:
+the defender's choice of defence (G-37), the attacker's damage roll, the victim's
+HT rolls for a major wound (G-46) or death checks (G-45).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Mapping
+
+import attrs
+
+from combat_server.errors import reject
+from combat_server.rules.gurps import derived, injury as inj
+from combat_server.rules.gurps.batch import Batch, prompt, roll_prompt
+from combat_server.rules.gurps.rolls import Mod, record, succeeded
+from combat_server.rules.gurps.sheet import Weapon
+from combat_server.rules.gurps.state import Attack
+from combat_server.rules.gurps.tables import POSTURES, THROW_DISTANCE, format_dice, range_speed_modifier
+from combat_server.rules.model import JSON, FightState
+
+ATTACK_MANEUVERS = ("attack", "all_out_attack", "move_and_attack")
+
+
+# --------------------------------------------------------------------------- attack
+
+
+def thrown_object_weapon(b: Batch, attacker: str, obj: Mapping[str, Any], range_yards: int) -> Weapon:
+    """G-12..G-14: an object thrown at a target, as a one-off weapon."""
+    sheet = b.sheet(attacker)
+    weight = obj.get("weight")
+    if not isinstance(weight, (int, float)) or isinstance(weight, bool) or weight <= 0:
+        raise reject("maneuver/bad_object", "a thrown object needs a positive weight in lb", field="object.weight")
+    w = Fraction(weight).limit_denominator(1000)
+    bl = derived.basic_lift(sheet.st)
+    if w > 8 * bl:  # G-12, A-07
+        raise reject("maneuver/too_heavy", f"{weight} lb is more than 8 x BL ({float(8 * bl):g} lb): it cannot be thrown")
+    ratio = w / bl
+    mult = next((m for r, m in THROW_DISTANCE if ratio <= r), THROW_DISTANCE[-1][1])  # G-13: the higher row
+    distance = sheet.st * mult
+    if range_yards > distance:
+        raise reject("maneuver/out_of_range", f"{weight} lb can be thrown {float(distance):g} yd (G-13), not {range_yards}")
+    tdice, tadds = derived.weapon_damage(sheet, Weapon("x", damage="thr"))
+    # G-14: thrust damage modified by weight.
+    if w <= bl / 8:
+        per_die = -2
+    elif w <= bl / 4:
+        per_die = -1
+    elif w <= bl / 2:
+        per_die = 0
+    elif w <= bl:
+        per_die = 1
+    elif w <= 2 * bl:
+        per_die = 0
+    elif w <= 4 * bl:
+        per_die = None  # -floor(dice/2) in total (A-08)
+    else:
+        per_die = -1
+    adds = tadds + (-(tdice // 2) if per_die is None else per_die * tdice)
+    name = str(obj.get("name") or "thrown object")
+    return Weapon(name=name, kind="thrown", skill=sheet.dx - 3, damage=format_dice(tdice, adds), damage_type="cr",
+                  weight=float(weight), max_range=int(distance), st_based=False, parry=None)
+
+
+def attack_mods(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: str, option: str,
+                range_yards: int, target_speed: int, extra: list[Mod], second: bool, thrown_object: bool) -> list[Mod]:
+    cond = b.cond(attacker)
+    tsheet = b.sheet(target)
+    tcond = b.cond(target)
+    mods: list[Mod] = []
+    ranged = weapon.kind in ("ranged", "thrown")
+    if maneuver == "all_out_attack" and option == "determined":
+        mods.append(Mod(1, "All-Out Attack (Determined), ranged", "G-23") if ranged
+                    else Mod(4, "All-Out Attack (Determined)", "G-22"))
+    if cond.evaluate_target == target and cond.evaluate_bonus:
+        mods.append(Mod(cond.evaluate_bonus, f"Evaluate x{cond.evaluate_bonus}", "G-29"))
+    if ranged and cond.aim_turns and cond.aim_target == target and cond.aim_weapon == weapon.name \
+            and maneuver in ("attack", "all_out_attack"):
+        mods.append(Mod(weapon.acc, f"Aim: weapon Acc {weapon.acc}", "G-21"))
+        if cond.aim_turns >= 2:
+            extra_aim = 1 if cond.aim_turns == 2 else 2
+            mods.append(Mod(extra_aim, f"Aim for {cond.aim_turns} turns", "G-21"))
+    if maneuver == "move_and_attack":
+        if ranged:
+            mods.append(Mod(min(-2, weapon.bulk), f"Move and Attack, ranged (-2 or Bulk {weapon.bulk})", "G-32"))
+        else:
+            mods.append(Mod(-4, "Move and Attack, melee", "G-32"))
+    if cond.shock:
+        mods.append(Mod(-cond.shock, "shock from last injury", "G-47"))
+    if b.option("posture_modifiers"):
+        if not ranged and cond.posture != "standing":
+            mods.append(Mod(int(str(POSTURES[cond.posture]["attack"])), f"attacker {cond.posture}", "G-26"))
+        if ranged and tcond.posture != "standing":
+            mods.append(Mod(int(str(POSTURES[tcond.posture]["target"])), f"target {tcond.posture}", "G-26"))
+    if ranged:
+        if tsheet.sm:
+            mods.append(Mod(tsheet.sm, f"target SM {tsheet.sm:+d}", "G-35"))
+        rs = range_speed_modifier(range_yards + target_speed)
+        if rs:
+            mods.append(Mod(rs, f"range {range_yards} yd + speed {target_speed} yd/s", "G-35"))
+    if weapon.off_hand or (second and maneuver == "all_out_attack" and option == "double" and weapon.off_hand):
+        mods.append(Mod(-4, "off-hand weapon", "G-22"))
+    mods.extend(extra)
+    return mods
+
+
+def extra_mods(raw: Any) -> list[Mod]:
+    """GM-stated circumstances (cover, darkness, ...): each with a reason (G-35)."""
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise reject("command/bad_field", "modifiers must be a list of {value, reason}", field="modifiers")
+    out = []
+    for m in raw:
+        if not (isinstance(m, dict) and isinstance(m.get("value"), int) and isinstance(m.get("reason"), str)
+                and m["reason"].strip()):
+            raise reject("command/bad_field", "each modifier needs an integer value and a reason", field="modifiers")
+        out.append(Mod(m["value"], m["reason"].strip(), str(m.get("rule", "G-35"))))
+    return out
+
+
+def roll_attack(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: str, option: str, *,
+                range_yards: int = 0, target_speed: int = 0, extra: list[Mod] | None = None, remaining: int = 0,
+                next_weapon: str = "", second: bool = False, shots: int = 1, answers: str | None = None,
+                thrown_object: bool = False) -> None:
+    """Roll to hit (G-36) and open the defence prompt or the damage roll."""
+    if target == attacker:
+        raise reject("maneuver/bad_target", "a combatant cannot attack itself")
+    tcond = b.cond(target)
+    if tcond.dead:
+        raise reject("maneuver/bad_target", f"{b.name(target)} is dead")
+    sheet = b.sheet(attacker)
+    mods = attack_mods(b, attacker, target, weapon, maneuver, option, range_yards, target_speed, extra or [],
+                       second, thrown_object)
+    cap = (9, "Move and Attack, melee", "G-32") if maneuver == "move_and_attack" and weapon.kind == "melee" else None
+    base_reason = "DX-3 to throw at a target" if thrown_object else f"{weapon.name} skill"
+    faces = b.roll(3, 6, f"attack with {weapon.name}")
+    rec = record(purpose="attack", roller=attacker, dice=faces, base=weapon.skill, base_reason=base_reason,
+                 mods=mods, outcome_fn="attack", rule="G-36" if not thrown_object else "G-12, G-36", cap=cap)
+    outcome = str(rec["outcome"])
+    dice, adds = derived.weapon_damage(sheet, weapon)
+    hits = 1
+    if shots > 1 and succeeded(outcome):
+        hits = min(shots, 1 + max(0, int(rec["margin"])))  # rapid fire: 1 + margin (recoil 1), capped at shots
+    attack = Attack(
+        attacker=attacker, target=target, weapon=weapon.name, kind=weapon.kind, maneuver=maneuver, option=option,
+        effective=int(rec["target"]), roll=int(rec["total"]), margin=int(rec["margin"]),
+        critical=outcome == "critical hit", max_damage=outcome == "critical hit" and rec["total"] == 3,
+        hits=hits, remaining=remaining, range_yards=range_yards, unarmed=weapon.name == "punch",
+        thrown_small=weapon.kind == "thrown" and weapon.weight <= 1, firearm=weapon.firearm,
+        damage_type=weapon.damage_type, damage_dice=dice, damage_adds=adds,
+        strong=maneuver == "all_out_attack" and option == "strong" and weapon.kind == "melee" and weapon.st_based,
+        half_damage=weapon.half_damage > 0 and range_yards >= weapon.half_damage, next_weapon=next_weapon,
+    )
+    payload: dict[str, JSON] = {"attack": attrs.asdict(attack), "record": rec,
+                                "unbalanced": weapon.unbalanced, "unready": weapon.needs_ready}
+    opens: list[dict[str, JSON]] = []
+    if outcome == "critical hit":
+        payload["no_defense"] = "critical hit (G-36)"
+        opens.append(damage_prompt(b, attack))
+    elif outcome == "hit":
+        options = defense_options(b.state, attack)
+        if options["allowed"]:
+            opens.append(prompt("defend", target,
+                                f"{b.name(attacker)} hits {b.name(target)} with {weapon.name}: choose a defence",
+                                attacker=attacker, weapon=weapon.name, **options))
+        else:
+            payload["no_defense"] = options["reason"]
+            opens.append(damage_prompt(b, attack))
+    else:
+        opens.extend(next_attack_prompts(b, attack))
+        payload["attack_done"] = True
+    b.emit("attack_rolled", payload, opens=opens, answers=answers)
+
+
+def damage_prompt(b: Batch, attack: Attack) -> dict[str, JSON]:
+    return roll_prompt(attack.attacker, "damage",
+                       f"{b.name(attack.attacker)} rolls {format_dice(attack.damage_dice, attack.damage_adds)} "
+                       f"{attack.damage_type} damage against {b.name(attack.target)}",
+                       count=max(1, attack.damage_dice), sides=6)
+
+
+def next_attack_prompts(b: Batch, attack: Attack) -> list[dict[str, JSON]]:
+    """AOA (Double): the second attack on the same foe (G-22)."""
+    if attack.remaining <= 0:
+        return []
+    return [roll_prompt(attack.attacker, "attack",
+                        f"{b.name(attack.attacker)} makes the second attack of All-Out Attack (Double)",
+                        target=attack.target, weapon=attack.next_weapon or attack.weapon, maneuver=attack.maneuver,
+                        option=attack.option, remaining=attack.remaining - 1)]
+
+
+# --------------------------------------------------------------------------- defence
+
+
+def defense_options(state: FightState, attack: Attack) -> dict[str, Any]:
+    """Which active defences the target has against this attack, and their effective values."""
+    target = state.combatants[attack.target]
+    attacker = state.combatants[attack.attacker]
+    sheet, cond = target.sheet, target.condition
+    none = lambda reason: {"allowed": False, "reason": reason, "dodge": None, "parry": {}, "block": None}  # noqa: E731
+    if cond.dead or cond.unconscious:
+        return none(f"{target.name} is unconscious (G-37)")
+    if cond.collapsed:
+        return none(f"{target.name} has collapsed (G-51)")
+    if attack.critical:
+        return none("critical hit (G-36)")
+    if cond.maneuver == "all_out_attack":
+        return none(f"{target.name} made an All-Out Attack: no active defence (G-22)")
+    common: list[Mod] = []
+    if cond.stunned:
+        common.append(Mod(-4, "stunned", "G-48"))
+    if state.options.get("posture_modifiers", True) and cond.posture != "standing":
+        common.append(Mod(int(str(POSTURES[cond.posture]["defense"])), f"defender {cond.posture}", "G-26"))
+    acond = attacker.condition
+    if acond.feint_target == attack.target and acond.feint_penalty:
+        common.append(Mod(-acond.feint_penalty, f"feinted by {attacker.name}", "G-30"))
+
+    def aod(kind: str) -> list[Mod]:
+        return [Mod(2, f"All-Out Defense (Increased {kind.title()})", "G-24")] if cond.aod_defense == kind else []
+
+    def entry(base: int, reason: str, mods: list[Mod]) -> dict[str, JSON]:
+        allm = [m for m in mods if m.value]
+        return {"base": base, "base_reason": reason, "modifiers": [m.to_json() for m in allm],
+                "target": base + sum(m.value for m in allm)}
+
+    tried = set(attack.defense_tried)
+    only_dodge_block = cond.maneuver == "move_and_attack"  # G-32
+    result: dict[str, Any] = {"allowed": False, "reason": "", "dodge": None, "parry": {}, "block": None}
+    if "dodge" not in tried:
+        result["dodge"] = entry(derived.dodge(sheet, cond), "Dodge (G-39)", common + aod("dodge"))
+    ranged = attack.kind == "ranged"
+    if not only_dodge_block and not attack.firearm and not ranged and "parry" not in tried:  # G-41
+        for w in sheet.all_weapons():
+            base = derived.parry(w)
+            if base is None or w.name in cond.unready or w.name in cond.no_parry_with:
+                continue
+            mods = list(common) + aod("parry")
+            if attack.kind == "thrown":
+                mods.append(Mod(-2 if attack.thrown_small else -1,
+                                "parrying a small thrown weapon" if attack.thrown_small else "parrying a thrown weapon",
+                                "G-41"))
+            if state.options.get("multiple_parry_penalty") and cond.parries:
+                mods.append(Mod(-4 * cond.parries, f"{cond.parries} earlier parr{'y' if cond.parries == 1 else 'ies'}",
+                                "A-19"))
+            result["parry"][w.name] = entry(base, f"Parry with {w.name} (G-41)", mods)
+    block = derived.block(sheet)
+    if block is not None and not cond.blocked and not attack.firearm and "block" not in tried:  # G-40
+        result["block"] = entry(block, f"Block with {sheet.shield_name or 'shield'} (G-40)", common + aod("block"))
+    result["allowed"] = bool(result["dodge"] or result["parry"] or result["block"])
+    if not result["allowed"]:
+        result["reason"] = "no active defence left" if tried else "no active defence possible"
+    return result
+
+
+def defend(b: Batch, actor_controls: Any, args: Mapping[str, Any]) -> None:
+    prompt_id = args.get("prompt")
+    pr = next((p for p in b.state.prompts if p.id == prompt_id), None)
+    if pr is None or pr.kind != "defend":
+        raise reject("prompt/unknown", f"no open defence prompt {prompt_id!r}")
+    assert pr.combatant is not None
+    if not actor_controls(pr.combatant):
+        raise reject("auth/not_your_prompt", f"only {b.name(pr.combatant)}'s seat or the GM answers this prompt")
+    attack = b.combat.attack
+    assert attack is not None
+    choice = args.get("defense")
+    if choice not in ("dodge", "parry", "block", "none"):
+        raise reject("defense/bad_choice", "defense must be dodge, parry, block or none", field="defense")
+    options = defense_options(b.state, attack)
+    if choice == "none":
+        b.emit("defense_rolled", {"defender": attack.target, "attacker": attack.attacker, "defense": "none",
+                                  "success": False, "hits_left": attack.hits},
+               opens=[damage_prompt(b, attack)], answers=pr.id)
+        return
+    weapon = ""
+    if choice == "parry":
+        weapon = args.get("weapon") or (next(iter(options["parry"]), ""))
+        entry = options["parry"].get(weapon)
+    else:
+        entry = options[choice]
+    if not entry:
+        raise reject("defense/not_allowed", f"{choice}{' with ' + weapon if weapon else ''} is not available here",
+                     options=sorted(k for k in ("dodge", "block") if options[k]) + [f"parry:{w}" for w in options["parry"]])
+    faces = b.roll(3, 6, f"{choice} against {attack.weapon}")
+    rec = record(purpose=choice, roller=attack.target, dice=faces, base=int(entry["base"]),
+                 base_reason=str(entry["base_reason"]),
+                 mods=[Mod(int(m["value"]), str(m["reason"]), str(m["rule"])) for m in entry["modifiers"]],
+                 outcome_fn="defense", rule="G-38")
+    success = succeeded(str(rec["outcome"]))
+    hits_left = attack.hits
+    if success:
+        avoided = attack.hits if rec["outcome"] == "critical success" else 1 + max(0, int(rec["margin"]))  # G-39
+        hits_left = max(0, attack.hits - (avoided if choice == "dodge" else 1))
+    payload: dict[str, JSON] = {"defender": attack.target, "attacker": attack.attacker, "defense": choice,
+                                "weapon": weapon, "record": rec, "success": success, "hits_left": hits_left}
+    tcond = b.cond(attack.target)
+    if tcond.aim_turns:
+        payload["aim_spoiled"] = True  # G-21
+    opens: list[dict[str, JSON]] = []
+    if tcond.concentrating:
+        opens.append(roll_prompt(attack.target, "concentrate_will",
+                                 f"{b.name(attack.target)} defended while concentrating: Will-3 (G-27)"))
+    retry = attrs.evolve(attack, defense_tried=attack.defense_tried + (choice,), hits=hits_left)
+    if not success and tcond.maneuver == "all_out_defense" and tcond.maneuver_option == "double":
+        again = defense_options(b.state, retry)
+        if again["allowed"]:
+            opens.append(prompt("defend", attack.target,
+                                f"Double Defense: {b.name(attack.target)} may try a different defence (G-24)",
+                                attacker=attack.attacker, weapon=attack.weapon, **again))
+            b.emit("defense_rolled", payload, opens=opens, answers=pr.id)
+            return
+    if hits_left > 0:
+        opens.append(damage_prompt(b, retry))
+    elif success and choice == "parry" and attack.unarmed and weapon != "punch":
+        opens.append(roll_prompt(attack.target, "counter",
+                                 f"{b.name(attack.target)} parried an unarmed attack with {weapon}: "
+                                 f"roll vs {weapon} skill to hit the attacker (G-41)", weapon=weapon))
+    else:
+        opens.extend(next_attack_prompts(b, attack))
+        payload["attack_done"] = True
+    b.emit("defense_rolled", payload, opens=opens, answers=pr.id)
+
+
+def counter(b: Batch, prompt_id: str, weapon_name: str) -> None:
+    """G-41: parrying an unarmed attack with a weapon: hit on a skill roll, no defence."""
+    attack = b.combat.attack
+    assert attack is not None
+    defender = attack.target
+    weapon = b.sheet(defender).weapon(weapon_name)
+    faces = b.roll(3, 6, "parry counter-blow")
+    rec = record(purpose="counter", roller=defender, dice=faces, base=weapon.skill, base_reason=f"{weapon.name} skill",
+                 mods=[], rule="G-41")
+    ok = succeeded(str(rec["outcome"]))
+    payload: dict[str, JSON] = {"combatant": defender, "target": attack.attacker, "weapon": weapon.name,
+                                "record": rec, "success": ok}
+    if ok:
+        dice, adds = derived.weapon_damage(b.sheet(defender), weapon)
+        hit = Attack(attacker=defender, target=attack.attacker, weapon=weapon.name, kind="melee", maneuver="parry",
+                     critical=False, hits=1, damage_type=weapon.damage_type, damage_dice=dice, damage_adds=adds,
+                     counter=True, remaining=0)
+        payload["attack"] = attrs.asdict(hit)
+        # the counter-blow replaces the parried attack as the one being resolved
+        b.emit("counter_rolled", payload, opens=[damage_prompt(b, hit)], answers=prompt_id)
+    else:
+        b.emit("counter_rolled", payload, opens=next_attack_prompts(b, attack), answers=prompt_id)
+
+
+# --------------------------------------------------------------------------- damage and injury
+
+
+def roll_damage(b: Batch, prompt_id: str) -> None:
+    attack = b.combat.attack
+    assert attack is not None
+    target = attack.target
+    dice = attack.damage_dice
+    if attack.max_damage:
+        faces: tuple[int, ...] = (6,) * dice  # G-36: a roll of 3 does maximum damage without rolling
+    else:
+        faces = b.roll(max(1, dice), 6, "damage") if dice else b.roll(1, 6, "damage")[:0]
+    mods: list[Mod] = []
+    if attack.strong:
+        mods.append(Mod(max(2, dice), "All-Out Attack (Strong): +2 or +1 per die", "G-22"))
+    raw = sum(faces) + attack.damage_adds + sum(m.value for m in mods)
+    basic = max(0, raw)
+    if attack.half_damage:
+        basic = basic // 2  # A-17: halved at 1/2D or beyond
+    tsheet = b.sheet(target)
+    pen = inj.penetrating(basic, tsheet.dr)
+    hp = inj.injury(pen, attack.damage_type)
+    payload: dict[str, JSON] = {
+        "attacker": attack.attacker, "target": target, "weapon": attack.weapon, "dice": list(faces),
+        "adds": attack.damage_adds, "modifiers": [m.to_json() for m in mods], "max_damage": attack.max_damage,
+        "half_damage": attack.half_damage, "basic": basic, "dr": tsheet.dr, "penetrating": pen,
+        "damage_type": attack.damage_type, "multiplier": str(inj.wound_multiplier(attack.damage_type)),
+        "injury": hp,
+    }
+    hits_left = attack.hits - 1
+    follow: list[dict[str, JSON]] = []
+    if hits_left > 0:
+        follow.append(damage_prompt(b, attack))
+    else:
+        follow.extend(next_attack_prompts(b, attack))
+        payload["attack_done"] = True
+    if hp > 0:
+        b.emit("damage_rolled", payload, answers=prompt_id)
+        apply_injury(b, target, hp, f"{attack.weapon} ({attack.damage_type})", follow=follow)
+    else:
+        b.emit("damage_rolled", payload, opens=follow, answers=prompt_id)
+
+
+def apply_injury(b: Batch, victim: str, hp_lost: int, source: str, *, allow_major: bool = True,
+                 follow: list[dict[str, JSON]] | None = None) -> None:
+    """HP loss with its consequences: shock (G-47), major wound (G-46), death checks (G-45),
+    lost aim (G-21) or concentration (G-27), reeling (G-43)."""
+    sheet, cond = b.sheet(victim), b.cond(victim)
+    hp_max = sheet.hp_max
+    hp_after = cond.hp - hp_lost
+    shock = inj.shock(hp_lost, hp_max)
+    pending = min(inj.SHOCK_CAP, cond.shock_pending + shock)
+    major = allow_major and inj.major_wound(hp_lost, hp_max)
+    crossed, auto_dead = inj.death_thresholds(hp_after, hp_max, cond.death_checks)
+    payload: dict[str, JSON] = {
+        "combatant": victim, "injury": hp_lost, "source": source, "hp_before": cond.hp, "hp_after": hp_after,
+        "hp_max": hp_max, "shock_added": shock, "shock_pending": pending, "major_wound": major,
+        "reeling": hp_after * 3 < hp_max, "death_thresholds": crossed, "dead": auto_dead,
+    }
+    opens: list[dict[str, JSON]] = []
+    if not auto_dead and not cond.dead:
+        for k in crossed:
+            opens.append(roll_prompt(victim, "death_check", f"{b.name(victim)} reached {-k} x HP: HT roll or die (G-45)",
+                                     threshold=k))
+        if major and not cond.unconscious:
+            opens.append(roll_prompt(victim, "major_wound",
+                                     f"Major wound ({hp_lost} > HP/2): {b.name(victim)} rolls HT (G-46)"))
+        if cond.aim_turns:
+            opens.append(roll_prompt(victim, "aim_will", f"{b.name(victim)} was injured while aiming: Will roll (G-21)"))
+        if cond.concentrating:
+            opens.append(roll_prompt(victim, "concentrate_will",
+                                     f"{b.name(victim)} was injured while concentrating: Will-3 (G-27)"))
+    opens.extend(follow or [])
+    b.emit("injury_applied", payload, opens=opens)

@@ -1,0 +1,217 @@
+"""Answers to roll prompts: HT/Will/IQ checks and their effects (G-18, G-21, G-27,
+G-44..G-48, G-51), plus the dice steps of an attack (damage, second attack, feint
+resistance, parry counter-blow)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from combat_server.errors import reject
+from combat_server.rules.gurps import attacks, injury as inj
+from combat_server.rules.gurps.batch import Batch, roll_prompt
+from combat_server.rules.gurps.rolls import Mod, record, succeeded
+from combat_server.rules.model import JSON, Prompt
+
+
+def answer_roll(b: Batch, controls: Callable[[str], bool], args: Mapping[str, Any]) -> None:
+    prompt_id = args.get("prompt")
+    pr = next((p for p in b.state.prompts if p.id == prompt_id), None)
+    if pr is None or pr.kind != "roll":
+        raise reject("prompt/unknown", f"no open roll prompt {prompt_id!r}")
+    if pr.combatant is not None and not controls(pr.combatant):
+        raise reject("auth/not_your_prompt", f"only {b.name(pr.combatant)}'s seat or the GM rolls this")
+    if pr.combatant is None and not controls(""):
+        raise reject("auth/not_your_prompt", "only the GM rolls this")
+    purpose = str(pr.options["purpose"])
+    handler = _ROLLS.get(purpose)
+    if handler is None:
+        raise AssertionError(f"no handler for roll purpose {purpose}")
+    handler(b, pr)
+
+
+def _check(b: Batch, pr: Prompt, stat: str, base: int, mods: list[Mod], rule: str) -> dict[str, JSON]:
+    assert pr.combatant is not None
+    faces = b.roll(3, 6, f"{pr.options['purpose']} ({stat})")
+    return record(purpose=str(pr.options["purpose"]), roller=pr.combatant, dice=faces, base=base,
+                  base_reason=stat, mods=mods, rule=rule)
+
+
+def _emit_check(b: Batch, pr: Prompt, rec: dict[str, JSON], effect: str, opens: list[dict[str, JSON]] | None = None,
+                **extra: JSON) -> None:
+    b.emit("check_rolled", {"combatant": pr.combatant, "purpose": pr.options["purpose"], "record": rec,
+                            "effect": effect, **extra}, opens=opens or [], answers=pr.id)
+
+
+def _consciousness(b: Batch, pr: Prompt) -> None:
+    assert pr.combatant is not None
+    rec = _check(b, pr, "HT", b.sheet(pr.combatant).ht, [], "G-44")
+    _emit_check(b, pr, rec, "none" if succeeded(str(rec["outcome"])) else "unconscious")
+
+
+def _death_check(b: Batch, pr: Prompt) -> None:
+    assert pr.combatant is not None
+    k = int(pr.options["threshold"])
+    rec = _check(b, pr, "HT", b.sheet(pr.combatant).ht, [], "G-45")
+    if succeeded(str(rec["outcome"])):
+        _emit_check(b, pr, rec, "none", death_checks=max(k, b.cond(pr.combatant).death_checks))
+    else:
+        _emit_check(b, pr, rec, "dead", death_checks=max(k, b.cond(pr.combatant).death_checks))
+
+
+def _major_wound(b: Batch, pr: Prompt) -> None:
+    """G-46 / A-24: fail by 1-4: stunned and knocked down; by 5+ or critical failure: unconscious."""
+    assert pr.combatant is not None
+    rec = _check(b, pr, "HT", b.sheet(pr.combatant).ht, [], "G-46")
+    outcome = str(rec["outcome"])
+    if succeeded(outcome):
+        effect = "none"
+    elif outcome == "critical failure" or -int(rec["margin"]) >= 5:
+        effect = "unconscious"
+    else:
+        effect = "stunned_knockdown"
+    _emit_check(b, pr, rec, effect)
+
+
+def _stun_recovery(b: Batch, pr: Prompt) -> None:
+    assert pr.combatant is not None
+    stat = str(pr.options.get("stat", "HT"))
+    sheet = b.sheet(pr.combatant)
+    rec = _check(b, pr, stat, sheet.iq if stat == "IQ" else sheet.ht, [], "G-48")
+    _emit_check(b, pr, rec, "stun_ends" if succeeded(str(rec["outcome"])) else "none")
+
+
+def _aim_will(b: Batch, pr: Prompt) -> None:
+    assert pr.combatant is not None
+    rec = _check(b, pr, "Will", b.sheet(pr.combatant).will_score, [], "G-21")
+    _emit_check(b, pr, rec, "none" if succeeded(str(rec["outcome"])) else "aim_lost")
+
+
+def _concentrate_will(b: Batch, pr: Prompt) -> None:
+    assert pr.combatant is not None
+    rec = _check(b, pr, "Will", b.sheet(pr.combatant).will_score, [Mod(-3, "distracted while concentrating", "G-27")],
+                 "G-27")
+    _emit_check(b, pr, rec, "none" if succeeded(str(rec["outcome"])) else "concentration_broken")
+
+
+def _fright(b: Batch, pr: Prompt) -> None:
+    """G-18: failure stuns for (margin of failure + 2d) s; critical failure faints for (margin + 1d) min."""
+    assert pr.combatant is not None
+    mods = [Mod(int(pr.options.get("modifier", 0)), str(pr.options.get("reason") or "fright modifier"), "G-18")]
+    rec = _check(b, pr, "Will", b.sheet(pr.combatant).will_score, mods, "G-18")
+    outcome = str(rec["outcome"])
+    by = max(0, -int(rec["margin"]))
+    if succeeded(outcome):
+        _emit_check(b, pr, rec, "none")
+    elif outcome == "critical failure":
+        _emit_check(b, pr, rec, "none", opens=[roll_prompt(pr.combatant, "faint_duration",
+                                                           f"{b.name(pr.combatant)} faints: roll 1d for the minutes (G-18)",
+                                                           count=1, margin=by)])
+    else:
+        _emit_check(b, pr, rec, "none", opens=[roll_prompt(pr.combatant, "fright_duration",
+                                                           f"{b.name(pr.combatant)} is stunned: roll 2d for the seconds (G-18)",
+                                                           count=2, margin=by)])
+
+
+def _fright_duration(b: Batch, pr: Prompt) -> None:
+    faces = b.roll(2, 6, "fright stun duration")
+    turns = int(pr.options["margin"]) + sum(faces)
+    b.emit("check_rolled", {"combatant": pr.combatant, "purpose": "fright_duration", "dice": list(faces),
+                            "effect": "fright_stunned", "effect_args": {"turns": turns},
+                            "margin": pr.options["margin"], "turns": turns}, answers=pr.id)
+
+
+def _faint_duration(b: Batch, pr: Prompt) -> None:
+    faces = b.roll(1, 6, "faint duration")
+    minutes = int(pr.options["margin"]) + sum(faces)
+    b.emit("check_rolled", {"combatant": pr.combatant, "purpose": "faint_duration", "dice": list(faces),
+                            "effect": "unconscious", "margin": pr.options["margin"], "minutes": minutes},
+           answers=pr.id)
+
+
+def _fatigue_will(b: Batch, pr: Prompt) -> None:
+    assert pr.combatant is not None
+    rec = _check(b, pr, "Will", b.sheet(pr.combatant).will_score, [], "G-51")
+    _emit_check(b, pr, rec, "none" if succeeded(str(rec["outcome"])) else "collapsed")
+
+
+def _damage(b: Batch, pr: Prompt) -> None:
+    attacks.roll_damage(b, pr.id)
+
+
+def _second_attack(b: Batch, pr: Prompt) -> None:
+    o = pr.options
+    assert pr.combatant is not None
+    weapon = b.sheet(pr.combatant).weapon(str(o["weapon"]))
+    attacks.roll_attack(b, pr.combatant, str(o["target"]), weapon, str(o["maneuver"]), str(o["option"]),
+                        remaining=int(o.get("remaining", 0)), second=True, answers=pr.id,
+                        range_yards=int(o.get("range", 0)))
+
+
+def _counter(b: Batch, pr: Prompt) -> None:
+    attacks.counter(b, pr.id, str(pr.options["weapon"]))
+
+
+def _feint_resist(b: Batch, pr: Prompt) -> None:
+    """G-30: the foe's side of the Quick Contest, then the penalty (A-14)."""
+    from combat_server.rules.gurps.maneuvers import resolve_feint
+
+    resolve_feint(b, pr)
+
+
+_ROLLS: dict[str, Callable[[Batch, Prompt], None]] = {
+    "consciousness": _consciousness,
+    "death_check": _death_check,
+    "major_wound": _major_wound,
+    "stun_recovery": _stun_recovery,
+    "aim_will": _aim_will,
+    "concentrate_will": _concentrate_will,
+    "fright": _fright,
+    "fright_duration": _fright_duration,
+    "faint_duration": _faint_duration,
+    "fatigue_will": _fatigue_will,
+    "damage": _damage,
+    "attack": _second_attack,
+    "counter": _counter,
+    "feint_resist": _feint_resist,
+}
+
+
+def fright_check(b: Batch, is_gm: bool, args: Mapping[str, Any]) -> None:
+    """G-18: the GM calls for a Fright Check; the combatant's seat rolls Will."""
+    if not is_gm:
+        raise reject("auth/gm_only", "only the GM calls for a Fright Check")
+    cid = args.get("combatant")
+    if not isinstance(cid, str):
+        raise reject("command/missing_field", "fright_check: combatant is required", field="combatant")
+    c = b.state.combatant(cid)
+    if c.condition.dead or c.condition.unconscious:
+        raise reject("fright/not_aware", f"{c.name} is not conscious")
+    modifier = args.get("modifier", 0)
+    if not isinstance(modifier, int) or isinstance(modifier, bool):
+        raise reject("command/bad_field", "fright_check: modifier must be a whole number", field="modifier")
+    reason = str(args.get("reason") or "")
+    b.emit("fright_check_demanded", {"combatant": cid, "modifier": modifier, "reason": reason},
+           opens=[roll_prompt(cid, "fright", f"Fright Check for {c.name}: Will{modifier:+d} (G-18)",
+                              modifier=modifier, reason=reason)])
+
+
+def spend_fatigue(b: Batch, controls: Callable[[str], bool], args: Mapping[str, Any]) -> None:
+    """G-51: FP spent; at FP <= 0 each point also costs 1 HP (A-26), which is injury (R-06)."""
+    cid = args.get("combatant")
+    if not isinstance(cid, str):
+        raise reject("command/missing_field", "spend_fatigue: combatant is required", field="combatant")
+    c = b.state.combatant(cid)
+    if not controls(cid):
+        raise reject("auth/not_your_combatant", f"you do not control {c.name}")
+    points = args.get("points")
+    if not isinstance(points, int) or isinstance(points, bool) or not 1 <= points <= 100:
+        raise reject("command/bad_field", "spend_fatigue: points must be 1..100", field="points")
+    reason = str(args.get("reason") or "")
+    sheet, cond = b.sheet(cid), b.cond(cid)
+    fp_after, hp_loss = inj.spend_fatigue(cond.fp, sheet.fp_max, points)
+    unconscious = fp_after <= -sheet.fp_max and not cond.unconscious
+    b.emit("fatigue_spent", {"combatant": cid, "points": points, "fp_before": cond.fp, "fp_after": fp_after,
+                             "fp_max": sheet.fp_max, "hp_loss": hp_loss, "unconscious": unconscious,
+                             "reason": reason})
+    if hp_loss:
+        attacks.apply_injury(b, cid, hp_loss, "fatigue spill-over (G-51)", allow_major=False)

@@ -1,0 +1,281 @@
+"""One readable sentence per event, citing rule ids: the audit text a contested ruling
+is settled with. Also the derived numbers clients show for each combatant."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from combat_server.rules.gurps import derived
+from combat_server.rules.gurps.sheet import Sheet
+from combat_server.rules.gurps.state import Condition
+from combat_server.rules.gurps.tables import ENCUMBRANCE_NAMES, format_dice
+from combat_server.rules.model import JSON, Event, FightState
+
+
+def format_record(rec: Mapping[str, Any]) -> str:
+    """'3d [3, 4, 2] = 9 vs 13 (broadsword skill 13, +4 All-Out Attack (Determined) G-22): hit by 4 (G-36)'."""
+    parts = [f"{rec['base_reason']} {rec['base']}"]
+    for m in rec.get("modifiers", []):
+        parts.append(f"{m['value']:+d} {m['reason']} {m['rule']}")
+    if rec.get("cap"):
+        parts.append(str(rec["cap"]))
+    margin = int(rec["margin"])
+    by = f" by {abs(margin)}" if margin else ""
+    dice = ", ".join(str(d) for d in rec["dice"])
+    return f"3d [{dice}] = {rec['total']} vs {rec['target']} ({'; '.join(parts)}): {rec['outcome']}{by} ({rec['rule']})"
+
+
+_PURPOSES = {
+    "consciousness": "to stay conscious at 0 HP or below",
+    "death_check": "against death",
+    "major_wound": "for a major wound",
+    "stun_recovery": "to recover from stun",
+    "aim_will": "to keep aiming while injured",
+    "concentrate_will": "to keep concentrating",
+    "fright": "for a Fright Check",
+    "fatigue_will": "to act at 0 FP or below",
+}
+_EFFECTS = {
+    "none": "",
+    "unconscious": "falls unconscious",
+    "dead": "dies",
+    "stunned_knockdown": "is stunned and knocked down (A-24)",
+    "stun_ends": "shakes off the stun at the end of this turn (G-48)",
+    "collapsed": "collapses from fatigue until FP is positive again (G-51)",
+    "aim_lost": "loses the aim (G-21)",
+    "concentration_broken": "loses concentration; the task starts over (G-27)",
+}
+
+
+def explain_event(state: FightState, event: Event) -> str | None:
+    fn = _EXPLAIN.get(event.type)
+    if fn is None:
+        return None
+    return fn(state, event.payload)
+
+
+def _n(state: FightState, cid: str) -> str:
+    c = state.combatants.get(cid)
+    return c.name if c is not None else cid
+
+
+def _combat_started(s: FightState, p: Mapping[str, Any]) -> str:
+    order = ", ".join(_n(s, c) for c in p["order"])
+    how = "set by the GM (A-10)" if p.get("explicit") else "by Basic Speed, then DX among PCs, then roll-off (G-19, A-10, R-21)"
+    extra = ""
+    for ro in p.get("roll_offs", []):
+        rolls = ", ".join(f"{_n(s, c)} {sum(v)}" for c, v in ro["rolls"].items())
+        extra += f" Roll-off: {rolls}."
+    return f"Combat starts. Turn order {how}: {order}.{extra}"
+
+
+def _turn_started(s: FightState, p: Mapping[str, Any]) -> str:
+    text = f"Round {p['round']}: {_n(s, p['combatant'])}'s turn."
+    if p.get("shock"):
+        text += f" Shock -{p['shock']} to DX and IQ-based rolls this turn (G-47)."
+    if p.get("opens"):
+        text += " At 0 HP or below: HT roll to stay conscious (G-44)."
+    return text
+
+
+def _maneuver_chosen(s: FightState, p: Mapping[str, Any]) -> str:
+    who = _n(s, p["combatant"])
+    name = p["maneuver"].replace("_", " ")
+    opt = f" ({p['option'].replace('_', ' ')})" if p.get("option") else ""
+    if p.get("forced"):
+        return f"{who} must Do Nothing: {p['forced']}."
+    bits = [f"{who} chooses {name.title()}{opt}"]
+    if p.get("target"):
+        bits.append(f"against {_n(s, p['target'])}")
+    if p.get("weapon"):
+        bits.append(f"with {p['weapon']}")
+    text = " ".join(bits) + f" (G-20); may move {p.get('move_allowance', 0)} yd"
+    if p.get("moved"):
+        text += f", moves {p['moved']} yd"
+    if p["maneuver"] == "aim":
+        text += f"; aiming for {p['aim_turns']} turn(s) (G-21)"
+    if p["maneuver"] == "evaluate":
+        text += f"; Evaluate bonus now +{p['evaluate_bonus']} (G-29)"
+    if p["maneuver"] == "wait":
+        text += f"; waits for '{p['wait_trigger']}' to {p['wait_action'].replace('_', ' ')} (G-34)"
+    if p.get("posture"):
+        text += f"; now {p['posture']} (G-26)"
+    if p.get("aod_defense"):
+        text += f"; +2 to {p['aod_defense'].title()} until the next turn (G-24)"
+    if p["maneuver"] == "all_out_attack":
+        text += "; no active defence until the next turn (G-22)"
+    if p["maneuver"] == "move_and_attack":
+        text += "; only Dodge or Block until the next turn (G-32)"
+    return text + "."
+
+
+def _attack_rolled(s: FightState, p: Mapping[str, Any]) -> str:
+    a = p["attack"]
+    text = f"{_n(s, a['attacker'])} attacks {_n(s, a['target'])} with {a['weapon']}: {format_record(p['record'])}."
+    if p.get("no_defense"):
+        text += f" No defence: {p['no_defense']}."
+    if a.get("max_damage"):
+        text += " A roll of 3 does maximum damage (G-36)."
+    if a.get("hits", 1) > 1:
+        text += f" {a['hits']} hits (rapid fire)."
+    return text
+
+
+def _defense_rolled(s: FightState, p: Mapping[str, Any]) -> str:
+    who = _n(s, p["defender"])
+    if p["defense"] == "none":
+        return f"{who} does not defend."
+    with_w = f" with {p['weapon']}" if p.get("weapon") else ""
+    verdict = "succeeds" if p["success"] else "fails"
+    text = f"{who} tries to {p['defense']}{with_w}: {format_record(p['record'])}; the defence {verdict}."
+    if p.get("aim_spoiled"):
+        text += " Defending spoils the aim (G-21)."
+    if p["success"] and p.get("hits_left"):
+        text += f" {p['hits_left']} hit(s) still land (G-39)."
+    return text
+
+
+def _feint_rolled(s: FightState, p: Mapping[str, Any]) -> str:
+    return f"{_n(s, p['feinter'])} feints {_n(s, p['target'])} with {p['weapon']}: {format_record(p['record'])}."
+
+
+def _feint_resisted(s: FightState, p: Mapping[str, Any]) -> str:
+    text = f"{_n(s, p['target'])} resists the feint: {format_record(p['record'])}."
+    if p["penalty"]:
+        text += (f" Feint succeeds by {p['penalty']} ({p['why']}): {_n(s, p['target'])} defends at -{p['penalty']} "
+                 f"against {_n(s, p['feinter'])}'s next attack (G-30).")
+    else:
+        text += f" The feint fails: {p['why']} (G-30)."
+    return text
+
+
+def _damage_rolled(s: FightState, p: Mapping[str, Any]) -> str:
+    dice = ", ".join(str(d) for d in p["dice"])
+    adds = f" {p['adds']:+d}" if p["adds"] else ""
+    mods = "".join(f" {m['value']:+d} {m['reason']} ({m['rule']})" for m in p.get("modifiers", []))
+    how = "maximum damage (G-36)" if p.get("max_damage") else f"[{dice}]{adds}{mods}"
+    half = ", halved at 1/2D (A-17)" if p.get("half_damage") else ""
+    text = (f"{p['weapon']} damage {how} = {p['basic']} basic{half}; DR {p['dr']} -> {p['penetrating']} penetrating "
+            f"(G-42)")
+    if p["penetrating"] > 0:
+        text += f"; x{p['multiplier']} {p['damage_type']} -> injury {p['injury']} (G-42, A-20)."
+    else:
+        text += "; nothing gets through."
+    return text
+
+
+def _injury_applied(s: FightState, p: Mapping[str, Any]) -> str:
+    who = _n(s, p["combatant"])
+    text = f"{who} loses {p['injury']} HP from {p['source']}: HP {p['hp_before']} -> {p['hp_after']} of {p['hp_max']}."
+    if p["shock_added"]:
+        text += (f" Shock -{min(4, p['shock_added'])} (total -{p['shock_pending']}, capped at -4) to DX and IQ "
+                 f"on {who}'s next turn only (G-47).")
+    opened = {o["options"].get("purpose") for o in p.get("opens", [])}
+    if p["major_wound"]:
+        text += f" Major wound: {p['injury']} > HP/2" + (", HT roll (G-46)." if "major_wound" in opened else " (G-46).")
+    if p["reeling"] and p["hp_before"] * 3 >= p["hp_max"]:
+        text += " Below 1/3 HP: Move and Dodge halved (G-43)."
+    if p["death_thresholds"]:
+        text += f" Crossed {', '.join(f'-{k}xHP' for k in p['death_thresholds'])}: HT roll each or die (G-45, A-23)."
+    if p.get("dead"):
+        text += " At -5xHP: dead (G-45)."
+    return text
+
+
+def _check_rolled(s: FightState, p: Mapping[str, Any]) -> str:
+    who = _n(s, p["combatant"])
+    purpose = p["purpose"]
+    if purpose == "fright_duration":
+        return (f"{who} is stunned by fright for {p['turns']} turns: margin {p['margin']} + 2d {p['dice']} "
+                f"(G-18, A-09: no recovery rolls).")
+    if purpose == "faint_duration":
+        return f"{who} faints for {p['minutes']} minutes: margin {p['margin']} + 1d {p['dice']} (G-18)."
+    text = f"{who} rolls {_PURPOSES.get(purpose, purpose)}: {format_record(p['record'])}."
+    effect = _EFFECTS.get(p.get("effect", "none"), "")
+    if effect:
+        text += f" {who} {effect}."
+    return text
+
+
+def _turn_ending(s: FightState, p: Mapping[str, Any]) -> str:
+    text = f"End of {_n(s, p['combatant'])}'s turn."
+    if "fright_turns_left" in p:
+        left = p["fright_turns_left"]
+        text += " The fright stun ends (A-09)." if left <= 0 else f" Fright stun: {left} turn(s) left (A-09)."
+    if p.get("opens"):
+        text += " Stunned: recovery roll (G-48)."
+    return text
+
+
+def _turn_ended(s: FightState, p: Mapping[str, Any]) -> str:
+    text = f"{_n(s, p['combatant'])}'s turn ends; any shock wears off (G-47)."
+    if p.get("feint_expired"):
+        text += " The feint's penalty expires (G-30)."
+    return text
+
+
+def _fatigue_spent(s: FightState, p: Mapping[str, Any]) -> str:
+    who = _n(s, p["combatant"])
+    text = f"{who} spends {p['points']} FP{(' (' + p['reason'] + ')') if p.get('reason') else ''}: FP {p['fp_before']} -> {p['fp_after']}."
+    if p["hp_loss"]:
+        text += f" {p['hp_loss']} HP lost for FP spent at 0 or below (G-51, A-26)."
+    if p.get("unconscious"):
+        text += f" At -{p['fp_max']} FP: unconscious (G-51)."
+    return text
+
+
+def _simple(fmt: str) -> Callable[[FightState, Mapping[str, Any]], str]:
+    return lambda s, p: fmt.format(**{k: _n(s, v) if k in ("combatant", "target", "feinter") else v
+                                      for k, v in p.items()})
+
+
+def _counter_rolled(s: FightState, p: Mapping[str, Any]) -> str:
+    verdict = "hits the attacker's limb; no defence allowed" if p["success"] else "misses"
+    return (f"{_n(s, p['combatant'])} counters the unarmed attack with {p['weapon']}: {format_record(p['record'])}; "
+            f"{verdict} (G-41).")
+
+
+_EXPLAIN: dict[str, Callable[[FightState, Mapping[str, Any]], str]] = {
+    "combat_started": _combat_started,
+    "turn_started": _turn_started,
+    "maneuver_chosen": _maneuver_chosen,
+    "attack_rolled": _attack_rolled,
+    "defense_rolled": _defense_rolled,
+    "feint_rolled": _feint_rolled,
+    "feint_resisted": _feint_resisted,
+    "damage_rolled": _damage_rolled,
+    "injury_applied": _injury_applied,
+    "check_rolled": _check_rolled,
+    "turn_ending": _turn_ending,
+    "turn_ended": _turn_ended,
+    "turn_skipped": _simple("{combatant} is {reason}: the turn is skipped (G-19)."),
+    "fatigue_spent": _fatigue_spent,
+    "wait_triggered": _simple("{combatant}'s Wait triggers ({trigger}): the {action} interrupts the sequence (G-34)."),
+    "interrupt_ended": _simple("The sequence resumes after {combatant}'s interrupt (G-34)."),
+    "posture_changed": _simple("{combatant} is now {to}: {reason} (G-26)."),
+    "weapon_readied": _simple("{combatant} readies {weapon} (G-33)."),
+    "counter_rolled": _counter_rolled,
+    "fright_check_demanded": _simple("The GM calls for a Fright Check for {combatant}: Will{modifier:+d} (G-18)."),
+}
+
+
+def combatant_view(state: FightState, cid: str) -> dict[str, JSON]:
+    """Derived and effective numbers for a client: never stored, always recomputed."""
+    c = state.combatants[cid]
+    sheet, cond = c.sheet, c.condition
+    assert isinstance(sheet, Sheet) and isinstance(cond, Condition)
+    el = derived.encumbrance_level(sheet)
+    weapons = []
+    for w in sheet.all_weapons():
+        d, a = derived.weapon_damage(sheet, w)
+        weapons.append({"name": w.name, "kind": w.kind, "skill": w.skill, "damage": f"{format_dice(d, a)} {w.damage_type}",
+                        "parry": derived.parry(w), "ready": w.name not in cond.unready, "reach": w.reach,
+                        "acc": w.acc, "max_range": w.max_range})
+    return {
+        "hp_max": sheet.hp_max, "fp_max": sheet.fp_max, "basic_speed": str(derived.basic_speed(sheet)),
+        "basic_move": derived.basic_move(sheet), "basic_lift": str(derived.basic_lift(sheet.st)),
+        "encumbrance": el, "encumbrance_name": ENCUMBRANCE_NAMES[el], "move": derived.move(sheet, cond),
+        "dodge": derived.dodge(sheet, cond), "block": derived.block(sheet), "st": derived.effective_st(sheet, cond),
+        "reeling": derived.reeling(sheet, cond), "tired": derived.tired(sheet, cond), "weapons": weapons,
+        "will": sheet.will_score, "per": sheet.per_score,
+    }

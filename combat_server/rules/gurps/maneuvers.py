@@ -1,0 +1,403 @@
+"""The thirteen maneuvers (G-20..G-34) as data plus one handler each.
+
+MANEUVERS states, per maneuver, the movement allowed (G-20 table, A-11, A-12) and
+the options; the defences allowed until the next turn are enforced in
+attacks.defense_options (AOA: none, G-22; Move and Attack: Dodge or Block, G-32).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from combat_server.errors import reject
+from combat_server.rules.gurps import attacks, derived
+from combat_server.rules.gurps.batch import Batch, roll_prompt
+from combat_server.rules.gurps.rolls import Mod, record, succeeded
+from combat_server.rules.gurps.sheet import Weapon
+from combat_server.rules.gurps.tables import POSTURE_STEPS, POSTURES
+from combat_server.rules.model import JSON, Prompt
+
+# maneuver -> (movement kind, allowed options)
+MANEUVERS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "aim": ("step", ()),
+    "all_out_attack": ("half", ("determined", "double", "feint", "strong", "suppression")),
+    "all_out_defense": ("step", ("increased_dodge", "increased_parry", "increased_block", "double")),
+    "attack": ("step", ()),
+    "change_posture": ("none", ()),
+    "concentrate": ("step", ()),
+    "do_nothing": ("none", ()),
+    "evaluate": ("step", ()),
+    "feint": ("step", ()),
+    "move": ("full", ()),
+    "move_and_attack": ("full", ()),
+    "ready": ("step", ()),
+    "wait": ("none", ()),
+}
+WAIT_ACTIONS = ("attack", "feint", "all_out_attack", "ready")  # G-34
+
+
+def _str(args: Mapping[str, Any], key: str, required: bool = True) -> str:
+    v = args.get(key)
+    if v is None or v == "":
+        if required:
+            raise reject("command/missing_field", f"maneuver: {key} is required", field=key)
+        return ""
+    if not isinstance(v, str):
+        raise reject("command/bad_field", f"maneuver: {key} must be text", field=key)
+    return v
+
+
+def _int(args: Mapping[str, Any], key: str, default: int = 0, lo: int = 0, hi: int = 100000) -> int:
+    v = args.get(key, default)
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise reject("command/bad_field", f"maneuver: {key} must be a whole number {lo}..{hi}", field=key)
+    return v
+
+
+def allowance(b: Batch, cid: str, maneuver: str, option: str, sprint: bool) -> int:
+    """Yards this maneuver lets the combatant move (G-20; A-11 step; A-12 half Move; G-26 posture)."""
+    sheet, cond = b.sheet(cid), b.cond(cid)
+    move = derived.move(sheet, cond)
+    step = int(b.option("step_yards"))
+    kind = MANEUVERS[maneuver][0]
+    if maneuver == "all_out_defense" and option == "increased_dodge":
+        kind = "half"  # G-24
+    if kind == "full":
+        yards = (move * 6) // 5 if sprint else move  # G-09 sprint x1.2, A-06 floor
+    elif kind == "half":
+        yards = derived.half_move(move)  # A-12
+    elif kind == "step":
+        yards = step
+    else:
+        yards = 0
+    limit = POSTURES.get(cond.posture, {}).get("move", "full")
+    if limit == "none":
+        return 0
+    if limit == "one":
+        return min(yards, 1)
+    if limit == "third":
+        return min(yards, max(1, move // 3))
+    return yards
+
+
+def choose(b: Batch, controls: Callable[[str], bool], args: Mapping[str, Any]) -> None:
+    combat = b.combat
+    cid = _str(args, "combatant")
+    c = b.state.combatant(cid)
+    if not controls(cid):
+        raise reject("auth/not_your_combatant", f"you do not control {c.name}")
+    if combat.current != cid or combat.interrupted_by:
+        raise reject("command/not_your_turn", f"it is {b.name(combat.current)}'s turn, not {c.name}'s")
+    if combat.phase != "maneuver":
+        raise reject("command/maneuver_already_chosen", f"{c.name} has already chosen a maneuver this turn")
+    if any(p.kind != "dispute" for p in b.state.prompts):
+        raise reject("command/prompt_pending", "answer the open prompt first")
+    maneuver = _str(args, "maneuver")
+    if maneuver not in MANEUVERS:
+        raise reject("maneuver/unknown", f"unknown maneuver {maneuver!r}", known=sorted(MANEUVERS))
+    option = _str(args, "option", required=False)
+    if option and option not in MANEUVERS[maneuver][1]:
+        raise reject("maneuver/bad_option", f"{maneuver} has no option {option!r}",
+                     known=list(MANEUVERS[maneuver][1]))
+    if maneuver in ("all_out_attack", "all_out_defense") and not option:
+        raise reject("maneuver/option_required", f"{maneuver} needs an option",
+                     known=list(MANEUVERS[maneuver][1]))
+    cond = b.cond(cid)
+    if cond.fp <= 0 and maneuver != "do_nothing":  # G-51: Will roll before each maneuver
+        faces = b.roll(3, 6, "Will roll to act at FP <= 0")
+        rec = record(purpose="fatigue_will", roller=cid, dice=faces, base=b.sheet(cid).will_score, base_reason="Will",
+                     mods=[], rule="G-51")
+        ok = succeeded(str(rec["outcome"]))
+        b.emit("check_rolled", {"combatant": cid, "purpose": "fatigue_will", "record": rec,
+                                "effect": "none" if ok else "collapsed"})
+        if not ok:
+            b.emit("maneuver_chosen", {"combatant": cid, "maneuver": "do_nothing", "forced": "collapsed (G-51)"})
+            return
+    _HANDLERS[maneuver](b, cid, maneuver, option, args)
+
+
+def _base_payload(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any],
+                  **extra: JSON) -> dict[str, JSON]:
+    """The maneuver_chosen payload, carrying Aim (G-21) and Evaluate (G-29) bookkeeping."""
+    cond = b.cond(cid)
+    target = str(args.get("target") or "")
+    weapon = str(args.get("weapon") or "")
+    sprint = bool(args.get("sprint")) and maneuver == "move" and cond.sprinting
+    payload: dict[str, JSON] = {"combatant": cid, "maneuver": maneuver, "option": option,
+                                "move_allowance": allowance(b, cid, maneuver, option, sprint)}
+    if maneuver == "aim":
+        same = cond.aim_weapon == weapon and cond.aim_target == target
+        payload.update(aim_weapon=weapon, aim_target=target, aim_turns=(cond.aim_turns + 1) if same else 1)
+    elif maneuver in ("attack", "all_out_attack"):
+        payload.update(aim_weapon=cond.aim_weapon, aim_target=cond.aim_target, aim_turns=cond.aim_turns)
+    if maneuver == "evaluate":
+        same = cond.evaluate_target == target
+        payload.update(evaluate_target=target, evaluate_bonus=min(3, cond.evaluate_bonus + 1) if same else 1)
+    elif maneuver in ("attack", "all_out_attack", "move_and_attack", "feint"):
+        payload.update(evaluate_target=cond.evaluate_target, evaluate_bonus=cond.evaluate_bonus)
+    if maneuver == "move":
+        payload["sprinting"] = bool(args.get("forward", args.get("sprint", False)))
+    payload.update(extra)
+    return payload
+
+
+def _yards(b: Batch, cid: str, args: Mapping[str, Any], allowed: int) -> int:
+    yards = _int(args, "yards", 0, 0, 10000)
+    if yards > allowed:
+        raise reject("maneuver/too_far", f"this maneuver allows {allowed} yd of movement, not {yards}",
+                     allowed=allowed)
+    return yards
+
+
+def _target(b: Batch, cid: str, args: Mapping[str, Any]) -> str:
+    target = _str(args, "target")
+    t = b.state.combatant(target)
+    if target == cid:
+        raise reject("maneuver/bad_target", "choose another combatant as the target")
+    if t.condition.dead:
+        raise reject("maneuver/bad_target", f"{t.name} is dead")
+    return target
+
+
+def _weapon(b: Batch, cid: str, args: Mapping[str, Any], key: str = "weapon") -> Weapon:
+    sheet = b.sheet(cid)
+    name = _str(args, key, required=False) or (sheet.weapons[0].name if sheet.weapons else "punch")
+    weapon = sheet.weapon(name)
+    if weapon.name in b.cond(cid).unready:
+        raise reject("maneuver/weapon_not_ready", f"{weapon.name} must be readied first (G-33)")
+    return weapon
+
+
+def _simple(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any]) -> None:
+    payload = _base_payload(b, cid, maneuver, option, args)
+    payload["moved"] = _yards(b, cid, args, int(payload["move_allowance"]))
+    b.emit("maneuver_chosen", payload)
+
+
+def _do_nothing(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any]) -> None:
+    b.emit("maneuver_chosen", _base_payload(b, cid, maneuver, option, args))
+
+
+def _aim(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any]) -> None:
+    _target(b, cid, args)
+    weapon = _weapon(b, cid, args)
+    if weapon.kind == "melee":
+        raise reject("maneuver/bad_weapon", "Aim is for ranged or thrown weapons (G-21)")
+    _simple(b, cid, maneuver, option, {**args, "weapon": weapon.name})
+
+
+def _evaluate(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any]) -> None:
+    _target(b, cid, args)
+    _simple(b, cid, maneuver, option, args)
+
+
+def _all_out_defense(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any]) -> None:
+    payload = _base_payload(b, cid, maneuver, option, args)
+    if option.startswith("increased_"):
+        defense = option.removeprefix("increased_")
+        if defense == "block" and derived.block(b.sheet(cid)) is None:
+            raise reject("maneuver/no_shield", "Increased Block needs a ready shield or cloak (G-40)")
+        payload["aod_defense"] = defense
+    payload["moved"] = _yards(b, cid, args, int(payload["move_allowance"]))
+    b.emit("maneuver_chosen", payload)
+
+
+def _change_posture(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any]) -> None:
+    posture = _str(args, "posture")
+    current = b.cond(cid).posture
+    if posture not in POSTURE_STEPS:
+        raise reject("maneuver/bad_posture", f"unknown posture {posture!r}", known=sorted(POSTURE_STEPS))
+    if posture == current:
+        raise reject("maneuver/bad_posture", f"already {current}")
+    if posture not in POSTURE_STEPS[current]:
+        raise reject("maneuver/bad_posture",
+                     f"from {current} you can get to {', '.join(POSTURE_STEPS[current])}; standing up from lying "
+                     "takes two Change Posture maneuvers (G-26)")
+    b.emit("maneuver_chosen", _base_payload(b, cid, maneuver, option, args, posture=posture))
+
+
+def _concentrate(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any]) -> None:
+    task = _str(args, "task")
+    payload = _base_payload(b, cid, maneuver, option, args, concentrating=task)
+    payload["moved"] = _yards(b, cid, args, int(payload["move_allowance"]))
+    b.emit("maneuver_chosen", payload)
+
+
+def _ready(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any]) -> None:
+    name = _str(args, "weapon", required=False)
+    item = _str(args, "item", required=False)
+    if not name and not item:
+        raise reject("command/missing_field", "ready: name a weapon or an item", field="weapon")
+    payload = _base_payload(b, cid, maneuver, option, args, readied=name or item)
+    payload["moved"] = _yards(b, cid, args, int(payload["move_allowance"]))
+    b.emit("maneuver_chosen", payload)
+    if name:
+        b.sheet(cid).weapon(name)
+        b.emit("weapon_readied", {"combatant": cid, "weapon": name})
+
+
+def _wait(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any]) -> None:
+    trigger = _str(args, "trigger")
+    action = _str(args, "action")
+    if action not in WAIT_ACTIONS:
+        raise reject("maneuver/bad_wait", f"a Wait converts to {', '.join(WAIT_ACTIONS)} (G-34)")
+    b.emit("maneuver_chosen", _base_payload(b, cid, maneuver, option, args, wait_trigger=trigger, wait_action=action))
+
+
+def _attack_like(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any]) -> None:
+    target = _target(b, cid, args)
+    obj = args.get("object")
+    range_yards = _int(args, "range", 0, 0, 100000)
+    if obj is not None:
+        if maneuver != "attack":
+            raise reject("maneuver/throw_needs_attack", "throwing an object takes an Attack maneuver (G-12)")
+        if not isinstance(obj, dict):
+            raise reject("command/bad_field", "object must be {name, weight}", field="object")
+        weapon = attacks.thrown_object_weapon(b, cid, obj, range_yards)
+    else:
+        weapon = _weapon(b, cid, args)
+    if weapon.kind == "ranged":
+        if range_yards > weapon.max_range:
+            raise reject("maneuver/out_of_range", f"{weapon.name} reaches {weapon.max_range} yd (Max), not {range_yards}")
+        if range_yards < weapon.min_range:
+            raise reject("maneuver/too_close", f"{weapon.name} cannot fire closer than {weapon.min_range} yd")
+    if weapon.kind == "thrown" and weapon.max_range and range_yards > weapon.max_range:
+        raise reject("maneuver/out_of_range", f"{weapon.name} can be thrown {weapon.max_range} yd, not {range_yards}")
+    ranged = weapon.kind in ("ranged", "thrown")
+    if maneuver == "all_out_attack":
+        if ranged and option not in ("determined", "suppression"):
+            raise reject("maneuver/bad_option", "ranged All-Out Attack is Determined or Suppression Fire (G-23)")
+        if not ranged and option == "suppression":
+            raise reject("maneuver/bad_option", "Suppression Fire needs a ranged weapon (G-23)")
+    shots = _int(args, "shots", 1, 1, 1000)
+    if shots > weapon.rof:
+        raise reject("maneuver/bad_shots", f"{weapon.name} fires at most RoF {weapon.rof}")
+    if option == "suppression":
+        if weapon.rof < 5:
+            raise reject("maneuver/bad_option", "Suppression Fire needs RoF 5+ (G-23)")
+    remaining, next_weapon = 0, ""
+    if option == "double":  # G-22: two ready weapons, or one that need not be readied after use
+        second = _weapon(b, cid, args, "weapon2") if args.get("weapon2") else weapon
+        if second.name == weapon.name and weapon.needs_ready:
+            raise reject("maneuver/bad_option", f"{weapon.name} must be readied after use: Double needs two weapons")
+        remaining, next_weapon = 1, second.name
+    payload = _base_payload(b, cid, maneuver, option, args, target=target, weapon=weapon.name)
+    payload["moved"] = _yards(b, cid, args, int(payload["move_allowance"]))
+    if range_yards:
+        payload["range"] = range_yards
+    b.emit("maneuver_chosen", payload)
+    if option == "suppression":
+        return  # G-23: Suppression Fire is adjudicated by the GM (its rules are not in the seed)
+    if option == "feint":  # G-22 AOA (Feint): a Feint, then the attack on the same foe
+        _feint_roll(b, cid, target, weapon, then_attack=True)
+        return
+    attacks.roll_attack(b, cid, target, weapon, maneuver, option, range_yards=range_yards,
+                        target_speed=_int(args, "target_speed", 0, 0, 10000),
+                        extra=attacks.extra_mods(args.get("modifiers")), remaining=remaining,
+                        next_weapon=next_weapon, shots=shots, thrown_object=obj is not None)
+
+
+def _feint(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any]) -> None:
+    target = _target(b, cid, args)
+    weapon = _weapon(b, cid, args)
+    if weapon.kind != "melee":
+        raise reject("maneuver/bad_weapon", "a Feint needs a ready melee weapon (G-30)")
+    payload = _base_payload(b, cid, maneuver, option, args, target=target, weapon=weapon.name)
+    payload["moved"] = _yards(b, cid, args, int(payload["move_allowance"]))
+    b.emit("maneuver_chosen", payload)
+    _feint_roll(b, cid, target, weapon, then_attack=False)
+
+
+def _feint_roll(b: Batch, cid: str, target: str, weapon: Weapon, then_attack: bool) -> None:
+    cond = b.cond(cid)
+    mods = []
+    if cond.evaluate_target == target and cond.evaluate_bonus:
+        mods.append(Mod(cond.evaluate_bonus, f"Evaluate x{cond.evaluate_bonus}", "G-29"))
+    if cond.shock:
+        mods.append(Mod(-cond.shock, "shock from last injury", "G-47"))
+    faces = b.roll(3, 6, "feint")
+    rec = record(purpose="feint", roller=cid, dice=faces, base=weapon.skill, base_reason=f"{weapon.name} skill",
+                 mods=mods, rule="G-30")
+    tsheet = b.sheet(target)
+    # G-30: the foe resists with the best of melee weapon skill, unarmed skill, Cloak, Shield or DX.
+    candidates = [(tsheet.dx, "DX")]
+    candidates += [(w.skill, f"{w.name} skill") for w in tsheet.all_weapons() if w.kind == "melee"]
+    if tsheet.shield_skill is not None:
+        candidates.append((tsheet.shield_skill, "Shield skill"))
+    best, best_reason = max(candidates, key=lambda x: x[0])
+    b.emit("feint_rolled", {"feinter": cid, "target": target, "weapon": weapon.name, "record": rec,
+                            "then_attack": then_attack},
+           opens=[roll_prompt(target, "feint_resist", f"{b.name(target)} resists {b.name(cid)}'s feint (G-30)",
+                              feinter=cid, feinter_margin=int(rec["margin"]),
+                              feinter_success=succeeded(str(rec["outcome"])), best=best, best_reason=best_reason,
+                              weapon=weapon.name, then_attack=then_attack)])
+
+
+def resolve_feint(b: Batch, pr: Prompt) -> None:
+    """G-30 / A-14: the feint's penalty from the Quick Contest."""
+    o = pr.options
+    assert pr.combatant is not None
+    target, feinter = pr.combatant, str(o["feinter"])
+    faces = b.roll(3, 6, "resist feint")
+    rec = record(purpose="feint_resist", roller=target, dice=faces, base=int(o["best"]), base_reason=str(o["best_reason"]),
+                 mods=[], rule="G-30")
+    ok_f, m_f = bool(o["feinter_success"]), int(o["feinter_margin"])
+    ok_t, m_t = succeeded(str(rec["outcome"])), int(rec["margin"])
+    if not ok_f:
+        penalty, why = 0, "the feinter failed"
+    elif not ok_t:
+        penalty, why = m_f, "the foe failed: the feinter's margin of success (A-14)"
+    elif m_t >= m_f:
+        penalty, why = 0, "the foe's margin equals or beats the feinter's"
+    else:
+        penalty, why = m_f - m_t, "margin of victory"
+    combat = b.combat
+    then_attack = bool(o.get("then_attack"))
+    # A normal Feint helps the next turn's attack; AOA (Feint) the attack this turn (G-30).
+    feint_round = combat.round - 1 if then_attack else combat.round
+    opens = []
+    if then_attack:
+        opens.append(roll_prompt(feinter, "attack", f"{b.name(feinter)} attacks after the feint (G-22)",
+                                 target=target, weapon=str(o["weapon"]), maneuver="all_out_attack", option="feint",
+                                 remaining=0))
+    b.emit("feint_resisted", {"feinter": feinter, "target": target, "record": rec, "penalty": penalty, "why": why,
+                              "round": feint_round}, opens=opens, answers=pr.id)
+
+
+def trigger_wait(b: Batch, controls: Callable[[str], bool], args: Mapping[str, Any]) -> None:
+    """G-34: the Wait's trigger happened: the action interrupts the sequence."""
+    combat = b.combat
+    cid = _str(args, "combatant")
+    c = b.state.combatant(cid)
+    if not controls(cid):
+        raise reject("auth/not_your_combatant", f"you do not control {c.name}")
+    cond = b.cond(cid)
+    if not cond.wait_action:
+        raise reject("wait/not_waiting", f"{c.name} is not waiting")
+    if combat.current == cid:
+        raise reject("wait/own_turn", "a Wait fires before your next turn, not during it")
+    if combat.interrupted_by or any(p.kind != "dispute" for p in b.state.prompts):
+        raise reject("command/prompt_pending", "answer the open prompt first")
+    action = cond.wait_action
+    b.emit("wait_triggered", {"combatant": cid, "action": action, "trigger": cond.wait_trigger})
+    option = _str(args, "option", required=False)
+    if action == "all_out_attack" and not option:
+        option = "determined"
+    _HANDLERS[action](b, cid, action, option, args)
+
+
+_HANDLERS: dict[str, Callable[[Batch, str, str, str, Mapping[str, Any]], None]] = {
+    "aim": _aim,
+    "all_out_attack": _attack_like,
+    "all_out_defense": _all_out_defense,
+    "attack": _attack_like,
+    "change_posture": _change_posture,
+    "concentrate": _concentrate,
+    "do_nothing": _do_nothing,
+    "evaluate": _evaluate,
+    "feint": _feint,
+    "move": _simple,
+    "move_and_attack": _attack_like,
+    "ready": _ready,
+    "wait": _wait,
+}
