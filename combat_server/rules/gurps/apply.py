@@ -109,7 +109,7 @@ def _defense_rolled(state: FightState, p: Mapping[str, Any]) -> FightState:
         changes["blocked"] = True  # G-40
     if p["defense"] == "parry":
         changes["parries"] = cond.parries + 1
-    if cond.aim_turns:
+    if cond.aim_turns and p["defense"] != "none":
         changes.update(aim_turns=0, aim_weapon="", aim_target="")  # G-21: any defence spoils the aim
     if changes:
         state = state.with_condition(cid, **changes)
