@@ -171,7 +171,11 @@ def _check_rolled(state: FightState, p: Mapping[str, Any]) -> FightState:
         changes.update(_EFFECTS[effect](cond, p.get("effect_args", {})))
     if "death_checks" in p:
         changes["death_checks"] = p["death_checks"]
-    return state.with_condition(cid, **changes) if changes else state
+    state = state.with_condition(cid, **changes) if changes else state
+    if changes.get("dead"):  # death supersedes this combatant's other pending rolls
+        state = attrs.evolve(state, prompts=tuple(pr for pr in state.prompts if pr.combatant != cid
+                                                  or pr.kind == "dispute"))
+    return state
 
 
 def _turn_ending(state: FightState, p: Mapping[str, Any]) -> FightState:
