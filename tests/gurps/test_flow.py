@@ -1,0 +1,258 @@
+"""Turn flow, injury consequences and audit text (G-19, G-36..G-51, R-05, R-06, R-21)."""
+
+from __future__ import annotations
+
+import pytest
+
+from combat_server.errors import Rejected
+from combat_server.rules.model import Actor
+
+from .conftest import ARCHER, KNIGHT, ORC, Table
+
+
+def test_turn_order_by_basic_speed(table: Table) -> None:
+    """G-19: the faster combatant acts first (Basic Speed (DX+HT)/4)."""
+    table.add("slow", {"dx": 10, "ht": 10})
+    table.add("fast", {"dx": 12, "ht": 12})
+    table.send("start_combat")
+    assert table.state.combat.order == ("fast", "slow")
+
+
+def test_pc_tie_broken_by_dx(table: Table) -> None:
+    """G-19/A-10: tied Basic Speed with a PC involved: higher DX first."""
+    table.add("a", {"dx": 10, "ht": 12})
+    table.add("b", {"dx": 12, "ht": 10})
+    table.send("start_combat")
+    assert table.state.combat.order == ("b", "a")
+
+
+def test_remaining_tie_is_rolled_off_higher_first(table: Table) -> None:
+    """R-21: still tied: each rolls 3d, higher goes first; the rolls are in the event."""
+    table.add("a", {"dx": 11, "ht": 11}, side="npc")
+    table.add("b", {"dx": 11, "ht": 11}, side="npc")
+    table.send("start_combat", faces=[[1, 2, 3], [6, 6, 6]])
+    assert table.state.combat.order == ("b", "a")
+    assert table.last("combat_started").payload["roll_offs"][0]["rule"] == "R-21"
+
+
+def test_tied_roll_off_rerolls(table: Table) -> None:
+    """R-21: a tied roll-off is rolled again among those still tied."""
+    table.add("a", {"dx": 11, "ht": 11}, side="npc")
+    table.add("b", {"dx": 11, "ht": 11}, side="npc")
+    table.send("start_combat", faces=[[3, 3, 3], [3, 3, 3], [6, 6, 6], [1, 1, 1]])
+    assert table.state.combat.order == ("a", "b")
+
+
+def test_gm_may_set_the_order(table: Table) -> None:
+    """A-10: the GM's explicit order is recorded as it was given."""
+    table.add("a", {"dx": 14})
+    table.add("b", {"dx": 8})
+    table.send("start_combat", {"order": ["b", "a"]})
+    assert table.state.combat.order == ("b", "a")
+    assert table.last("combat_started").payload["explicit"] is True
+
+
+def test_players_cannot_start_combat(table: Table) -> None:
+    """G-19: only the GM starts combat time."""
+    table.add("a", {})
+    table.add("b", {})
+    with pytest.raises(Rejected) as err:
+        table.send("start_combat", actor=Actor("p1", "player", ("a",)))
+    assert err.value.code == "auth/gm_only"
+
+
+def test_player_acts_only_for_own_combatant(duel: Table) -> None:
+    """Seats: a player commands only the combatants bound to its seat."""
+    orc_player = Actor("p2", "player", ("orc",))
+    with pytest.raises(Rejected) as err:
+        duel.send("maneuver", {"combatant": "knight", "maneuver": "do_nothing"}, actor=orc_player)
+    assert err.value.code == "auth/not_your_combatant"
+
+
+def test_only_the_defender_answers_the_defence_prompt(duel: Table) -> None:
+    """Prompts name who must answer: the knight's player cannot defend for the orc."""
+    duel.maneuver("knight", "attack", [[3, 4, 5]], target="orc")
+    knight_player = Actor("p1", "player", ("knight",))
+    with pytest.raises(Rejected) as err:
+        duel.send("defend", {"prompt": duel.prompt("defend").id, "defense": "dodge"}, [[3, 3, 3]], actor=knight_player)
+    assert err.value.code == "auth/not_your_prompt"
+
+
+def test_shock_applies_on_the_victims_next_turn_only(duel: Table) -> None:
+    """G-47: shock is in force during the victim's next turn, then gone."""
+    duel.maneuver("knight", "attack", [[3, 4, 5]], target="orc")
+    duel.defend("none")
+    duel.roll([1], "damage")  # 1 + 3 = 4 cut -> 6 injury -> shock 4 (capped)
+    assert duel.cond("orc").shock == 4
+    duel.maneuver("orc", "attack", [[6, 6, 6]], target="knight")
+    assert duel.last("attack_rolled").payload["record"]["target"] == 12 - 4
+    assert duel.cond("orc").shock == 0
+
+
+def test_shock_from_several_injuries_sums_capped_at_four(table: Table) -> None:
+    """A-25: each injury's shock is added, and the sum is capped at 4."""
+    table.add("archer", ARCHER)
+    table.add("ogre", {"st": 25, "ht": 12, "weapons": [{"name": "fist", "skill": 10, "damage": "thr", "damage_type": "cr"}]},
+              side="npc")
+    table.send("start_combat", {"order": ["archer", "ogre"]})
+    table.maneuver("archer", "attack", [[3, 4, 4]], target="ogre", weapon="bow", range=1)
+    table.defend("none")
+    table.roll([6], "damage")  # 1d-1 = 5 imp -> 10 injury; HP 25: floor(10 x 10 / 25) = 4
+    assert table.cond("ogre").shock == 4
+
+
+def test_shock_from_injury_in_own_turn_waits_for_the_next_turn(duel: Table) -> None:
+    """R-05: injury during the victim's own turn (here FP spill-over) counts for its next turn."""
+    duel.send("adjust", {"combatant": "knight", "changes": {"fp": 0}, "reason": "exhausted"})
+    duel.maneuver("knight", "do_nothing")
+    duel.maneuver("orc", "do_nothing")
+    duel.send("spend_fatigue", {"combatant": "knight", "points": 2, "reason": "sprint"})
+    assert duel.cond("knight").shock == 0 and duel.cond("knight").shock_pending == 2
+
+
+def test_fatigue_spill_over_is_injury_but_never_a_major_wound(duel: Table) -> None:
+    """R-06/A-26: HP lost to FP spent at 0 or below causes shock but no major-wound roll."""
+    duel.send("adjust", {"combatant": "knight", "changes": {"fp": 0, "hp": 2}, "reason": "worn down"})
+    duel.send("spend_fatigue", {"combatant": "knight", "points": 2})
+    inj = duel.last("injury_applied").payload
+    assert (inj["injury"], inj["major_wound"], inj["hp_after"]) == (2, False, 0)
+
+
+def test_unconscious_at_minus_fp_max(duel: Table) -> None:
+    """G-51: FP <= -FPmax: unconscious; FP never drops below -FPmax, the rest costs HP."""
+    duel.send("adjust", {"combatant": "knight", "changes": {"fp": -10}, "reason": "spent"})
+    duel.send("spend_fatigue", {"combatant": "knight", "points": 3})
+    p = duel.last("fatigue_spent").payload
+    assert (p["fp_after"], p["hp_loss"], p["unconscious"]) == (-11, 3, True)
+
+
+def test_will_roll_before_maneuver_at_zero_fp_can_collapse(duel: Table) -> None:
+    """G-51: at FP <= 0 a Will roll precedes any maneuver but Do Nothing; failure collapses."""
+    duel.send("adjust", {"combatant": "knight", "changes": {"fp": 0}, "reason": "spent"})
+    duel.maneuver("knight", "attack", [[6, 6, 6]], target="orc")
+    assert duel.cond("knight").collapsed is True
+    assert duel.current == "orc"
+    assert not duel.events("attack_rolled")
+
+
+def test_critical_three_does_maximum_damage(duel: Table) -> None:
+    """G-36: a roll of 3 hits without defence and does maximum damage without rolling."""
+    duel.maneuver("knight", "attack", [[1, 1, 1]], target="orc")
+    duel.send("roll", {"prompt": duel.prompt("roll").id})  # no faces needed
+    assert duel.last("damage_rolled").payload["basic"] == 6 + 3
+
+
+def test_miss_on_seventeen_even_at_high_skill(table: Table) -> None:
+    """G-36: 17 or 18 always misses."""
+    master = {"dx": 14, "weapons": [{"name": "sword", "skill": 20, "damage": "sw", "damage_type": "cut"}]}
+    table.add("master", master)
+    table.add("orc", ORC, side="npc")
+    table.send("start_combat", {"order": ["master", "orc"]})
+    table.maneuver("master", "attack", [[6, 6, 5]], target="orc")
+    assert table.last("attack_rolled").payload["record"]["outcome"] == "miss"
+
+
+def test_rapid_fire_dodge_avoids_one_plus_margin(table: Table) -> None:
+    """G-39: against rapid fire a Dodge avoids 1 hit plus 1 per point of margin."""
+    gunner = {"dx": 12, "weapons": [{"name": "smg", "kind": "ranged", "skill": 14, "damage": "2d", "damage_type": "pi",
+                                    "acc": 2, "max_range": 160, "half_damage": 160, "rof": 5, "firearm": True,
+                                    "parry": None}]}
+    table.add("gunner", gunner)
+    table.add("orc", ORC, side="npc")
+    table.send("start_combat", {"order": ["gunner", "orc"]})
+    table.maneuver("gunner", "attack", [[1, 2, 3]], target="orc", weapon="smg", shots=5, range=1)  # 6 vs 14: 5 hits
+    assert table.state.combat.attack.hits == 5
+    opts = table.prompt("defend").options
+    assert opts["parry"] == {} and opts["block"] is None  # firearms: dodge only (G-39..G-41)
+    table.defend("dodge", [[2, 2, 2]])  # 6 vs 8: margin 2 -> avoids 3
+    assert table.last("defense_rolled").payload["hits_left"] == 2
+
+
+def test_half_damage_range_halves_basic_damage(table: Table) -> None:
+    """A-17: at or beyond 1/2D, basic damage is halved."""
+    table.add("archer", ARCHER)
+    table.add("orc", ORC, side="npc")
+    table.send("start_combat", {"order": ["archer", "orc"]})
+    table.maneuver("archer", "all_out_attack", [[1, 1, 2]], option="determined", target="orc", weapon="bow", range=150)
+    table.roll([5], "damage")  # a critical hit: no defence  # 1d-1 -> 4, halved -> 2, imp x2 -> 4
+    p = table.last("damage_rolled").payload
+    assert (p["basic"], p["injury"]) == (2, 4)
+
+
+def test_parrying_unarmed_attack_with_weapon_counter_hits(duel: Table) -> None:
+    """G-41: parrying a punch with a weapon lets the defender hit the attacker's limb, no defence."""
+    duel.maneuver("knight", "attack", [[3, 3, 4]], target="orc", weapon="punch")
+    duel.defend("parry", [[3, 3, 3]], weapon="axe")
+    duel.roll([3, 3, 3], "counter")
+    duel.roll([2, 2], "damage")
+    inj = duel.last("injury_applied").payload
+    assert inj["combatant"] == "knight" and inj["source"].startswith("axe")
+
+
+def test_thrown_weapon_parry_penalty(table: Table) -> None:
+    """G-41: thrown weapons are parried at -1 (-2 if 1 lb or less)."""
+    thrower = {"dx": 12, "weapons": [{"name": "knife", "kind": "thrown", "skill": 13, "damage": "thr",
+                                      "damage_type": "imp", "weight": 1, "max_range": 15, "parry": None}]}
+    table.add("thrower", thrower)
+    table.add("knight", KNIGHT, side="npc")
+    table.send("start_combat", {"order": ["thrower", "knight"]})
+    table.maneuver("thrower", "attack", [[3, 3, 3]], target="knight", weapon="knife", range=3)
+    assert table.prompt("defend").options["parry"]["broadsword"]["target"] == 9 - 2
+
+
+def test_all_out_attack_gives_no_defence_explained(duel: Table) -> None:
+    """G-22: the audit text says why there was no defence."""
+    duel.maneuver("knight", "all_out_attack", [[6, 6, 6]], option="determined", target="orc")
+    r = duel.maneuver("orc", "attack", [[3, 4, 5]], target="knight")
+    text = " ".join(r.explanations)
+    assert "no active defence" in text.lower() or "No defence" in text
+    assert "G-22" in text
+
+
+def test_roll_explanation_lists_modifiers_with_rule_ids(duel: Table) -> None:
+    """Audit: the roll record names each modifier with its reason and rule id."""
+    duel.send("adjust", {"combatant": "orc", "changes": {"stunned": True, "stun_kind": "physical"}, "reason": "x"})
+    duel.maneuver("knight", "attack", [[3, 4, 5]], target="orc")
+    r = duel.defend("dodge", [[5, 5, 5]])
+    text = r.explanations[0]
+    assert "-4 stunned G-48" in text and "G-38" in text
+
+
+def test_manual_faces_must_match_the_dice(duel: Table) -> None:
+    """Dice: manual faces are validated (three values 1..6 for 3d); a bad roll appends nothing."""
+    before = duel.state.seq
+    for bad in ([3, 4, 5, 6], [0, 3, 3], [7, 1, 1]):
+        with pytest.raises(Rejected) as err:
+            duel.maneuver("knight", "attack", [bad], target="orc")
+        assert err.value.code == "roll/bad_faces"
+    assert duel.state.seq == before
+
+
+def test_seeded_fight_rolls_prompts_automatically(engine) -> None:  # type: ignore[no-untyped-def]
+    """Flow step 7: in seeded/server dice mode the engine answers roll prompts itself."""
+    fid = engine.create_fight("gurps", dice_mode="seeded", seed="auto").fight_id
+    t = Table(engine, fid)
+    t.add("knight", KNIGHT)
+    t.add("orc", ORC, side="npc")
+    t.send("start_combat", {"order": ["knight", "orc"]})
+    t.maneuver("knight", "all_out_attack", option="determined", target="orc")
+    assert all(p.kind != "roll" for p in t.state.prompts)
+
+
+def test_undo_to_start_of_turn_restores_the_turn(duel: Table) -> None:
+    """GM undo 'start of this turn' takes back everything since the turn began."""
+    duel.maneuver("knight", "do_nothing")
+    before = duel.state
+    duel.maneuver("orc", "attack", [[3, 4, 5]], target="knight")
+    duel.defend("none")
+    duel.send("undo", {"to": "turn_start"})
+    after = duel.state
+    assert after.combat.current == "orc" and after.combat.phase == "maneuver"
+    assert after.combatants == before.combatants
+
+
+def test_removed_combatant_leaves_the_sequence(duel: Table) -> None:
+    """G-19: a combatant removed mid-fight no longer takes turns."""
+    duel.send("remove_combatant", {"id": "orc"})
+    duel.maneuver("knight", "do_nothing")
+    assert duel.current == "knight" and duel.state.combat.round == 2
