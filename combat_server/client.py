@@ -63,7 +63,8 @@ class PushedEvent:
 
 class CombatClient:
     def __init__(self, url: str, *, reconnect: bool = True, reconnect_timeout: float = 30.0,
-                 on_event: Callable[[PushedEvent], None] | None = None, max_size: int = 16 * 1024 * 1024) -> None:
+                 on_event: Callable[[PushedEvent], None] | None = None, max_size: int = 16 * 1024 * 1024,
+                 record: bool = False) -> None:
         self.url = url
         self.reconnect = reconnect
         self.reconnect_timeout = reconnect_timeout
@@ -79,6 +80,8 @@ class CombatClient:
         self.errors: list[ServerError] = []
         self.close_codes: list[int | None] = []
         self.reconnects = 0
+        #: Every message received, when ``record`` is set (tests check them against the schemas).
+        self.received: list[dict[str, Any]] | None = [] if record else None
         self._live = True
         self._queue: asyncio.Queue[PushedEvent] = asyncio.Queue()
         self._refs = itertools.count(1)
@@ -191,6 +194,8 @@ class CombatClient:
     def _dispatch(self, m: dict[str, Any]) -> None:
         kind = m.get("type")
         now = time.perf_counter()
+        if self.received is not None:
+            self.received.append(m)
         if kind == "event":
             self._accept(PushedEvent(m["seq"], m["event"], m["explanation"], m["state"], now))
             self.state = m["state"]
@@ -270,7 +275,7 @@ class CombatClient:
         self.token = token
         self._live = live
         since = self.last_seq if after is None else after
-        if after is not None and after < self.last_seq:
+        if after is not None and after != self.last_seq:
             self.last_seq = after
             self.events = [e for e in self.events if e.seq <= after]
         return await self.request({"type": "subscribe", "token": token, "after": since, "live": live})

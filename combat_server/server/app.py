@@ -38,7 +38,7 @@ from combat_server.rules.model import Actor, Command
 from combat_server.server.hub import FightHub, Seat
 from combat_server.server.protocol import (
     CLOSE_FLOODING, CLOSE_REASONS, CLOSE_SHUTDOWN, CLOSE_TOO_SLOW, PROTOCOL_VERSION, ProtocolError, dumps,
-    error_message, parse_client_message,
+    decode_client_message, error_message, reply_ref, validate_client_message,
 )
 from combat_server.store.sql import SeatRow
 
@@ -326,7 +326,7 @@ class Session:
         try:
             async for raw in self.ws:
                 if self._closing:
-                    break
+                    continue  # keep reading so the closing handshake is seen (reading pauses when full)
                 await self._receive(raw)
         except ConnectionClosed:
             pass
@@ -356,18 +356,21 @@ class Session:
         ref: str | None = None
         command_id: str | None = None
         try:
-            if not self._allow():
-                if self._limited >= self.server.config.flood_close:
-                    await self.close(CLOSE_FLOODING)
-                    return
-                raise ProtocolError("rate/limited", retry_after_ms=int(1000 / self.server.config.rate) + 1)
+            allowed = self._allow()
             if isinstance(raw, bytes):
                 raise ProtocolError("protocol/binary")
+            message = decode_client_message(raw)  # bounded by the hard size limit; gives the ref to echo
+            ref = reply_ref(message)
+            if not allowed:
+                if self._limited >= self.server.config.flood_close:
+                    self._closing = True
+                    asyncio.get_running_loop().create_task(self.close(CLOSE_FLOODING))
+                    return
+                raise ProtocolError("rate/limited", retry_after_ms=int(1000 / self.server.config.rate) + 1)
             if len(raw) > self.server.config.max_message:
                 raise ProtocolError("protocol/too_big", f"messages are limited to {self.server.config.max_message} "
                                     "characters", limit=self.server.config.max_message)
-            message = parse_client_message(raw)
-            ref = message.get("ref")
+            validate_client_message(message)
             command_id = message.get("command_id")
             reply = await self._handlers[message["type"]](message)
             if reply is not None:

@@ -52,7 +52,6 @@ SERVER_ERRORS: Mapping[str, tuple[bool, str]] = {
     "seat/no_combatants": (True, "a player seat must be bound to at least one combatant"),
     "command/stale_seq": (True, "expect_seq is not the fight's last seq any more: look at the new state"),
     "replay/bad_seq": (True, "there is no such seq in this fight (yet)"),
-    "fight/unknown": (True, "no such fight"),
     "internal/error": (True, "a bug on the server; nothing was appended"),
 }
 
@@ -89,14 +88,25 @@ def validator(name: str) -> Draft202012Validator:
     return Draft202012Validator(schema(name))
 
 
-def parse_client_message(text: str) -> dict[str, Any]:
-    """Decode and validate one client message, or raise :class:`ProtocolError`."""
+def decode_client_message(text: str) -> dict[str, Any]:
+    """Decode one client message (not yet validated), or raise ``protocol/bad_json``."""
     try:
         message = json.loads(text)
     except ValueError as exc:
         raise ProtocolError("protocol/bad_json", f"not JSON: {exc}") from None
     if not isinstance(message, dict):
         raise ProtocolError("protocol/bad_json", "a message is a JSON object")
+    return message
+
+
+def reply_ref(message: Mapping[str, Any]) -> str | None:
+    """The ``ref`` to echo, if the message has a usable one (even when the rest is invalid)."""
+    ref = message.get("ref")
+    return ref if isinstance(ref, str) and 0 < len(ref) <= 128 else None
+
+
+def validate_client_message(message: dict[str, Any]) -> dict[str, Any]:
+    """Validate a decoded client message against its schema, or raise :class:`ProtocolError`."""
     kind = message.get("type")
     if kind not in CLIENT_MESSAGES:
         raise ProtocolError("protocol/unknown_type", f"unknown message type {kind!r}", known=list(CLIENT_MESSAGES))
@@ -108,6 +118,11 @@ def parse_client_message(text: str) -> dict[str, Any]:
         where = "/".join(str(p) for p in error.absolute_path) or "(message)"
         raise ProtocolError("protocol/schema", f"{kind}: {where}: {error.message}", path=where)
     return message
+
+
+def parse_client_message(text: str) -> dict[str, Any]:
+    """Decode and validate one client message, or raise :class:`ProtocolError`."""
+    return validate_client_message(decode_client_message(text))
 
 
 def validate_server_message(message: Mapping[str, Any]) -> None:
@@ -141,5 +156,5 @@ def _jsonable(value: Any) -> Any:
 __all__ = [
     "PROTOCOL_VERSION", "CLIENT_MESSAGES", "SERVER_MESSAGES", "SERVER_ERRORS", "ProtocolError",
     "CLOSE_TOO_SLOW", "CLOSE_FLOODING", "CLOSE_SHUTDOWN", "CLOSE_TOO_BIG", "CLOSE_REASONS",
-    "schema", "parse_client_message", "validate_server_message", "dumps", "error_message",
+    "schema", "parse_client_message", "decode_client_message", "validate_client_message", "reply_ref", "validate_server_message", "dumps", "error_message",
 ]

@@ -13,10 +13,12 @@ from typing import Any, AsyncIterator, Awaitable, Callable
 
 import attrs
 import pytest
+import sqlalchemy as sa
 
 from combat_server.client import CombatClient
 from combat_server.engine.fight import Engine
 from combat_server.server import CombatServer, ServerConfig
+from combat_server.store import tables as t
 from combat_server.store.sql import SqlStore, open_store
 
 SHEET: dict[str, Any] = {
@@ -87,7 +89,8 @@ class Table:
 @pytest.fixture
 async def table(server: CombatServer, connect: Connect) -> Table:
     gm = await connect()
-    created = await gm.create_fight("gurps", dice_mode="seeded", seed="t", title="test fight")
+    created = await gm.create_fight("gurps", dice_mode="seeded", seed="t", title="test fight",
+                                    server_key=server.config.server_key)
     await gm.subscribe(created["token"])
     for cid, name, side, hidden in (("alice", "Alice", "pc", False), ("bob", "Bob", "pc", False),
                                     ("orc", "Orc", "npc", True)):
@@ -104,3 +107,12 @@ async def table(server: CombatServer, connect: Connect) -> Table:
     for c in clients.values():
         await c.wait_for_seq(gm.last_seq)
     return Table(server, created["fight_id"], gm, clients["alice"], clients["bob"], clients["spectator"], tokens)
+
+
+def dump_log(store: SqlStore) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of the log's tables (events, commands, snapshots, seats): compare around a refusal."""
+    out: dict[str, list[tuple[Any, ...]]] = {}
+    with store.engine.connect() as conn:
+        for table in (t.events, t.commands, t.snapshots, t.seats):
+            out[table.name] = sorted(tuple(repr(v) for v in r) for r in conn.execute(sa.select(table)).all())
+    return out
