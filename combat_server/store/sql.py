@@ -108,7 +108,9 @@ class SqlStore:
     def head_revision(self) -> str:
         from alembic.script import ScriptDirectory
 
-        head: str = ScriptDirectory.from_config(alembic_config(self.url)).get_current_head()
+        head = ScriptDirectory.from_config(alembic_config(self.url)).get_current_head()
+        if head is None:
+            raise StoreError("store/no_migrations", f"no alembic migrations found in {MIGRATIONS_DIR}")
         return head
 
     def check_schema(self) -> None:

@@ -1,0 +1,341 @@
+"""The ``combat-server`` command line: the edge where the store, the engine and
+logging are set up for one operation and torn down again.
+
+Each subcommand is registered by an ``_add_<name>`` function that adds its
+parser and sets ``func`` (``args.func(args) -> exit code``); a new subcommand is
+one more such function listed in :data:`SUBCOMMANDS`.
+
+Exit codes: 0 done, 1 a verify found a bad log, 2 refused (``error: <code>:
+<message>`` on stderr; the codes are those of :mod:`combat_server.errors`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO, TypeVar
+
+import attrs
+
+from combat_server.engine.fight import Engine, LogEntry
+from combat_server.errors import CombatError, reject
+from combat_server.logs import configure_logging, get_logger
+from combat_server.rules.model import FightState
+from combat_server.rules.serialize import state_to_json
+from combat_server.store.sql import SqlStore, default_database_url, open_store
+
+__all__ = ["main", "build_parser", "format_replay", "format_state"]
+
+EXIT_OK, EXIT_VERIFY_FAILED, EXIT_ERROR = 0, 1, 2
+T = TypeVar("T")
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _is_terminal() -> bool:
+    return sys.stdout.isatty() or sys.stderr.isatty()
+
+
+@contextlib.contextmanager
+def _progress(
+    description: str, total: int | None, enabled: bool = True
+) -> Iterator[Callable[[Iterable[T]], Iterator[T]]]:
+    """Wrap iterables in a rich progress bar on stderr, only when a terminal is watching."""
+    if not (enabled and _is_terminal()):
+        def passthrough(items: Iterable[T]) -> Iterator[T]:
+            yield from items
+
+        yield passthrough
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task(description, total=total)
+
+        def track(items: Iterable[T]) -> Iterator[T]:
+            for item in items:
+                yield item
+                progress.advance(task)
+
+        yield track
+
+
+def _store(args: argparse.Namespace, *, migrate: bool = False) -> SqlStore:
+    return open_store(args.database_url, migrate=migrate)
+
+
+def _explain_entries(entries: Sequence[LogEntry]) -> list[str]:
+    lines = []
+    for entry in entries:
+        e = entry.event
+        mark = "  [undone]" if entry.undone else ""
+        lines.append(f"{e.seq:>5}  {e.actor:<10} {e.type:<20} {entry.explanation}{mark}")
+    return lines
+
+
+def format_state(state: FightState) -> list[str]:
+    """A readable summary of a state: the fight, each combatant's live condition, prompts, notes."""
+    lines = [
+        f"State at seq {state.seq}: {state.title or state.fight_id} "
+        f"({state.ruleset} {state.ruleset_version}, {state.dice_mode} dice, {state.status})",
+    ]
+    combat_round = getattr(state.combat, "round", None)
+    if combat_round:
+        lines.append(f"  round {combat_round}, turn of {getattr(state.combat, 'current', '') or '-'}")
+    if not state.combatants:
+        lines.append("  no combatants")
+    for cid, c in state.combatants.items():
+        lines.append(f"  {cid:<12} {c.name} ({c.side.upper()}{', hidden' if c.hidden else ''}): "
+                     f"{_condition_text(c.condition)}")
+    for p in state.prompts:
+        lines.append(f"  waiting for {p.combatant or 'GM'}: {p.text}")
+    for n in state.notes:
+        lines.append(f"  note: {n}")
+    if state.undone:
+        lines.append(f"  undone seqs: {', '.join(str(s) for s in state.undone)}")
+    if state.ended_reason:
+        lines.append(f"  ended: {state.ended_reason}")
+    return lines
+
+
+def _condition_text(condition: Any) -> str:
+    """Fields without a default (e.g. HP, FP) always, the others only when they differ from it."""
+    if not attrs.has(type(condition)):
+        return repr(condition)
+    parts = []
+    for f in attrs.fields(type(condition)):
+        value = getattr(condition, f.name)
+        if f.default is attrs.NOTHING or value != f.default:
+            parts.append(f"{f.name}={value}")
+    return ", ".join(parts) or "-"
+
+
+def format_replay(entries: Sequence[LogEntry], state: FightState) -> str:
+    """The readable log (seq, actor, type, explanation, undone marks), then the final state."""
+    return "\n".join(_explain_entries(entries) + [""] + format_state(state)) + "\n"
+
+
+def _replay_json(fight_id: str, entries: Sequence[LogEntry], state: FightState) -> dict[str, Any]:
+    return {
+        "fight_id": fight_id,
+        "seq": state.seq,
+        "events": [dict(e.event.to_dict(), explanation=e.explanation, undone=e.undone) for e in entries],
+        "state": state_to_json(state),
+    }
+
+
+def _print_replay(engine: Engine, fight_id: str, upto: int | None, as_json: bool) -> None:
+    state = engine.load(fight_id) if upto is None else engine.state_at(fight_id, upto)
+    entries = engine.history(fight_id, upto=upto)
+    if as_json:
+        sys.stdout.write(json.dumps(_replay_json(fight_id, entries, state), indent=2, sort_keys=True) + "\n")
+    else:
+        sys.stdout.write(format_replay(entries, state))
+
+
+def _read_lines(path: str) -> list[str]:
+    try:
+        if path == "-":
+            return sys.stdin.read().splitlines()
+        return Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise reject("file/unreadable", f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise reject("import/bad_encoding", f"{path} is not UTF-8 text ({exc.reason})") from None
+
+
+# --------------------------------------------------------------------------- subcommands
+
+
+def _cmd_migrate(args: argparse.Namespace) -> int:
+    store = _store(args, migrate=True)
+    print(f"database at revision {store.current_revision()}")
+    get_logger().info("migrated", revision=store.current_revision())
+    return EXIT_OK
+
+
+def _cmd_fights(args: argparse.Namespace) -> int:
+    rows = _store(args).fights()
+    if not rows:
+        print("no fights")
+        return EXIT_OK
+    print(f"{'FIGHT':<18} {'RULESET':<12} {'EVENTS':>6}  {'CREATED':<32} TITLE")
+    for r in rows:
+        print(f"{r.fight_id:<18} {r.ruleset + ' ' + r.ruleset_version:<12} {r.last_seq:>6}  {r.created_at:<32} {r.title}")
+    return EXIT_OK
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    if bool(args.fight) == bool(args.all):
+        raise reject("cli/usage", "verify needs a FIGHT id or --all (not both)")
+    engine = Engine(_store(args))
+    fight_ids = [r.fight_id for r in engine.store.fights()] if args.all else [args.fight]
+    if not args.all:
+        engine.store.fight(args.fight)  # unknown fight -> fight/unknown
+    failed = 0
+    with _progress("verifying", len(fight_ids)) as track:
+        for fid in track(fight_ids):
+            report = engine.verify(fid)
+            if report.ok:
+                print(f"ok      {fid}  {report.events} events")
+            else:
+                failed += 1
+                print(f"FAILED  {fid}  seq {report.bad_seq}: {report.problem}")
+                get_logger().warning("verify_failed", fight_id=fid, seq=report.bad_seq, problem=report.problem)
+    return EXIT_VERIFY_FAILED if failed else EXIT_OK
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    engine = Engine(_store(args))
+    row = engine.store.fight(args.fight)
+    out: TextIO
+    with contextlib.ExitStack() as stack:
+        if args.output and args.output != "-":
+            out = stack.enter_context(open(args.output, "w", encoding="utf-8"))
+        else:
+            out = sys.stdout
+        to_file = out is not sys.stdout  # no bar over the JSON itself
+        with _progress(f"exporting {args.fight}", row.last_seq + 1, enabled=to_file) as track:
+            for line in track(engine.export_lines(args.fight)):
+                out.write(line + "\n")
+    if args.output and args.output != "-":
+        print(f"exported fight {args.fight} ({row.last_seq} events) to {args.output}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _cmd_import(args: argparse.Namespace) -> int:
+    engine = Engine(_store(args))
+    lines = _read_lines(args.file)
+    with _progress(f"importing {args.file}", len(lines)) as track:
+        fight_id = engine.import_lines(track(lines))
+    print(f"imported fight {fight_id} ({engine.store.fight(fight_id).last_seq} events)")
+    return EXIT_OK
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    source = args.fight_or_file
+    if Path(source).is_file() or source == "-":
+        # A file is replayed from a throwaway in-memory database: nothing is written anywhere.
+        engine = Engine(open_store("sqlite://", migrate=True))
+        fight_id = engine.import_lines(_read_lines(source))
+    else:
+        engine = Engine(_store(args))
+        fight_id = source
+    _print_replay(engine, fight_id, args.to, args.json)
+    return EXIT_OK
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from combat_server.demo import build_demo_fight
+
+    engine = Engine(_store(args, migrate=True))
+    fight_id = build_demo_fight(engine)
+    print(f"demo fight {fight_id} written to {engine.store.url}\n")
+    _print_replay(engine, fight_id, None, args.json)
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- parser
+
+
+def _common() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--database-url", default=default_database_url(),
+        help="SQLAlchemy URL (default: $COMBAT_DATABASE_URL, else sqlite:///combat.sqlite)",
+    )
+    return common
+
+
+Subparsers = Any  # argparse._SubParsersAction, private in typeshed
+
+
+def _add_migrate(sub: Subparsers, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("migrate", parents=[common], help="create or upgrade the database schema (alembic head)")
+    p.set_defaults(func=_cmd_migrate)
+
+
+def _add_fights(sub: Subparsers, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("fights", parents=[common], help="list the stored fights")
+    p.set_defaults(func=_cmd_fights)
+
+
+def _add_verify(sub: Subparsers, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("verify", parents=[common], help="recompute hash chain and fold; exit 1 on the first bad seq")
+    p.add_argument("fight", nargs="?", help="fight id")
+    p.add_argument("--all", action="store_true", help="verify every fight")
+    p.set_defaults(func=_cmd_verify)
+
+
+def _add_export(sub: Subparsers, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("export", parents=[common], help="write a fight's log as JSON Lines")
+    p.add_argument("fight", help="fight id")
+    p.add_argument("-o", "--output", help="file to write (default: stdout)")
+    p.set_defaults(func=_cmd_export)
+
+
+def _add_import(sub: Subparsers, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("import", parents=[common], help="import an exported fight log (all or nothing)")
+    p.add_argument("file", help="JSON Lines file written by export ('-' for stdin)")
+    p.set_defaults(func=_cmd_import)
+
+
+def _add_replay(sub: Subparsers, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("replay", parents=[common], help="print a fight's log with explanations, then its state")
+    p.add_argument("fight_or_file", metavar="FIGHT_OR_FILE", help="fight id, or an exported JSON Lines file")
+    p.add_argument("--to", type=int, metavar="SEQ", help="stop after this seq")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=_cmd_replay)
+
+
+def _add_demo(sub: Subparsers, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("demo", parents=[common], help="write a demo fight (seeded dice) and print its replay")
+    p.add_argument("--json", action="store_true", help="print the replay as JSON")
+    p.set_defaults(func=_cmd_demo)
+
+
+SUBCOMMANDS: list[Callable[[Subparsers, argparse.ArgumentParser], None]] = [
+    _add_migrate, _add_fights, _add_verify, _add_export, _add_import, _add_replay, _add_demo,
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="combat-server", description="Event-sourced turn-based combat server.")
+    parser.add_argument("--log-level", default="warning", help="debug, info, warning (default), error")
+    parser.add_argument("--log-json", action=argparse.BooleanOptionalAction, default=None,
+                        help="JSON log lines (default: unless stderr is a terminal)")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    common = _common()
+    for add in SUBCOMMANDS:
+        add(sub, common)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        configure_logging(json=args.log_json, level=args.log_level)
+    except ValueError as exc:
+        print(f"error: cli/usage: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    func: Callable[[argparse.Namespace], int] = args.func
+    try:
+        return func(args)
+    except CombatError as exc:
+        print(f"error: {exc.code}: {exc.message}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("error: cli/interrupted: interrupted", file=sys.stderr)
+        return EXIT_ERROR
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+

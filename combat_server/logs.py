@@ -1,0 +1,57 @@
+"""Logging, configured once at the edge (the CLI, the server), never in the rules.
+
+structlog writes one line per log event: JSON lines by default (what a log
+collector wants), a readable coloured console line when stderr is a terminal.
+Code everywhere else only calls :func:`get_logger`; tests can assert on log
+events with ``structlog.testing.capture_logs``.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import Any
+
+import structlog
+
+__all__ = ["configure_logging", "get_logger"]
+
+_LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING,
+           "error": logging.ERROR, "critical": logging.CRITICAL}
+
+
+def configure_logging(json: bool | None = None, level: str = "info") -> None:
+    """Send structlog output to stderr: JSON lines, or pretty when ``json`` is false.
+
+    ``json=None`` picks JSON unless stderr is a terminal. Standard-library loggers
+    (alembic, sqlalchemy) are routed to the same stream at the same level.
+    """
+    try:
+        numeric = _LEVELS[level.lower()]
+    except KeyError:
+        raise ValueError(f"unknown log level {level!r} (known: {', '.join(_LEVELS)})") from None
+    if json is None:
+        json = not sys.stderr.isatty()
+    renderer: Any = structlog.processors.JSONRenderer() if json else structlog.dev.ConsoleRenderer()
+    processors: list[Any] = [
+        structlog.contextvars.merge_contextvars,
+        structlog.processors.add_log_level,
+        structlog.processors.TimeStamper(fmt="iso", utc=True),
+    ]
+    if json:
+        processors.append(structlog.processors.dict_tracebacks)
+    processors.append(renderer)
+    structlog.configure(
+        processors=processors,
+        wrapper_class=structlog.make_filtering_bound_logger(numeric),
+        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
+        cache_logger_on_first_use=False,
+    )
+    root = logging.getLogger()
+    root.handlers[:] = [logging.StreamHandler(sys.stderr)]
+    root.setLevel(max(numeric, logging.WARNING))  # library chatter only when it matters
+
+
+def get_logger(name: str = "combat_server", **context: Any) -> Any:
+    """A structlog logger bound to ``logger=name`` and any extra context."""
+    return structlog.get_logger(name).bind(logger=name, **context)

@@ -1,0 +1,320 @@
+"""The engine against real stores (SQLite and PostgreSQL): commands, retries, snapshots,
+state at a seq, fork, export/import and verify."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import attrs
+import pytest
+import sqlalchemy as sa
+
+from combat_server.engine.fight import Engine
+from combat_server.errors import Rejected, UnknownFight
+from combat_server.rules import core
+from combat_server.rules.model import GM_ACTOR, Actor, Command, FightState
+from combat_server.rules.ruleset import get_ruleset
+from combat_server.rules.serialize import state_bytes, state_to_json
+from combat_server.store.sql import SqlStore
+from tests.conftest import SHEET, Databases, dump_tables, populate
+
+
+def refold(store: SqlStore, fight_id: str) -> FightState:
+    """The state folded from scratch from the stored log, no snapshots, no cache."""
+    events = store.events(fight_id)
+    return core.fold(get_ruleset("gurps", events[0].ruleset_version), events)
+
+
+def _set_payload(store: SqlStore, fight_id: str, seq: int, payload: dict[str, Any]) -> None:
+    cast = "CAST(:p AS JSONB)" if store.dialect == "postgresql" else ":p"
+    with store.engine.begin() as conn:
+        conn.execute(sa.text(f"UPDATE events SET payload = {cast} WHERE fight_id = :f AND seq = :s"),
+                     {"p": json.dumps(payload), "f": fight_id, "s": seq})
+
+
+def test_live_state_equals_refold_of_stored_log(engine: Engine) -> None:
+    """The state the engine holds after commands equals a full refold of what it stored."""
+    fid = populate(engine)
+    assert state_bytes(engine.load(fid)) == state_bytes(refold(engine.store, fid))
+
+
+def test_retried_command_id_is_answered_not_reapplied(engine: Engine) -> None:
+    """Sending a command id again returns the original events and appends nothing."""
+    fid = engine.create_fight("gurps").fight_id
+    cmd = Command("note", {"text": "once"}, GM_ACTOR, "n-1")
+    first = engine.execute(fid, cmd)
+    again = engine.execute(fid, cmd)
+    assert again.duplicate and (again.first_seq, again.last_seq) == (first.first_seq, first.last_seq)
+    assert again.events == first.events
+    assert engine.load(fid).notes == ("once",)
+    assert len(engine.store.events(fid)) == 2
+
+
+def test_retried_command_id_is_recognised_by_another_engine(engine: Engine) -> None:
+    """A retry reaching another process (a fresh engine on the same database) is still not applied twice."""
+    fid = engine.create_fight("gurps").fight_id
+    cmd = Command("note", {"text": "once"}, GM_ACTOR, "n-1")
+    engine.execute(fid, cmd)
+    other = Engine(SqlStore(engine.store.url))
+    assert other.execute(fid, cmd).duplicate
+    other.store.dispose()
+    assert len(engine.store.events(fid)) == 2
+
+
+def test_stale_engine_retries_on_fresh_state(engine: Engine) -> None:
+    """An engine whose cached state is behind the store conflicts, reloads, and appends after the other writer."""
+    fid = engine.create_fight("gurps").fight_id
+    other = Engine(SqlStore(engine.store.url))
+    engine.load(fid)
+    other.execute(fid, Command("note", {"text": "first"}, GM_ACTOR, "o-1"))
+    result = engine.execute(fid, Command("note", {"text": "second"}, GM_ACTOR, "e-1"))
+    other.store.dispose()
+    assert result.first_seq == 3
+    assert engine.load(fid).notes == ("first", "second")
+    assert [e.seq for e in engine.store.events(fid)] == [1, 2, 3]
+
+
+REFUSED = [
+    pytest.param(Command("adjust", {"combatant": "nobody", "changes": {"hp": 1}, "reason": "x"}), "combatant/unknown",
+                 id="unknown-combatant"),
+    pytest.param(Command("adjust", {"combatant": "alice", "changes": {"hp": 1}, "reason": " "}),
+                 "adjust/reason_required", id="no-reason"),
+    pytest.param(Command("add_combatant", {"name": "Bad", "sheet": {"st": 0}}), "sheet/bad_field", id="bad-sheet"),
+    pytest.param(Command("add_combatant", {"id": "alice", "name": "Alice again"}), "combatant/exists", id="dup-id"),
+    pytest.param(Command("note", {"text": "hi"}, Actor("watcher", "spectator")), "auth/read_only", id="spectator"),
+    pytest.param(Command("undo", {}, Actor("p1", "player", ("alice",))), "auth/gm_only", id="player-undo"),
+    pytest.param(Command("undo", {"to": "turn_start"}), "undo/no_turn", id="undo-no-turn"),
+    pytest.param(Command("redo", {}), "redo/nothing", id="redo-nothing"),
+    pytest.param(Command("fly", {}), "command/unknown", id="unknown-command"),
+]
+
+
+@pytest.mark.parametrize(("command", "code"), REFUSED)
+def test_refused_command_leaves_database_unchanged(engine: Engine, command: Command, code: str) -> None:
+    """A refused command raises its stable code and every table stays exactly as it was."""
+    fid = engine.create_fight("gurps").fight_id
+    engine.execute(fid, Command("add_combatant", {"id": "alice", "name": "Alice", "sheet": SHEET}, GM_ACTOR, "a"))
+    before, state = dump_tables(engine.store), engine.load(fid)
+    with pytest.raises(Rejected) as info:
+        engine.execute(fid, attrs.evolve(command, command_id="refused-1"))
+    assert info.value.code == code
+    assert dump_tables(engine.store) == before
+    assert engine.load(fid) == state
+
+
+def test_snapshots_are_written_every_n_events(engine: Engine) -> None:
+    """With snapshot_every=5 a snapshot is stored each time the log crosses a multiple of 5."""
+    fid = populate(engine)
+    for i in range(4):
+        engine.execute(fid, Command("note", {"text": f"n{i}"}, GM_ACTOR, f"n{i}"))
+    assert engine.load(fid).seq == 12
+    assert engine.store.snapshot_seqs(fid) == [(5, "1.0"), (10, "1.0")]
+
+
+def test_snapshot_plus_tail_equals_full_refold(engine: Engine) -> None:
+    """A cold load (latest snapshot + tail) equals a full refold of the log."""
+    fid = populate(engine)
+    for i in range(6):
+        engine.execute(fid, Command("note", {"text": f"n{i}"}, GM_ACTOR, f"n{i}"))
+    assert engine.store.snapshot_seqs(fid)
+    cold = Engine(engine.store).load(fid)
+    assert state_bytes(cold) == state_bytes(refold(engine.store, fid))
+
+
+def test_cold_load_starts_from_latest_snapshot(engine: Engine) -> None:
+    """A cold load uses the newest snapshot of the fight's ruleset version (a planted mark shows through)."""
+    fid = engine.create_fight("gurps").fight_id
+    for i in range(5):
+        engine.execute(fid, Command("note", {"text": f"n{i}"}, GM_ACTOR, f"n{i}"))
+    (seq, _), = engine.store.snapshot_seqs(fid)
+    data = engine.store.snapshot(fid, seq)
+    assert data is not None
+    data["title"] = "from the snapshot"
+    with engine.store.engine.begin() as conn:
+        from combat_server.store import tables as t
+        conn.execute(t.snapshots.update().where(t.snapshots.c.fight_id == fid, t.snapshots.c.seq == seq)
+                     .values(state=data))
+    assert Engine(engine.store).load(fid).title == "from the snapshot"
+
+
+def test_snapshot_of_another_ruleset_version_is_ignored(engine: Engine) -> None:
+    """A snapshot recorded by another ruleset version is skipped and the fight is refolded."""
+    store = engine.store
+    fid = populate(Engine(store, snapshot_every=0))
+    bogus = state_to_json(attrs.evolve(refold(store, fid), title="stale rules", notes=("bogus",)))
+    cast = "CAST(:s AS JSONB)" if store.dialect == "postgresql" else ":s"
+    with store.engine.begin() as conn:
+        conn.execute(sa.text(f"INSERT INTO snapshots (fight_id, seq, ruleset_version, state) "
+                             f"VALUES (:f, :q, '0.1', {cast})"),
+                     {"f": fid, "q": len(store.events(fid)), "s": json.dumps(bogus)})
+    cold = Engine(store).load(fid)
+    assert cold.title == "populated"
+    assert state_bytes(cold) == state_bytes(refold(store, fid))
+
+
+def test_snapshot_before_a_reaching_undo_is_not_used(engine: Engine) -> None:
+    """An undo that reverts events before a snapshot makes cold loads refold from further back."""
+    fid = engine.create_fight("gurps").fight_id
+    engine.execute(fid, Command("add_combatant", {"id": "alice", "name": "Alice", "sheet": SHEET}, GM_ACTOR, "a"))
+    for i in range(5):
+        engine.execute(fid, Command("note", {"text": f"n{i}"}, GM_ACTOR, f"n{i}"))
+    engine.execute(fid, Command("undo", {"to": "seq", "seq": 1}, GM_ACTOR, "u"))
+    cold = Engine(engine.store).load(fid)
+    assert cold.combatants == {} and cold.notes == ()
+    assert state_bytes(cold) == state_bytes(refold(engine.store, fid))
+
+
+def test_state_at_gives_the_fight_as_it_was(engine: Engine) -> None:
+    """state_at(seq) is the fold of the log up to seq, undos up to then included."""
+    fid = populate(engine)
+    events = engine.store.events(fid)
+    adjust = next(e for e in events if e.type == "condition_adjusted")
+    assert engine.state_at(fid, adjust.seq - 1).combatants["orc"].condition.hp == 13
+    assert engine.state_at(fid, adjust.seq).combatants["orc"].condition.hp == 4
+    undo = next(e for e in events if e.type == "reverted")
+    assert engine.state_at(fid, undo.seq).notes == ()
+    for e in events:
+        expected = core.fold(get_ruleset("gurps"), [x for x in events if x.seq <= e.seq])
+        assert state_bytes(engine.state_at(fid, e.seq)) == state_bytes(expected)
+
+
+def test_state_at_rejects_seqs_outside_the_log(engine: Engine) -> None:
+    """state_at refuses seq 0 and seqs after the end with replay/bad_seq."""
+    fid = populate(engine)
+    for bad in (0, len(engine.store.events(fid)) + 1):
+        with pytest.raises(Rejected) as info:
+            engine.state_at(fid, bad)
+        assert info.value.code == "replay/bad_seq"
+
+
+def test_fork_copies_the_log_up_to_seq(engine: Engine) -> None:
+    """A fork at seq s is a new, verifiable fight whose state is the original's state at s."""
+    fid = populate(engine)
+    result = engine.fork(fid, 4)
+    forked = engine.load(result.fight_id)
+    original = engine.state_at(fid, 4)
+    assert forked.seq == 4 and forked.combatants == original.combatants
+    assert engine.verify(result.fight_id).ok
+    assert engine.store.events(result.fight_id)[0].payload["forked_from"]["fight_id"] == fid
+    assert len(engine.store.events(fid)) > 4
+
+
+def test_fork_goes_its_own_way(engine: Engine) -> None:
+    """Commands on a fork do not touch the original fight."""
+    fid = populate(engine)
+    before = engine.store.events(fid)
+    fork = engine.fork(fid, 3).fight_id
+    engine.execute(fork, Command("note", {"text": "what if"}, GM_ACTOR, "f-1"))
+    assert engine.store.events(fid) == before
+    assert engine.load(fork).notes == ("what if",)
+
+
+def test_export_import_reproduces_hashes_and_states(engine: Engine, databases: Databases) -> None:
+    """Importing an export into another database gives the same events, hashes and state at every seq."""
+    fid = populate(engine)
+    target = Engine(databases.new_store())
+    assert target.import_lines(list(engine.export_lines(fid))) == fid
+    assert target.store.events(fid) == engine.store.events(fid)
+    for seq in range(1, engine.load(fid).seq + 1):
+        assert state_bytes(target.state_at(fid, seq)) == state_bytes(engine.state_at(fid, seq))
+    assert target.verify(fid).ok
+
+
+def test_import_of_bad_json_names_the_line_and_changes_nothing(engine: Engine, databases: Databases) -> None:
+    """A broken line makes the import fail with import/bad_json and its line number; nothing is written."""
+    fid = populate(engine)
+    lines = list(engine.export_lines(fid))
+    lines[3] = lines[3][:-5]
+    target = Engine(databases.new_store())
+    before = dump_tables(target.store)
+    with pytest.raises(Rejected) as info:
+        target.import_lines(lines)
+    assert info.value.code == "import/bad_json"
+    assert info.value.details["line"] == 4 and "line 4" in info.value.message
+    assert dump_tables(target.store) == before
+
+
+def test_import_of_tampered_log_is_refused(engine: Engine, databases: Databases) -> None:
+    """An export whose event was edited fails the chain check, names the seq, and writes nothing."""
+    fid = populate(engine)
+    lines = list(engine.export_lines(fid))
+    event = json.loads(lines[4])
+    event["payload"]["reason"] = "edited"
+    lines[4] = json.dumps(event)
+    target = Engine(databases.new_store())
+    before = dump_tables(target.store)
+    with pytest.raises(Rejected) as info:
+        target.import_lines(lines)
+    assert info.value.code == "import/corrupt" and info.value.details["seq"] == event["seq"]
+    assert dump_tables(target.store) == before
+
+
+def test_export_from_sqlite_imports_into_postgresql(sqlite_databases: Databases, pg_databases: Databases) -> None:
+    """A fight moves between backends with identical hashes and state."""
+    source = Engine(sqlite_databases.new_store())
+    fid = populate(source)
+    target = Engine(pg_databases.new_store())
+    target.import_lines(source.export_lines(fid))
+    assert [e.hash for e in target.store.events(fid)] == [e.hash for e in source.store.events(fid)]
+    assert state_bytes(target.load(fid)) == state_bytes(source.load(fid))
+
+
+def test_verify_accepts_an_untouched_log(engine: Engine) -> None:
+    """verify reports ok for a log written by the engine."""
+    fid = populate(engine)
+    report = engine.verify(fid)
+    assert report.ok and report.events == len(engine.store.events(fid))
+
+
+def test_verify_catches_a_payload_edited_with_raw_sql(engine: Engine) -> None:
+    """An UPDATE of one payload behind the engine's back is reported at exactly that seq."""
+    fid = populate(engine)
+    victim = next(e for e in engine.store.events(fid) if e.type == "condition_adjusted")
+    _set_payload(engine.store, fid, victim.seq, {**victim.payload, "changes": {"hp": 13}})
+    report = engine.verify(fid)
+    assert not report.ok and report.bad_seq == victim.seq
+    assert "hash" in report.problem
+
+
+def test_verify_catches_a_deleted_event(engine: Engine) -> None:
+    """Deleting an event with raw SQL is reported as a gap at its seq."""
+    fid = populate(engine)
+    with engine.store.engine.begin() as conn:
+        conn.execute(sa.text("DELETE FROM events WHERE fight_id = :f AND seq = 3"), {"f": fid})
+    report = engine.verify(fid)
+    assert not report.ok and report.bad_seq == 3
+
+
+def test_verify_catches_a_tampered_snapshot(engine: Engine) -> None:
+    """A snapshot that differs from the refold of the log is reported at its seq."""
+    fid = populate(engine)
+    (seq, _), *_ = engine.store.snapshot_seqs(fid)
+    data = engine.store.snapshot(fid, seq)
+    assert data is not None
+    data["notes"] = ["planted"]
+    from combat_server.store import tables as t
+    with engine.store.engine.begin() as conn:
+        conn.execute(t.snapshots.update().where(t.snapshots.c.fight_id == fid, t.snapshots.c.seq == seq)
+                     .values(state=data))
+    report = engine.verify(fid)
+    assert not report.ok and report.bad_seq == seq
+
+
+def test_unknown_fight_is_refused(engine: Engine) -> None:
+    """Loading a fight id that does not exist raises fight/unknown."""
+    with pytest.raises(UnknownFight) as info:
+        engine.load("nope")
+    assert info.value.code == "fight/unknown"
+
+
+def test_history_marks_undone_events_without_hiding_them(engine: Engine) -> None:
+    """The replay log keeps undone events, marked, with an explanation for every event."""
+    fid = engine.create_fight("gurps").fight_id
+    engine.execute(fid, Command("note", {"text": "kept"}, GM_ACTOR, "n1"))
+    engine.execute(fid, Command("note", {"text": "taken back"}, GM_ACTOR, "n2"))
+    engine.execute(fid, Command("undo", {}, GM_ACTOR, "u1"))
+    entries = engine.history(fid)
+    assert [(e.event.seq, e.undone) for e in entries] == [(1, False), (2, False), (3, True), (4, False)]
+    assert all(e.explanation for e in entries)
+    assert [(e.event.seq, e.undone) for e in engine.history(fid, upto=3)][-1] == (3, False)

@@ -1,0 +1,61 @@
+"""Logging is configured once at the edge: JSON lines by default, pretty on a terminal."""
+
+from __future__ import annotations
+
+import json
+from typing import Iterator
+
+import pytest
+import structlog
+
+from combat_server.logs import configure_logging, get_logger
+
+
+@pytest.fixture(autouse=True)
+def _reset_structlog() -> Iterator[None]:
+    yield
+    structlog.reset_defaults()
+
+
+def test_json_lines_by_default_off_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without a terminal, each log event is one JSON object on stderr with level and timestamp."""
+    configure_logging()
+    get_logger("test").info("command_done", fight_id="f1", seq=3)
+    line = capsys.readouterr().err.strip()
+    data = json.loads(line)
+    assert data["event"] == "command_done" and data["fight_id"] == "f1" and data["seq"] == 3
+    assert data["level"] == "info" and data["logger"] == "test" and data["timestamp"].endswith("Z")
+
+
+def test_console_renderer_when_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    """json=False renders a readable console line instead of JSON."""
+    configure_logging(json=False)
+    get_logger("test").warning("slow_client", seat="gm")
+    err = capsys.readouterr().err
+    assert "slow_client" in err and "seat" in err
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(err)
+
+
+def test_level_filters_quieter_events(capsys: pytest.CaptureFixture[str]) -> None:
+    """Events below the configured level are dropped."""
+    configure_logging(json=True, level="warning")
+    log = get_logger("test")
+    log.info("hidden")
+    log.warning("shown")
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert [json.loads(ln)["event"] for ln in lines] == ["shown"]
+
+
+def test_unknown_level_is_refused() -> None:
+    """A misspelt level is a clear ValueError, not silence."""
+    with pytest.raises(ValueError, match="unknown log level"):
+        configure_logging(level="loud")
+
+
+def test_capture_logs_sees_events() -> None:
+    """Tests can assert on log events with structlog.testing.capture_logs."""
+    configure_logging(json=True)
+    with structlog.testing.capture_logs() as logs:
+        get_logger("test").info("hello", n=1)
+    assert logs == [{"event": "hello", "n": 1, "logger": "test", "log_level": "info"}]
