@@ -157,9 +157,9 @@ class CombatClient:
     async def _reconnect(self) -> None:
         deadline = time.monotonic() + self.reconnect_timeout
         delay = 0.02
-        for _msg, fut in [v for v in self._pending.values() if v[0]["type"] not in _RESENDABLE]:
-            if not fut.done():
-                fut.set_exception(ServerError("client/disconnected", "connection lost before the reply"))
+        for _msg, lost in [v for v in self._pending.values() if v[0]["type"] not in _RESENDABLE]:
+            if not lost.done():
+                lost.set_exception(ServerError("client/disconnected", "connection lost before the reply"))
         self._pending = {r: v for r, v in self._pending.items() if not v[1].done()}
         while True:
             try:
@@ -178,12 +178,20 @@ class CombatClient:
         if self.token is not None:
             ref = f"r{next(self._refs)}"
             fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+            fut.add_done_callback(self._note_resubscribe)
             msg = {"type": "subscribe", "ref": ref, "token": self.token, "after": self.last_seq, "live": self._live}
             self._pending[ref] = (msg, fut)
             await self._ws.send(json.dumps(msg))
         for ref, (msg, fut) in list(self._pending.items()):
             if msg["type"] != "subscribe" and not fut.done():
                 await self._ws.send(json.dumps(msg))
+
+    def _note_resubscribe(self, fut: "asyncio.Future[dict[str, Any]]") -> None:
+        """Nobody awaits the automatic resubscribe: keep its refusal in ``errors``."""
+        if not fut.cancelled() and isinstance(fut.exception(), ServerError):
+            error = fut.exception()
+            assert isinstance(error, ServerError)
+            self.errors.append(error)
 
     def _fail_pending(self, code: str, message: str) -> None:
         for _msg, fut in self._pending.values():

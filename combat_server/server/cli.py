@@ -77,11 +77,11 @@ def build_demo(server: CombatServer) -> dict[str, str]:
     """Create the demo fight (two PCs against two NPCs) with GM and player seats; returns the links."""
     engine = server.engine
     try:
-        from combat_server.demo import build_demo_fight
+        from combat_server import demo
     except ImportError:
-        build_demo_fight = None
-    if build_demo_fight is not None:
-        fight_id = str(build_demo_fight(engine))
+        demo = None  # type: ignore[assignment]
+    if demo is not None and hasattr(demo, "build_demo_fight"):
+        fight_id = str(demo.build_demo_fight(engine))
     else:
         fight_id = engine.create_fight("gurps", dice_mode="seeded", seed="demo", title="Demo fight",
                                        actor=GM_ACTOR).fight_id

@@ -77,7 +77,9 @@ async def test_slow_client_is_cut_off_and_others_are_not_delayed(make_server: Ma
         try:
             await fast.subscribe(spectator)
             await slow.subscribe(spectator)
-            (session,) = [s for s in server.sessions if s.seat and s.ws.remote_address == slow._ws.local_address]
+            assert slow._ws is not None
+            local = slow._ws.local_address
+            (session,) = [s for s in server.sessions if s.seat and s.ws.remote_address == local]
             stuck = asyncio.Event()
 
             async def never_drains(message: str) -> None:

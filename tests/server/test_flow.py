@@ -112,9 +112,11 @@ async def test_gm_undo_redo_are_events_and_marked_in_replay(table: Table) -> Non
     assert {i["seq"]: i["undone"] for i in items}[r["first_seq"]] is True
     redo = await table.gm.command("redo")
     await table.bob.wait_for_seq(redo["last_seq"])
+    assert table.bob.state is not None
     assert table.bob.state["combatants"]["bob"]["condition"]["hp"] == 3
     back = await table.gm.command("undo", {"to": "seq", "seq": 2})
     await table.gm.wait_for_seq(back["last_seq"])
+    assert table.gm.state is not None
     assert list(table.gm.state["combatants"]) == ["alice"]
 
 
