@@ -83,8 +83,11 @@ def _maneuver_chosen(state: FightState, p: Mapping[str, Any]) -> FightState:
 
 
 def _attack_from(raw: Mapping[str, Any]) -> Attack:
-    return Attack(**{k: (tuple(tuple(m) if isinstance(m, list) else m for m in v) if isinstance(v, list) else v)
-                     for k, v in raw.items()})
+    fields: dict[str, Any] = {
+        k: (tuple(tuple(m) if isinstance(m, list) else m for m in v) if isinstance(v, list) else v)
+        for k, v in raw.items()
+    }
+    return Attack(**fields)
 
 
 def _attack_rolled(state: FightState, p: Mapping[str, Any]) -> FightState:

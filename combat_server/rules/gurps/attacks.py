@@ -200,7 +200,10 @@ def defense_options(state: FightState, attack: Attack) -> dict[str, Any]:
     target = state.combatants[attack.target]
     attacker = state.combatants[attack.attacker]
     sheet, cond = target.sheet, target.condition
-    none = lambda reason: {"allowed": False, "reason": reason, "dodge": None, "parry": {}, "block": None}  # noqa: E731
+
+    def none(reason: str) -> dict[str, Any]:
+        return {"allowed": False, "reason": reason, "dodge": None, "parry": {}, "block": None}
+
     if cond.dead or cond.unconscious:
         return none(f"{target.name} is unconscious (G-37)")
     if cond.collapsed:
