@@ -547,17 +547,19 @@ def test_e06_170_lb_cannot_be_thrown(new_fight: NewFight) -> None:
     assert exc.value.code == "maneuver/too_heavy"
 
 
-JUMP_REASON = "G-07 jumping is a gm-tool with no function in combat_server.rules.gurps yet"
-
-
-@pytest.mark.skip(reason=JUMP_REASON)
 def test_e06_standing_jumps_with_basic_move_6() -> None:
     """E-06: Basic Move 6: standing high jump 26 in, broad jump 9 ft."""
+    from combat_server.rules.gurps.feats import broad_jump_feet, high_jump_inches
+
+    assert (high_jump_inches(6), broad_jump_feet(6)) == (26, 9)
 
 
-@pytest.mark.skip(reason=JUMP_REASON)
 def test_e06_running_jumps_are_capped_at_twice_standing() -> None:
     """E-06: 4-yd run-up -> 50 in / 17 ft; 6-yd run-up -> capped at 52 in / 18 ft."""
+    from combat_server.rules.gurps.feats import broad_jump_feet, high_jump_inches
+
+    assert (high_jump_inches(6, 4), broad_jump_feet(6, 4)) == (50, 17)
+    assert (high_jump_inches(6, 6), broad_jump_feet(6, 6)) == (52, 18)
 
 
 # --------------------------------------------------------------------------- E-07  (FPmax 12)

@@ -49,9 +49,6 @@ def test_g29_evaluate_bonus_helps_a_feint(new_fight: NewFight) -> None:
     assert payload(r, "feint_rolled")["record"]["target"] == 13
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: maneuvers._base_payload carries evaluate_bonus through a Feint "
-                                       "(feint_rolled does not consume it), so the Evaluate +1 is used again on "
-                                       "the turn after the Feint (G-29: next turn only)")
 def test_g29_evaluate_bonus_used_by_a_feint_is_not_used_again(new_fight: NewFight) -> None:
     """G-29: Evaluate, Feint (which gets the +1), then Attack: the attack two turns later gets no Evaluate bonus."""
     f = new_fight({"a": SWORD, "b": {}})

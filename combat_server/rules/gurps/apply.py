@@ -122,6 +122,11 @@ def _defense_rolled(state: FightState, p: Mapping[str, Any]) -> FightState:
     return _set_combat(state, attack=None if p.get("attack_done") else attack)
 
 
+def _feint_rolled(state: FightState, p: Mapping[str, Any]) -> FightState:
+    # G-29: an Evaluate bonus is spent by the Feint it helped.
+    return state.with_condition(p["feinter"], evaluate_bonus=0, evaluate_target="")
+
+
 def _feint_resisted(state: FightState, p: Mapping[str, Any]) -> FightState:
     if p["penalty"] > 0:
         state = state.with_condition(p["feinter"], feint_target=p["target"], feint_penalty=p["penalty"],
@@ -242,7 +247,7 @@ _APPLIERS: dict[str, Callable[[FightState, Mapping[str, Any]], FightState]] = {
     "maneuver_chosen": _maneuver_chosen,
     "attack_rolled": _attack_rolled,
     "defense_rolled": _defense_rolled,
-    "feint_rolled": _noop,
+    "feint_rolled": _feint_rolled,
     "feint_resisted": _feint_resisted,
     "damage_rolled": _damage_rolled,
     "injury_applied": _injury_applied,
