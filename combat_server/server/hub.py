@@ -26,7 +26,7 @@ from combat_server.engine.fight import CommandResult, Engine
 from combat_server.rules import core
 from combat_server.rules.model import Actor, Event, FightState
 from combat_server.rules.ruleset import Ruleset, get_ruleset
-from combat_server.server.views import event_view, full_state, state_view, view_key
+from combat_server.server.views import DerivedCache, event_is_private, event_view, full_state, state_view, view_key
 
 #: How many recent events (with their explanations) a hub keeps for fast catch-up.
 RECENT_EVENTS = 1024
@@ -82,6 +82,7 @@ class FightHub:
         self.subscribers: list[Subscriber] = []
         self._recent: deque[_Entry] = deque(maxlen=RECENT_EVENTS)
         self._fid_json = _dumps(fight_id)
+        self._derived = DerivedCache()
 
     # ------------------------------------------------------------------ helpers
 
@@ -93,6 +94,9 @@ class FightHub:
         return get_ruleset(s.ruleset, s.ruleset_version)
 
     def _item(self, entry: _Entry, key: str, state: FightState) -> str:
+        """The item JSON (without braces) of an event for one view; shared by all views when it can be."""
+        if not event_is_private(entry.event):
+            key = "*"
         frag = entry.fragments.get(key)
         if frag is None:
             e = entry.event
@@ -129,9 +133,11 @@ class FightHub:
                 state = core.apply(rs, state, event)
             entry = _Entry(event, explanation)
             self._recent.append(entry)
+            if not event_is_private(event):
+                self._item(entry, "*", state)  # encoded once, now: catch-ups reuse it
             if not self.subscribers:
                 continue
-            full = full_state(rs, state)
+            full = full_state(rs, state, self._derived)
             for key, subs in self._groups(state).items():
                 text = (f'{{"type":"event","fight_id":{self._fid_json},{self._item(entry, key, state)},'
                         f'"state":{_dumps(state_view(full, state, key))}}}')
@@ -170,7 +176,8 @@ class FightHub:
             pass
 
     def view(self, seat: Seat, state: FightState) -> dict[str, Any]:
-        return state_view(full_state(self.ruleset(), state), state, view_key(seat.role, seat.combatants, state))
+        cache = self._derived if state is self.state() else None
+        return state_view(full_state(self.ruleset(), state, cache), state, view_key(seat.role, seat.combatants, state))
 
     def _entries_after(self, after: int, now: FightState) -> list[_Entry]:
         recent = self._recent

@@ -38,12 +38,41 @@ def _visible_to(key: str) -> frozenset[str]:
     return frozenset(key.split(":", 1)[1].split(","))
 
 
-def full_state(ruleset: Ruleset, state: FightState) -> dict[str, Any]:
+class DerivedCache:
+    """The ruleset's derived numbers per combatant, recomputed only when that combatant changed.
+
+    Assumes what ``Ruleset.view_combatant`` promises: the view depends on the
+    combatant (sheet and condition) and the fight's options. Combatants are
+    frozen and replaced on every change, so identity is the change test.
+    """
+
+    def __init__(self) -> None:
+        self._views: dict[str, tuple[object, object, dict[str, Any]]] = {}
+
+    def views(self, ruleset: Ruleset, state: FightState) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
+        for cid, c in state.combatants.items():
+            hit = self._views.get(cid)
+            if hit is None or hit[0] is not c or hit[1] is not state.options:
+                hit = (c, state.options, ruleset.view_combatant(state, cid))
+                self._views[cid] = hit
+            if hit[2]:
+                out[cid] = hit[2]
+        for gone in set(self._views) - set(state.combatants):
+            del self._views[gone]
+        return out
+
+
+def full_state(ruleset: Ruleset, state: FightState, cache: DerivedCache | None = None) -> dict[str, Any]:
     """The state as JSON plus the ruleset's derived numbers per combatant."""
     data = state_to_json(state)
-    derived = {cid: ruleset.view_combatant(state, cid) for cid in state.combatants}
-    data["derived"] = {cid: d for cid, d in derived.items() if d}
+    data["derived"] = (cache or DerivedCache()).views(ruleset, state)
     return data
+
+
+def event_is_private(event: Event) -> bool:
+    """Whether some seats see this event differently (a sheet that may be hidden)."""
+    return event.type in _SHEET_EVENTS and "sheet" in event.payload
 
 
 def state_view(full: Mapping[str, Any], state: FightState, key: str) -> dict[str, Any]:
@@ -85,4 +114,7 @@ def event_view(event: Event, state: FightState, key: str) -> dict[str, Any]:
     return data
 
 
-__all__ = ["GM_VIEW", "PUBLIC_VIEW", "VISIBLE_CONDITION", "view_key", "full_state", "state_view", "event_view"]
+__all__ = [
+    "GM_VIEW", "PUBLIC_VIEW", "VISIBLE_CONDITION", "DerivedCache", "view_key", "full_state", "state_view",
+    "event_view", "event_is_private",
+]

@@ -1,0 +1,466 @@
+"""Benchmarks of the live server (issue 4): real server process, real websocket
+clients, loopback only. Not timed tests: run them by hand, read the table.
+
+    python bench/bench_server.py all            # every measurement, a few minutes
+    python bench/bench_server.py latency load   # some of them
+    python bench/bench_server.py throughput --pg postgresql+psycopg://postgres@127.0.0.1/test
+
+Measurements and targets (2-core machine):
+  latency     command -> last of 8 clients, 1 fight, p50/p99          target p99 <= 5 ms
+  load        300 fights x 7 clients at 150 commands/s, p50/p99/errors target p99 <= 25 ms, 0 errors
+  throughput  max sustained commands/s, SQLite and PostgreSQL          target >= 1000 / >= 500
+  cold_load   10,000-event fight, with and without snapshots           target <= 30 ms with snapshots
+  catchup     reconnect catch-up of 1,000 events                       target <= 30 ms
+  memory      per connection and per loaded fight                      target <= 40 KiB per connection
+
+Prints a table and writes bench/results.json. The command sent is a GM's
+``adjust`` (a constant-size state); the fights have the four demo combatants.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from combat_server.client import CombatClient, PushedEvent  # noqa: E402
+
+SHEET: dict[str, Any] = {
+    "st": 12, "dx": 12, "ht": 11, "shield_skill": 12,
+    "weapons": [{"name": "broadsword", "skill": 13, "damage": "sw+1", "damage_type": "cut"}],
+}
+RESULTS: dict[str, Any] = {}
+
+
+# --------------------------------------------------------------------------- harness
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """``python -m combat_server.server`` on a fresh database, on loopback."""
+
+    def __init__(self, db_url: str | None = None, *extra: str) -> None:
+        self.tmp = tempfile.mkdtemp(prefix="combat-bench-")
+        self.db_url = db_url or f"sqlite:///{self.tmp}/bench.sqlite"
+        self.port = free_port()
+        self.extra = extra
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    async def start(self) -> "ServerProcess":
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "combat_server.server", "--port", str(self.port), "--database-url", self.db_url,
+             "--log-level", "warning", "--rate", "100000", "--burst", "100000", "--queue-size", "4096",
+             *self.extra],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT,
+        )
+        assert self.proc.stdout is not None
+        line = await asyncio.wait_for(asyncio.to_thread(self.proc.stdout.readline), 60)
+        if b"listening" not in line:
+            raise RuntimeError(f"server did not start: {line!r}")
+        return self
+
+    def rss_kib(self) -> int:
+        assert self.proc is not None
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        return 0
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+async def new_fight(url: str, players: int, spectators: int = 0, dice_mode: str = "server"
+                    ) -> tuple[CombatClient, list[str], str]:
+    """A fight with the four demo combatants; returns the subscribed GM, seat tokens, fight id."""
+    gm = await CombatClient.connect(url)
+    created = await gm.create_fight("gurps", dice_mode=dice_mode, title="bench")
+    await gm.subscribe(created["token"])
+    for cid, side in (("a", "pc"), ("b", "pc"), ("c", "npc"), ("d", "npc")):
+        await gm.command("add_combatant", {"id": cid, "name": cid.upper(), "side": side, "sheet": SHEET})
+    tokens = []
+    for i in range(players):
+        tokens.append((await gm.add_seat("player", ["a" if i % 2 == 0 else "b"]))["token"])
+    for _ in range(spectators):
+        tokens.append((await gm.add_seat("spectator"))["token"])
+    return gm, tokens, created["fight_id"]
+
+
+def adjust(i: int) -> tuple[str, dict[str, Any]]:
+    return "adjust", {"combatant": "c", "changes": {"hp": 5 + i % 7}, "reason": "bench"}
+
+
+class Arrivals:
+    """Records when each seq reached each client, to time 'command -> last subscriber'."""
+
+    def __init__(self, clients: int) -> None:
+        self.clients = clients
+        self.seen: dict[int, list[float]] = {}
+        self.done: dict[int, asyncio.Event] = {}
+
+    def hook(self, pushed: PushedEvent) -> None:
+        times = self.seen.setdefault(pushed.seq, [])
+        times.append(pushed.received_at)
+        if len(times) == self.clients:
+            ev = self.done.get(pushed.seq)
+            if ev is not None:
+                ev.set()
+
+    def event(self, seq: int) -> asyncio.Event:
+        ev = self.done.setdefault(seq, asyncio.Event())
+        if len(self.seen.get(seq, [])) == self.clients:
+            ev.set()
+        return ev
+
+
+def row(name: str, figures: str, target: str, ok: bool | None) -> None:
+    mark = "" if ok is None else ("PASS" if ok else "MISS")
+    print(f"{name:<34} {figures:<58} {target:<28} {mark}", flush=True)
+
+
+# --------------------------------------------------------------------------- (1) latency
+
+
+async def bench_latency(args: argparse.Namespace) -> None:
+    server = await ServerProcess().start()
+    try:
+        arrivals = Arrivals(8)
+        gm, tokens, _ = await new_fight(server.url, players=4, spectators=3)
+        gm.on_event = arrivals.hook
+        clients = [gm]
+        for t in tokens:
+            c = await CombatClient.connect(server.url, on_event=arrivals.hook)
+            await c.subscribe(t)
+            clients.append(c)
+        latencies = []
+        for i in range(args.n + 50):
+            kind, a = adjust(i)
+            t0 = time.perf_counter()
+            r = await gm.command(kind, a)
+            await asyncio.wait_for(arrivals.event(r["last_seq"]).wait(), 5)
+            if i >= 50:  # warm-up
+                latencies.append((max(arrivals.seen[r["last_seq"]]) - t0) * 1000)
+        p50, p99 = pct(latencies, 50), pct(latencies, 99)
+        RESULTS["latency"] = {"commands": len(latencies), "clients": 8, "p50_ms": p50, "p99_ms": p99,
+                              "max_ms": max(latencies)}
+        row("(1) command -> last of 8 clients", f"p50 {p50:.2f} ms  p99 {p99:.2f} ms  ({len(latencies)} commands)",
+            "p99 <= 5 ms", p99 <= 5)
+        for c in clients:
+            await c.close()
+    finally:
+        server.stop()
+
+
+# --------------------------------------------------------------------------- (2) load
+
+
+async def bench_load(args: argparse.Namespace) -> None:
+    server = await ServerProcess().start()
+    fights, per_fight, rate, seconds = args.fights, 7, args.rate, args.seconds
+    try:
+        sem = asyncio.Semaphore(20)
+        setups: list[tuple[CombatClient, Arrivals, list[CombatClient]]] = []
+
+        async def setup() -> None:
+            async with sem:
+                arrivals = Arrivals(per_fight)
+                gm, tokens, _ = await new_fight(server.url, players=4, spectators=per_fight - 5)
+                gm.on_event = arrivals.hook
+                others = []
+                for t in tokens:
+                    c = await CombatClient.connect(server.url, on_event=arrivals.hook)
+                    await c.subscribe(t)
+                    others.append(c)
+                setups.append((gm, arrivals, others))
+
+        t_setup = time.perf_counter()
+        await asyncio.gather(*(setup() for _ in range(fights)))
+        connections = sum(1 + len(o) for _, _, o in setups)
+        setup_s = time.perf_counter() - t_setup
+        latencies: list[float] = []
+        errors: list[str] = []
+        interval = 1.0 / rate
+        total = int(rate * seconds)
+
+        async def one(i: int) -> None:
+            gm, arrivals, _ = setups[i % len(setups)]
+            kind, a = adjust(i)
+            t0 = time.perf_counter()
+            try:
+                r = await gm.command(kind, a, timeout=10)
+                await asyncio.wait_for(arrivals.event(r["last_seq"]).wait(), 10)
+                latencies.append((max(arrivals.seen[r["last_seq"]]) - t0) * 1000)
+            except Exception as exc:  # counted, reported
+                errors.append(type(exc).__name__ + ": " + str(exc))
+
+        tasks = []
+        start = time.perf_counter()
+        for i in range(total):
+            delay = start + i * interval - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            tasks.append(asyncio.get_running_loop().create_task(one(i)))
+        await asyncio.gather(*tasks)
+        elapsed = time.perf_counter() - start
+        p50, p99 = pct(latencies, 50), pct(latencies, 99)
+        RESULTS["load"] = {"fights": fights, "connections": connections, "commands": total,
+                           "offered_rate": rate, "achieved_rate": total / elapsed, "p50_ms": p50, "p99_ms": p99,
+                           "errors": len(errors), "error_samples": errors[:5], "setup_s": setup_s}
+        row(f"(2) {fights} fights x {per_fight} clients",
+            f"{connections} conns, {total / elapsed:.0f} cmd/s: p50 {p50:.2f} p99 {p99:.2f} ms, {len(errors)} err",
+            "p99 <= 25 ms, 0 errors", p99 <= 25 and not errors)
+        for gm, _, others in setups:
+            for c in [gm, *others]:
+                await c.close()
+    finally:
+        server.stop()
+
+
+# --------------------------------------------------------------------------- (3) throughput
+
+
+async def _throughput(db_url: str | None, label: str, args: argparse.Namespace, target: float) -> None:
+    server = await ServerProcess(db_url).start()
+    try:
+        gms = []
+        for _ in range(args.tp_fights):
+            gm, _tokens, _ = await new_fight(server.url, players=0)
+            gms.append(gm)
+        done = 0
+        stop_at = 0.0
+
+        async def pump(gm: CombatClient) -> None:
+            nonlocal done
+            i = 0
+            while time.perf_counter() < stop_at:
+                kind, a = adjust(i)
+                await gm.command(kind, a)
+                i += 1
+                done += 1
+
+        # warm-up, then measure
+        stop_at = time.perf_counter() + 1.0
+        await asyncio.gather(*(pump(g) for g in gms))
+        done = 0
+        start = time.perf_counter()
+        stop_at = start + args.seconds
+        await asyncio.gather(*(pump(g) for g in gms))
+        rate = done / (time.perf_counter() - start)
+        RESULTS.setdefault("throughput", {})[label] = {"commands_per_s": rate, "fights": len(gms),
+                                                       "seconds": args.seconds}
+        row(f"(3) max commands/s, {label}", f"{rate:.0f} commands/s ({len(gms)} fights, 1 subscriber each)",
+            f">= {target:.0f}/s", rate >= target)
+        for g in gms:
+            await g.close()
+    finally:
+        server.stop()
+
+
+async def bench_throughput(args: argparse.Namespace) -> None:
+    await _throughput(None, "SQLite", args, 1000)
+    if args.pg:
+        schema = f"bench_{uuid.uuid4().hex[:8]}"
+        import sqlalchemy as sa
+
+        admin = sa.create_engine(args.pg, isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+        try:
+            await _throughput(f"{args.pg}?options=-csearch_path%3D{schema}", "PostgreSQL", args, 500)
+        finally:
+            with admin.connect() as conn:
+                conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+            admin.dispose()
+
+
+# --------------------------------------------------------------------------- (4) cold load
+
+
+def bench_cold_load_sync(args: argparse.Namespace) -> None:
+    from combat_server.engine.fight import Engine
+    from combat_server.rules.model import GM_ACTOR, Command
+    from combat_server.store.sql import open_store
+
+    tmp = tempfile.mkdtemp(prefix="combat-bench-")
+    out: dict[str, Any] = {}
+    for label, every in (("with snapshots", 100), ("without snapshots", 0)):
+        url = f"sqlite:///{tmp}/{every}.sqlite"
+        store = open_store(url, migrate=True)
+        engine = Engine(store, snapshot_every=every)
+        fid = engine.create_fight("gurps", title="cold").fight_id
+        for cid in ("a", "b", "c", "d"):
+            engine.execute(fid, Command("add_combatant", {"id": cid, "name": cid, "sheet": SHEET}, GM_ACTOR))
+        while engine.load(fid).seq < args.events:
+            i = engine.load(fid).seq
+            engine.execute(fid, Command("adjust", {"combatant": "c", "changes": {"hp": 5 + i % 7}, "reason": "b"},
+                                        GM_ACTOR, f"c{i}"))
+        times = []
+        for _ in range(7):
+            cold = Engine(open_store(url), snapshot_every=every)  # empty cache: a cold load
+            t0 = time.perf_counter()
+            state = cold.load(fid)
+            times.append((time.perf_counter() - t0) * 1000)
+            cold.store.dispose()
+        assert state.seq == args.events
+        out[label] = {"events": args.events, "median_ms": statistics.median(times), "min_ms": min(times)}
+        store.dispose()
+    RESULTS["cold_load"] = out
+    w, wo = out["with snapshots"]["median_ms"], out["without snapshots"]["median_ms"]
+    row(f"(4) cold load {args.events} events", f"with snapshots {w:.1f} ms, without {wo:.1f} ms (median of 7)",
+        "<= 30 ms with snapshots", w <= 30)
+
+
+async def bench_cold_load(args: argparse.Namespace) -> None:
+    await asyncio.to_thread(bench_cold_load_sync, args)
+
+
+# --------------------------------------------------------------------------- (5) catch-up
+
+
+async def bench_catchup(args: argparse.Namespace) -> None:
+    server = await ServerProcess().start()
+    try:
+        gm, tokens, _ = await new_fight(server.url, players=0, spectators=1)
+        figures: dict[str, Any] = {}
+        for attempt in range(6):
+            watcher = await CombatClient.connect(server.url)
+            await watcher.subscribe(tokens[0])
+            await watcher.wait_for_seq(gm.last_seq)
+            seen = watcher.last_seq
+            await watcher.close()
+            for i in range(1000):
+                kind, a = adjust(i)
+                await gm.command(kind, a)
+            target = gm.last_seq
+            again = await CombatClient.connect(server.url)
+            t0 = time.perf_counter()
+            await again.subscribe(tokens[0], after=seen)
+            await again.wait_for_seq(target, 10)
+            ms = (time.perf_counter() - t0) * 1000
+            assert [e.seq for e in again.events] == list(range(seen + 1, target + 1))
+            figures.setdefault("ms", []).append(ms)
+            await again.close()
+        ms_list = figures["ms"][1:]  # the first includes warm-up
+        RESULTS["catchup"] = {"events": 1000, "median_ms": statistics.median(ms_list), "max_ms": max(ms_list)}
+        med = statistics.median(ms_list)
+        row("(5) reconnect catch-up 1,000 events", f"median {med:.1f} ms, max {max(ms_list):.1f} ms "
+            "(subscribe -> last event decoded)", "<= 30 ms", med <= 30)
+        await gm.close()
+    finally:
+        server.stop()
+
+
+# --------------------------------------------------------------------------- (6) memory
+
+
+async def bench_memory(args: argparse.Namespace) -> None:
+    server = await ServerProcess().start()
+    try:
+        gm, tokens, _ = await new_fight(server.url, players=0, spectators=1)
+        # Warm the code paths, then measure the growth per idle subscribed connection.
+        warm = [await CombatClient.connect(server.url) for _ in range(20)]
+        for c in warm:
+            await c.subscribe(tokens[0])
+        await asyncio.sleep(0.5)
+        before = server.rss_kib()
+        n = args.connections
+        clients = []
+        for i in range(n):
+            c = await CombatClient.connect(server.url)
+            await c.subscribe(tokens[0])
+            clients.append(c)
+        await asyncio.sleep(1.0)
+        per_conn = (server.rss_kib() - before) / n
+        # Loaded fights: each created, filled and subscribed once, then idle.
+        before = server.rss_kib()
+        fights = []
+        for _ in range(args.mem_fights):
+            g, _t, _f = await new_fight(server.url, players=0)
+            for i in range(20):
+                kind, a = adjust(i)
+                await g.command(kind, a)
+            await g.close()
+            fights.append(_f)
+        await asyncio.sleep(1.0)
+        per_fight = (server.rss_kib() - before) / args.mem_fights
+        RESULTS["memory"] = {"per_connection_kib": per_conn, "connections": n, "per_fight_kib": per_fight,
+                             "fights": args.mem_fights}
+        row("(6) memory", f"{per_conn:.1f} KiB per connection ({n}), {per_fight:.0f} KiB per loaded fight",
+            "<= 40 KiB per connection", per_conn <= 40)
+        for c in clients + warm + [gm]:
+            await c.close()
+    finally:
+        server.stop()
+
+
+# --------------------------------------------------------------------------- main
+
+BENCHES: dict[str, Callable[[argparse.Namespace], Awaitable[None]]] = {
+    "latency": bench_latency, "load": bench_load, "throughput": bench_throughput, "cold_load": bench_cold_load,
+    "catchup": bench_catchup, "memory": bench_memory,
+}
+
+
+async def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("which", nargs="*", default=["all"], help="all, or some of: " + ", ".join(BENCHES))
+    p.add_argument("--n", type=int, default=1000, help="(1) commands measured")
+    p.add_argument("--fights", type=int, default=300, help="(2) fights")
+    p.add_argument("--rate", type=float, default=150, help="(2) commands per second in total")
+    p.add_argument("--seconds", type=float, default=20, help="(2), (3) measuring time")
+    p.add_argument("--tp-fights", type=int, default=16, help="(3) fights sending commands in parallel")
+    p.add_argument("--pg", default=os.environ.get("COMBAT_BENCH_PG_URL", "postgresql+psycopg://postgres@127.0.0.1/test"),
+                   help="(3) PostgreSQL base URL ('' to skip)")
+    p.add_argument("--events", type=int, default=10_000, help="(4) events in the fight")
+    p.add_argument("--connections", type=int, default=1000, help="(6) idle connections")
+    p.add_argument("--mem-fights", type=int, default=200, help="(6) fights loaded")
+    p.add_argument("--json", default=str(ROOT / "bench" / "results.json"), help="where to write the results")
+    args = p.parse_args()
+    which = list(BENCHES) if "all" in args.which else args.which
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
+    print(f"{'measurement':<34} {'figures':<58} {'target':<28}", flush=True)
+    for name in which:
+        await BENCHES[name](args)
+    RESULTS["machine"] = {"cpus": os.cpu_count(), "python": sys.version.split()[0]}
+    Path(args.json).write_text(json.dumps(RESULTS, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
