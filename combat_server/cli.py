@@ -231,10 +231,11 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from combat_server.demo import build_demo_fight
+    from combat_server.demo import build_demo_fight, play_demo_turns
 
     engine = Engine(_store(args, migrate=True))
     fight_id = build_demo_fight(engine)
+    play_demo_turns(engine, fight_id, turns=4)
     print(f"demo fight {fight_id} written to {engine.store.url}\n")
     _print_replay(engine, fight_id, None, args.json)
     return EXIT_OK
@@ -299,8 +300,15 @@ def _add_demo(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     p.set_defaults(func=_cmd_demo)
 
 
+def _add_client(sub: Subparsers, common: argparse.ArgumentParser) -> None:
+    # The terminal client talks to a running server, not to a database: no ``common`` options.
+    from combat_server.tui import add_client_command
+
+    add_client_command(sub)
+
+
 SUBCOMMANDS: list[Callable[[Subparsers, argparse.ArgumentParser], None]] = [
-    _add_migrate, _add_fights, _add_verify, _add_export, _add_import, _add_replay, _add_demo,
+    _add_migrate, _add_fights, _add_verify, _add_export, _add_import, _add_replay, _add_demo, _add_client,
 ]
 
 

@@ -29,3 +29,20 @@ def test_demo_can_be_written_twice(store: SqlStore) -> None:
     """Each demo run writes a new fight, so the demo works on a database that already has one."""
     engine = Engine(store)
     assert build_demo_fight(engine) != build_demo_fight(engine)
+
+
+def test_demo_plays_real_turns(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The demo plays GURPS turns through the real commands and stops with no defence waiting."""
+    from combat_server.demo import play_demo_turns
+    from combat_server.engine.fight import Engine
+    from combat_server.store.sql import open_store
+
+    engine = Engine(open_store(f"sqlite:///{tmp_path}/demo.sqlite", migrate=True))
+    fid = build_demo_fight(engine)
+    play_demo_turns(engine, fid, turns=4)
+    state = engine.load(fid)
+    types = [e.type for e in engine.store.events(fid)]
+    assert state.status == "active" and types.count("maneuver_chosen") >= 4
+    assert "attack_rolled" in types
+    assert not [p for p in state.prompts if p.kind == "defend"]
+    assert engine.verify(fid).ok

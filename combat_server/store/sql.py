@@ -343,7 +343,13 @@ def _row_to_seat(r: Any) -> SeatRow:
 
 def open_store(url: str | None = None, *, migrate: bool = False, check: bool = True) -> SqlStore:
     """Open the store at ``url``; migrate it, or refuse to use an unmigrated one."""
-    store = SqlStore(url or default_database_url())
+    url = url or default_database_url()
+    sqlite_path = sa.engine.make_url(url).database if url.startswith("sqlite") else None
+    if not migrate and sqlite_path and sqlite_path != ":memory:" and not Path(sqlite_path).exists():
+        # Refuse before SQLite creates an empty file as a side effect of looking.
+        raise MigrationMissing(None, f"no database at {sqlite_path}: run `combat-server migrate` first",
+                               current=None, head=None)
+    store = SqlStore(url)
     try:
         if migrate:
             store.migrate()
