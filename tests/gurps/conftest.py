@@ -11,7 +11,7 @@ import pytest
 from combat_server.engine.fight import CommandResult, Engine
 from combat_server.rules.model import GM_ACTOR, Actor, Command, FightState, Prompt
 from combat_server.rules.serialize import state_bytes
-from combat_server.store.sql import open_store
+from combat_server.store.sql import SqlStore
 
 KNIGHT = {"st": 12, "dx": 12, "ht": 11, "shield_skill": 12, "shield_name": "medium shield",
           "weapons": [{"name": "broadsword", "skill": 13, "damage": "sw+1", "damage_type": "cut"}]}
@@ -80,10 +80,9 @@ class Table:
 
 
 @pytest.fixture
-def engine(tmp_path: Path) -> Engine:
-    store = open_store(f"sqlite:///{tmp_path}/gurps.sqlite", migrate=True)
-    yield Engine(store, snapshot_every=7)
-    store.dispose()
+def engine(store: SqlStore) -> Engine:
+    """The real store, once on a SQLite file and once on PostgreSQL (tests/conftest.py)."""
+    return Engine(store, snapshot_every=7)
 
 
 @pytest.fixture
