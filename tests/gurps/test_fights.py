@@ -178,3 +178,30 @@ def test_wizard_against_troll(table: Table) -> None:
                        "troll": (20, 13, 0, "standing", ())}
     assert not t.state.prompts  # death drops the wizard's pending major-wound roll
     assert t.refold_matches()
+
+
+def test_gm_and_two_players_run_a_fight_with_their_own_seats(table: Table) -> None:
+    """Done-when of the gurps issue: the GM and two players, each acting only for its own combatant."""
+    from combat_server.rules.model import Actor
+
+    p1, p2 = Actor("seat-1", "player", ("knight",)), Actor("seat-2", "player", ("archer",))
+    t = table
+    t.add("knight", KNIGHT)
+    t.add("archer", {**ARCHER, "weapons": ARCHER["weapons"][1:]})
+    t.add("orc", ORC, side="npc")
+    t.send("start_combat", {"order": ["knight", "archer", "orc"]})
+    t.send("maneuver", {"combatant": "knight", "maneuver": "attack", "target": "orc"}, [[3, 4, 5]], actor=p1)
+    t.send("defend", {"prompt": t.prompt("defend").id, "defense": "dodge"}, [[6, 6, 6]])  # the GM for the orc
+    t.send("roll", {"prompt": t.prompt("roll").id}, [[3]], actor=p1)  # 3 + 3 = 6 cut -> 9
+    t.send("roll", {"prompt": t.prompt("roll").id}, [[2, 2, 2]])  # major wound: 6 vs 12, fine
+    t.send("maneuver", {"combatant": "archer", "maneuver": "attack", "target": "orc", "weapon": "knife"},
+           [[3, 3, 4]], actor=p2)
+    t.send("defend", {"prompt": t.prompt("defend").id, "defense": "parry", "weapon": "axe"}, [[1, 2, 3]])
+    # the orc is at shock -4 this turn (G-47): axe 12 - 4 = 8; a 7 hits
+    t.send("maneuver", {"combatant": "orc", "maneuver": "attack", "target": "archer"}, [[2, 2, 3]])
+    t.send("defend", {"prompt": t.prompt("defend").id, "defense": "dodge"}, [[2, 2, 2]], actor=p2)
+    assert snap(t) == {"round": 2, "turn": "knight", "knight": (12, 11, 0, "standing", ()),
+                       "archer": (10, 10, 0, "standing", ()), "orc": (4, 12, 0, "standing", ())}
+    t.send("dispute", {"seq": t.last("damage_rolled").seq, "comment": "the orc had DR"}, actor=p2)
+    t.send("rule", {"dispute": t.prompt("dispute").id, "verdict": "uphold", "comment": "no armour on the sheet"})
+    assert not t.state.prompts
