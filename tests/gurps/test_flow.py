@@ -256,3 +256,11 @@ def test_removed_combatant_leaves_the_sequence(duel: Table) -> None:
     duel.send("remove_combatant", {"id": "orc"})
     duel.maneuver("knight", "do_nothing")
     assert duel.current == "knight" and duel.state.combat.round == 2
+
+
+def test_every_gurps_event_type_has_an_explanation() -> None:
+    """Audit: each event the ruleset folds also has its one-sentence explanation."""
+    from combat_server.rules.gurps.apply import EVENT_TYPES
+    from combat_server.rules.gurps.explain import _EXPLAIN
+
+    assert EVENT_TYPES <= set(_EXPLAIN)

@@ -262,7 +262,6 @@ _APPLIERS: dict[str, Callable[[FightState, Mapping[str, Any]], FightState]] = {
     "weapon_readied": _weapon_readied,
     "counter_rolled": _counter_rolled,
     "fright_check_demanded": _noop,
-    "roll_off": _noop,
 }
 EVENT_TYPES = frozenset(_APPLIERS) | {"turn_started"}
 
