@@ -307,8 +307,15 @@ def _add_client(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     add_client_command(sub)
 
 
+def _add_serve(sub: Subparsers, common: argparse.ArgumentParser) -> None:
+    from combat_server.server.cli import add_serve_command
+
+    add_serve_command(sub, common)
+
+
 SUBCOMMANDS: list[Callable[[Subparsers, argparse.ArgumentParser], None]] = [
     _add_migrate, _add_fights, _add_verify, _add_export, _add_import, _add_replay, _add_demo, _add_client,
+    _add_serve,
 ]
 
 
