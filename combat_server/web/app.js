@@ -1,0 +1,1144 @@
+/* combat-server web client: one page for the GM, the players and spectators.
+ *
+ * Vanilla JS, no build step. It speaks the websocket protocol of
+ * combat_server/server (schemas in combat_server/schemas): subscribe with the
+ * seat token and the last seq seen, send commands with generated command ids,
+ * apply pushed events in seq order. The page never computes the fight: the
+ * state comes from the server; only the maneuver preview (effective skill
+ * before rolling) mirrors the attack modifiers of the GURPS rules (G-22..G-35).
+ */
+"use strict";
+
+// ------------------------------------------------------------------ constants
+
+const MANEUVERS = {
+  attack: { label: "Attack", attack: true, help: "Attack with a ready weapon; defend normally." },
+  all_out_attack: { label: "All-Out Attack", attack: true, help: "Attack with a bonus; no defence until your next turn.",
+    options: { determined: "Determined (+4 to hit)", strong: "Strong (+2 damage)", double: "Double (two attacks)", feint: "Feint, then attack" } },
+  move_and_attack: { label: "Move and Attack", attack: true, help: "Move your full Move and attack at -4 (skill 9 max); Dodge or Block only." },
+  feint: { label: "Feint", feint: true, help: "Quick contest of weapon skill; the winner's margin comes off the foe's defence." },
+  all_out_defense: { label: "All-Out Defense", help: "No attack; a better defence until your next turn.",
+    options: { increased_dodge: "Increased Dodge (+2)", increased_parry: "Increased Parry (+2)", increased_block: "Increased Block (+2)", double: "Double defence" } },
+  aim: { label: "Aim", aim: true, help: "Aim a ranged weapon: add its Acc to the next attack." },
+  evaluate: { label: "Evaluate", target: true, help: "+1 to hit this foe next turn (up to +3)." },
+  move: { label: "Move", yards: true, help: "Move up to your full Move." },
+  change_posture: { label: "Change posture", posture: true, help: "Stand up, kneel, crawl, sit or lie down." },
+  ready: { label: "Ready", ready: true, help: "Ready a weapon or an item." },
+  concentrate: { label: "Concentrate", task: true, help: "Concentrate on a mental task." },
+  wait: { label: "Wait", wait: true, help: "Hold an action until a trigger happens." },
+  do_nothing: { label: "Do nothing", help: "Stand there; recover from stun or catch your breath." },
+};
+const POSTURES = {
+  standing: { attack: 0, defense: 0, target: 0 }, kneeling: { attack: -2, defense: -2, target: -2 },
+  crawling: { attack: -4, defense: -3, target: -2 }, sitting: { attack: -2, defense: -2, target: -2 },
+  prone: { attack: -4, defense: -3, target: -2 }, face_up: { attack: -4, defense: -3, target: -2 },
+};
+const POSTURE_STEPS = {
+  standing: ["kneeling", "sitting", "crawling", "prone", "face_up"],
+  kneeling: ["standing", "sitting", "crawling", "prone", "face_up"],
+  sitting: ["standing", "kneeling", "crawling", "prone", "face_up"],
+  crawling: ["standing", "kneeling", "sitting", "prone", "face_up"],
+  prone: ["crawling", "kneeling", "sitting", "face_up"],
+  face_up: ["crawling", "kneeling", "sitting", "prone"],
+};
+const WAIT_ACTIONS = ["attack", "feint", "all_out_attack", "ready"];
+const RESENDABLE = new Set(["command", "state_at", "replay", "list_seats"]);
+
+const DEMO_COMBATANTS = [
+  ["brenna", "Brenna the Bold", "pc", { st: 12, dx: 12, iq: 10, ht: 12, dr: 2, shield_skill: 12, shield_name: "medium shield",
+    weapons: [{ name: "broadsword", skill: 14, damage: "sw+1", damage_type: "cut", parry: 0 }] }],
+  ["tam", "Tam Quickfingers", "pc", { st: 10, dx: 14, iq: 12, ht: 11,
+    weapons: [{ name: "rapier", skill: 15, damage: "thr+1", damage_type: "imp", parry: 0 },
+              { name: "dagger", skill: 14, damage: "thr-1", damage_type: "imp", reach: "C", parry: -1 }] }],
+  ["orc", "Orc Raider", "npc", { st: 13, dx: 11, iq: 9, ht: 12, dr: 1,
+    weapons: [{ name: "axe", skill: 12, damage: "sw+2", damage_type: "cut", unbalanced: true }] }],
+  ["goblin", "Goblin Archer", "npc", { st: 9, dx: 12, iq: 10, ht: 10,
+    weapons: [{ name: "short bow", kind: "ranged", skill: 13, damage: "1d", damage_type: "imp", acc: 1, half_damage: 75,
+                max_range: 150, parry: null, bulk: -6 },
+              { name: "knife", skill: 11, damage: "thr-1", damage_type: "imp", reach: "C", parry: -1 }] }],
+];
+
+// ------------------------------------------------------------------ state of the page
+
+const S = {
+  ws: null, welcome: null, token: null, seat: null, fightId: null,
+  state: null, lastSeq: 0, log: [], entries: new Map(),
+  pending: new Map(), refs: 0, cmds: 0,
+  subscribed: false, everSubscribed: false, retry: 0, retryTimer: null, lostAt: 0, catchup: 0,
+  viewSeq: null, viewState: null, actKey: "", promptKey: "", disputeKey: "",
+};
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+
+/** Make an element: h("button", {class: "x", onclick: f}, "text", child, ...). Text is never parsed as HTML. */
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = v;
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (v === true) el.setAttribute(k, "");
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+// ------------------------------------------------------------------ connection
+
+function wsUrl() {
+  return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+}
+
+function connect() {
+  clearTimeout(S.retryTimer);
+  let ws;
+  try { ws = new WebSocket(wsUrl()); } catch (e) { scheduleReconnect(); return; }
+  S.ws = ws;
+  setConn("connecting");
+  ws.onmessage = (e) => { try { dispatch(JSON.parse(e.data)); } catch (err) { console.error(err); } };
+  ws.onopen = () => {
+    S.retry = 0;
+    setConn(S.token ? "joining" : "online");
+    if (S.token) resubscribe();
+    else flushPending();
+  };
+  ws.onclose = () => {
+    if (S.ws !== ws) return;
+    S.ws = null;
+    S.subscribed = false;
+    setConn("offline");
+    if (S.everSubscribed) {
+      if (!S.lostAt) S.lostAt = Date.now();
+      showBanner("Connection lost. Reconnecting…", "warn");
+    }
+    failPending((m) => !RESENDABLE.has(m.type), "the connection was lost before the server answered");
+    scheduleReconnect();
+  };
+}
+
+function scheduleReconnect() {
+  const delay = Math.min(300 * 2 ** S.retry, 3000);
+  S.retry += 1;
+  S.retryTimer = setTimeout(connect, delay);
+}
+
+function resubscribe() {
+  const after = S.lastSeq;
+  S.catchup = 0;
+  request({ type: "subscribe", token: S.token, after }, { front: true }).then((m) => {
+    S.subscribed = true;
+    setConn("live");
+    flushPending();
+    if (S.everSubscribed) {
+      showBanner(`Reconnected: caught up from event ${after}.`, "ok");
+      setTimeout(() => { if (S.subscribed) hideBanner(); }, 4000);
+      S.lostAt = 0;
+    }
+    S.everSubscribed = true;
+    return m;
+  }).catch((err) => {
+    if (err.code === "auth/bad_token") {
+      toast("This link is not valid any more: ask the GM for a new one.", "error");
+      S.token = null;
+      history.replaceState(null, "", location.pathname);
+      showLanding();
+    } else if (err.code === "replay/bad_seq") {
+      // The server has fewer events than we saw (a different database): start over.
+      resetFight();
+      resubscribe();
+    } else if (err.code !== "client/disconnected") {
+      toast(describe(err), "error");
+    }
+  });
+}
+
+function send(msg) {
+  if (S.ws && S.ws.readyState === WebSocket.OPEN) { S.ws.send(JSON.stringify(msg)); return true; }
+  return false;
+}
+
+/** Send a message and resolve with its reply (an `error` reply rejects). Kept across reconnects if resendable. */
+function request(message, opts = {}) {
+  const ref = "r" + (++S.refs);
+  const msg = { ...message, ref };
+  return new Promise((resolve, reject) => {
+    S.pending.set(ref, { msg, resolve, reject, sent: false });
+    const ready = opts.front || message.type === "create_fight" || S.subscribed || !S.token;
+    if (ready && send(msg)) S.pending.get(ref).sent = true;
+  });
+}
+
+function flushPending() {
+  for (const p of S.pending.values()) {
+    if (p.msg.type === "subscribe") continue;
+    if (send(p.msg)) p.sent = true;
+  }
+}
+
+function failPending(pred, why) {
+  for (const [ref, p] of S.pending) {
+    if (p.sent && pred(p.msg)) {
+      S.pending.delete(ref);
+      p.reject({ code: "client/disconnected", message: why });
+    }
+  }
+}
+
+/** Send a fight command. Manual dice: when the server asks for faces, ask the person and send again. */
+async function command(type, args = {}, faces) {
+  const id = "web-" + Date.now().toString(36) + "-" + (++S.cmds) + "-" + Math.random().toString(36).slice(2, 8);
+  const msg = { type: "command", command_id: id, command: type, args };
+  if (faces && faces.length) msg.faces = faces;
+  try {
+    return await request(msg);
+  } catch (err) {
+    if (err.code === "roll/faces_needed" || (err.code === "roll/bad_faces" && faces && faces.length)) {
+      const d = err.details || {};
+      const entered = await askDice(d.count || 3, d.sides || 6, err.message);
+      if (!entered) throw { code: "client/cancelled", message: "cancelled" };
+      const next = (faces || []).slice(0, d.index || 0);
+      next.push(entered);
+      return command(type, args, next);
+    }
+    throw err;
+  }
+}
+
+/** Run a command from a button; show refusals as toasts. */
+async function act(type, args, faces, button) {
+  if (button) button.disabled = true;
+  try {
+    return await command(type, args, faces);
+  } catch (err) {
+    if (err.code !== "client/cancelled") toast(describe(err), "error");
+    return null;
+  } finally {
+    if (button) button.disabled = false;
+  }
+}
+
+function describe(err) {
+  if (!err) return "error";
+  return err.message ? `${err.message} (${err.code})` : String(err.code || err);
+}
+
+// ------------------------------------------------------------------ incoming messages
+
+function dispatch(m) {
+  switch (m.type) {
+    case "welcome":
+      S.welcome = m;
+      $("#server-key-label").hidden = m.create_policy !== "key";
+      break;
+    case "subscribed":
+      S.seat = m.seat;
+      S.fightId = m.fight_id;
+      if (!S.state || m.last_seq >= S.lastSeq) S.state = m.state;
+      showFight();
+      break;
+    case "events":
+      for (const item of m.items) accept(item);
+      S.catchup += m.items.length;
+      if (m.last) render();
+      break;
+    case "event":
+      accept(m);
+      S.state = m.state;
+      render();
+      break;
+    case "error":
+      if (!m.ref || !S.pending.has(m.ref)) toast(describe(m), "error");
+      break;
+  }
+  const p = m.ref && S.pending.get(m.ref);
+  if (p) {
+    S.pending.delete(m.ref);
+    if (m.type === "error") p.reject(m); else p.resolve(m);
+  }
+}
+
+/** Take one event into the log, in seq order, never twice. */
+function accept(item) {
+  if (item.seq <= S.lastSeq) return;
+  if (item.seq !== S.lastSeq + 1) console.warn("gap in events", S.lastSeq, item.seq);
+  S.lastSeq = item.seq;
+  const entry = { seq: item.seq, event: item.event, explanation: item.explanation || "" };
+  S.log.push(entry);
+  appendLogEntry(entry);
+}
+
+function resetFight() {
+  S.state = null; S.lastSeq = 0; S.log = []; S.entries.clear();
+  S.viewSeq = null; S.viewState = null; S.actKey = ""; S.promptKey = ""; S.disputeKey = "";
+  $("#log").replaceChildren();
+}
+
+// ------------------------------------------------------------------ helpers about the fight
+
+const isGM = () => S.seat && S.seat.role === "gm";
+const isSpectator = () => S.seat && S.seat.role === "spectator";
+const controls = (cid) => isGM() || (S.seat && S.seat.combatants.includes(cid));
+const shown = () => S.viewState || S.state;
+const nameOf = (st, cid) => (st && st.combatants[cid] ? st.combatants[cid].name : cid);
+const human = (s) => String(s || "").replace(/_/g, " ");
+const signed = (n) => (n >= 0 ? "+" + n : String(n));
+
+function conditionChips(c, d) {
+  const k = c.condition || {};
+  const chips = [];
+  if (k.dead) chips.push(["dead", "dead"]);
+  else if (k.unconscious) chips.push(["unconscious", "unconscious"]);
+  if (k.collapsed) chips.push(["collapsed", "collapsed"]);
+  if (k.stunned) chips.push(["stunned", "stunned"]);
+  if (k.shock) chips.push(["shock", `shock −${k.shock}`]);
+  if (d && d.reeling) chips.push(["reeling", "reeling"]);
+  if (d && d.tired) chips.push(["tired", "tired"]);
+  if (k.posture && k.posture !== "standing") chips.push([k.posture === "prone" || k.posture === "face_up" ? "prone" : "posture", human(k.posture)]);
+  if (k.maneuver) chips.push(["maneuver", MANEUVERS[k.maneuver] ? MANEUVERS[k.maneuver].label + (k.maneuver_option ? ` (${human(k.maneuver_option)})` : "") : human(k.maneuver)]);
+  return chips;
+}
+
+function bar(kind, value, max) {
+  const known = typeof value === "number" && typeof max === "number" && max > 0;
+  const pct = known ? Math.max(0, Math.min(100, (value / max) * 100)) : 0;
+  const level = !known ? "" : value <= 0 ? "crit" : value * 3 < max ? "low" : value * 3 < max * 2 ? "mid" : "";
+  return h("div", { class: `bar ${kind} ${level}` },
+    h("span", { class: "bar-label" }, kind.toUpperCase()),
+    h("span", { class: "bar-track", role: "meter", "aria-label": kind.toUpperCase(), "aria-valuemin": 0,
+      "aria-valuemax": known ? max : null, "aria-valuenow": known ? value : null },
+      h("span", { class: "bar-fill", style: `width:${pct}%` })),
+    h("span", { class: "bar-num" }, known ? `${value}/${max}` : "?"));
+}
+
+function ruleText(text) {
+  // Turn rule ids (G-36, A-10, R-21) into small badges; everything else stays text.
+  const out = [];
+  const re = /\b([A-Z]-\d{2})\b/g;
+  let last = 0, m;
+  while ((m = re.exec(text))) {
+    if (m.index > last) out.push(text.slice(last, m.index));
+    out.push(h("abbr", { class: "rule", title: `rule ${m[1]} in the rules catalogue` }, m[1]));
+    last = re.lastIndex;
+  }
+  if (last < text.length) out.push(text.slice(last));
+  return out;
+}
+
+// ------------------------------------------------------------------ rendering
+
+function render() {
+  if (!S.state) return;
+  const st = shown();
+  document.title = (S.state.title || "Fight") + " · combat-server";
+  $("#fight-title").textContent = S.state.title || `Fight ${S.fightId}`;
+  const badge = $("#seat-badge");
+  badge.hidden = !S.seat;
+  if (S.seat) {
+    const who = S.seat.role === "player" ? S.seat.combatants.map((c) => nameOf(S.state, c)).join(", ") : "";
+    badge.textContent = S.seat.role === "gm" ? "GM" : S.seat.role === "spectator" ? "Spectator" : `Player · ${who}`;
+    badge.className = "badge role-" + S.seat.role;
+  }
+  renderTurn(st);
+  renderRoster(st);
+  renderPast();
+  renderPrompts();
+  renderAct();
+  renderGM();
+  renderScrubber();
+  markUndone();
+}
+
+function renderTurn(st) {
+  const box = $("#turn");
+  const combat = st.combat;
+  if (st.status === "ended") {
+    box.replaceChildren(h("p", { class: "big" }, "The fight is over."), st.ended_reason ? h("p", { class: "hint" }, st.ended_reason) : null);
+    return;
+  }
+  if (!combat) {
+    box.replaceChildren(h("p", { class: "hint" }, isGM() ? "Setting up: add combatants, hand out links, then start combat." : "Waiting for the GM to start combat."));
+    return;
+  }
+  const cur = combat.current;
+  const mine = controls(cur) && !isGM();
+  box.replaceChildren(
+    h("p", { class: "turn-now" + (mine ? " mine" : "") },
+      h("span", { class: "round" }, `Round ${combat.round}`), " ",
+      h("strong", { id: "current-name" }, nameOf(st, cur)), mine ? " — your turn!" : "'s turn",
+      combat.phase && combat.phase !== "maneuver" ? h("span", { class: "hint" }, ` (${human(combat.phase)})`) : null),
+    h("ol", { class: "order", "aria-label": "Turn order" },
+      combat.order.map((cid) => {
+        const c = st.combatants[cid];
+        const k = (c && c.condition) || {};
+        return h("li", { class: (cid === cur ? "current " : "") + (k.dead || k.unconscious ? "down" : ""), "aria-current": cid === cur ? "step" : null },
+          nameOf(st, cid));
+      })));
+}
+
+function renderRoster(st) {
+  const ul = $("#roster");
+  const cur = st.combat && st.combat.current;
+  const items = Object.values(st.combatants).map((c) => {
+    const d = (st.derived || {})[c.id];
+    const k = c.condition || {};
+    const chips = conditionChips(c, d);
+    return h("li", { class: `combatant side-${c.side}` + (c.id === cur ? " current" : "") + (k.dead ? " dead" : k.unconscious ? " down" : ""),
+      dataset: { cid: c.id } },
+      h("div", { class: "c-head" },
+        h("span", { class: "c-name" }, c.name),
+        h("span", { class: "side" }, c.side.toUpperCase()),
+        c.hidden ? h("span", { class: "tag" }, "hidden") : null,
+        S.seat && S.seat.combatants.includes(c.id) ? h("span", { class: "tag you" }, "you") : null,
+        c.id === cur ? h("span", { class: "tag turn" }, "turn") : null),
+      bar("hp", k.hp, d && d.hp_max),
+      bar("fp", k.fp, d && d.fp_max),
+      d ? h("div", { class: "c-stats hint" },
+        `Move ${d.move} · Dodge ${d.dodge}` + (d.weapons && d.weapons.length ? ` · ${d.weapons.filter((w) => w.name !== "punch").map((w) => `${w.name} ${w.skill}, ${w.damage}`).join("; ")}` : "")) : null,
+      chips.length ? h("ul", { class: "chips", "aria-label": "conditions" }, chips.map(([cls, t]) => h("li", { class: "chip " + cls }, t))) : null);
+  });
+  ul.replaceChildren(...items);
+  if (!items.length) ul.replaceChildren(h("li", { class: "hint" }, "No combatants yet."));
+}
+
+function renderPast() {
+  const bar = $("#past-bar");
+  bar.hidden = S.viewSeq === null;
+  document.body.classList.toggle("viewing-past", S.viewSeq !== null);
+  if (S.viewSeq !== null) {
+    const e = S.entries.get(S.viewSeq);
+    $("#past-text").textContent = `Viewing the fight as it was after event #${S.viewSeq}` +
+      (e ? ` — ${e.data.explanation}` : "") + ". Actions are paused.";
+  }
+}
+
+// ---- prompts: defence, rolls, disputes
+
+function renderPrompts() {
+  const box = $("#prompts");
+  const st = S.state;
+  const open = S.viewSeq !== null ? [] : (st.prompts || []).filter((p) => p.kind !== "dispute");
+  const key = open.map((p) => p.id + ":" + controls(p.combatant)).join("|") + "#" + (isSpectator() ? "s" : "");
+  if (key === S.promptKey) return;
+  S.promptKey = key;
+  box.replaceChildren(...open.map((p) => promptCard(p, st)));
+}
+
+function diceInputs(count, sides, label) {
+  const wrap = h("fieldset", { class: "dice-entry" }, h("legend", {}, label || `Your dice (${count}d${sides})`));
+  for (let i = 0; i < count; i++) {
+    wrap.append(h("label", { class: "die" }, h("span", { class: "sr" }, `die ${i + 1}`),
+      h("input", { type: "number", min: 1, max: sides, required: true, inputmode: "numeric", class: "die-input", "aria-label": `die ${i + 1} of ${count}` })));
+  }
+  return wrap;
+}
+
+function readDice(root) {
+  const vals = $$(".die-input", root).map((i) => Number(i.value));
+  if (!vals.length) return null;
+  if (vals.some((v) => !Number.isInteger(v) || v < 1)) return false;
+  return [vals];
+}
+
+const manual = () => S.state && S.state.dice_mode === "manual";
+
+function modList(entry) {
+  const mods = (entry && entry.modifiers) || [];
+  if (!mods.length) return "";
+  return mods.map((m) => `${signed(m.value)} ${m.reason}${m.rule ? ` (${m.rule})` : ""}`).join(", ");
+}
+
+/** Own: this seat should answer (its combatant, or an NPC for the GM). The GM may still answer for a PC. */
+function ownsTurn(cid) {
+  if (!S.seat || isSpectator() || !cid) return isGM();
+  if (S.seat.combatants.includes(cid)) return true;
+  const c = S.state && S.state.combatants[cid];
+  return isGM() && !!c && c.side !== "pc";
+}
+
+function promptCard(p, st) {
+  const mine = ownsTurn(p.combatant);
+  const card = h("div", { class: `prompt prompt-${p.kind}` + (mine ? " mine" : ""), dataset: { prompt: p.id } },
+    h("p", { class: "prompt-text" }, p.text));
+  if (!mine) {
+    card.append(h("p", { class: "hint" }, `Waiting for ${nameOf(st, p.combatant)}.`));
+    if (!controls(p.combatant) || isSpectator()) return card;
+    const inner = h("details", { class: "gm-override" }, h("summary", {}, `Answer for ${nameOf(st, p.combatant)} as GM`));
+    card.append(inner);
+    fillPrompt(inner, p, st);
+    return card;
+  }
+  fillPrompt(card, p, st);
+  return card;
+}
+
+function fillPrompt(card, p, st) {
+  const o = p.options || {};
+  if (p.kind === "defend") {
+    const dice = manual() ? diceInputs(3, 6, "Your defence roll (3d6)") : null;
+    const choices = h("div", { class: "defences" });
+    const add = (defense, label, entry, weapon) => {
+      const btn = h("button", { type: "button", class: "defence primary", dataset: { defense },
+        onclick: async () => {
+          let faces;
+          if (dice && defense !== "none") { faces = readDice(card); if (faces === false) { toast("Enter every die first (1 to 6).", "error"); return; } }
+          const args = { prompt: p.id, defense };
+          if (weapon) args.weapon = weapon;
+          await act("defend", args, faces, btn);
+        } },
+        h("span", { class: "d-name" }, label),
+        entry ? h("span", { class: "d-num", title: "roll this or less on 3d6" }, String(entry.target)) : null);
+      choices.append(h("div", { class: "defence-choice" }, btn,
+        entry ? h("span", { class: "hint" }, `${entry.base_reason || ""} ${entry.base}` + (modList(entry) ? `; ${modList(entry)}` : "")) : null));
+    };
+    if (o.dodge) add("dodge", "Dodge", o.dodge);
+    for (const [w, entry] of Object.entries(o.parry || {})) add("parry", `Parry (${w})`, entry, w);
+    if (o.block) add("block", "Block", o.block);
+    add("none", "No defence", null);
+    card.append(choices);
+    if (dice) card.append(dice);
+  } else if (p.kind === "roll") {
+    const count = o.count || 3, sides = o.sides || 6;
+    const dice = manual() ? diceInputs(count, sides, `Your ${human(o.purpose)} roll (${count}d${sides})`) : null;
+    const btn = h("button", { type: "button", class: "primary roll-btn", onclick: async () => {
+      let faces;
+      if (dice) { faces = readDice(card); if (faces === false) { toast("Enter every die first.", "error"); return; } }
+      await act("roll", { prompt: p.id }, faces, btn);
+    } }, dice ? "Use these dice" : `Roll ${count}d${sides === 6 ? "" : sides}` + (o.purpose ? ` for ${human(o.purpose)}` : ""));
+    if (dice) card.append(dice);
+    card.append(h("div", { class: "row" }, btn));
+  }
+}
+
+// ---- the maneuver form (own turn)
+
+function renderAct() {
+  const box = $("#act");
+  const st = S.state;
+  const combat = st.combat;
+  const cur = combat && combat.current;
+  const blocking = (st.prompts || []).some((p) => p.kind !== "dispute");
+  const canAct = S.viewSeq === null && !isSpectator() && st.status === "active" && combat && combat.phase === "maneuver"
+    && !combat.interrupted_by && controls(cur) && !blocking;
+  const key = canAct ? `${cur}:${combat.round}:${st.turn_start_seq}` : (blocking ? "prompt" : "idle:" + (cur || "") + st.status + (S.viewSeq !== null));
+  $("#act-h").textContent = !canAct ? "Actions" : !ownsTurn(cur) ? `${nameOf(st, cur)}'s turn` : isGM() ? `${nameOf(st, cur)} acts (you run this NPC)` : `Your move: ${nameOf(st, cur)}`;
+  if (key === S.actKey) { if (canAct) updatePreview(); return; }
+  S.actKey = key;
+  if (!canAct) {
+    let msg = "";
+    if (S.viewSeq !== null) msg = "You are looking at the past. Go back to live to act.";
+    else if (isSpectator()) msg = "You are watching this fight.";
+    else if (st.status === "setup") msg = isGM() ? "Add combatants below, then start combat." : "The fight has not started yet.";
+    else if (st.status === "ended") msg = "The fight is over.";
+    else if (blocking) msg = "";
+    else if (combat) msg = `Waiting for ${nameOf(st, cur)} to act.`;
+    box.replaceChildren(msg ? h("p", { class: "hint" }, msg) : "");
+    return;
+  }
+  if (ownsTurn(cur)) box.replaceChildren(maneuverForm(st, cur));
+  else box.replaceChildren(h("p", { class: "hint" }, `Waiting for ${nameOf(st, cur)}'s player.`),
+    h("details", { class: "gm-override" }, h("summary", {}, `Act for ${nameOf(st, cur)} as GM`), maneuverForm(st, cur)));
+  updatePreview();
+}
+
+function legalManeuvers(st, cid) {
+  const d = (st.derived || {})[cid] || {};
+  const k = st.combatants[cid].condition || {};
+  const weapons = (d.weapons || []);
+  const ready = weapons.filter((w) => w.ready);
+  return Object.keys(MANEUVERS).filter((m) => {
+    if (m === "aim") return ready.some((w) => w.kind === "ranged" || w.kind === "thrown");
+    if (m === "feint") return ready.some((w) => w.kind === "melee");
+    if (m === "ready") return (k.unready || []).length > 0;
+    if (MANEUVERS[m].attack) return ready.length > 0;
+    return true;
+  });
+}
+
+function maneuverForm(st, cid) {
+  const d = (st.derived || {})[cid] || {};
+  const k = st.combatants[cid].condition || {};
+  const foes = Object.values(st.combatants).filter((c) => c.id !== cid && !(c.condition || {}).dead);
+  const foeFirst = foes.sort((a, b) => (a.side === st.combatants[cid].side) - (b.side === st.combatants[cid].side));
+  const legal = legalManeuvers(st, cid);
+  const weapons = (d.weapons || []);
+  const sel = (name, label, opts) => h("div", { class: "field", dataset: { field: name } },
+    h("label", { for: "mf-" + name }, label),
+    h("select", { name, id: "mf-" + name }, opts.map(([v, t]) => h("option", { value: v }, t))));
+  const form = h("form", { id: "maneuver-form", class: "maneuver-form", autocomplete: "off" },
+    h("fieldset", { class: "maneuvers" }, h("legend", {}, "Maneuver"),
+      h("div", { class: "maneuver-grid" }, legal.map((m, i) => h("label", { class: "maneuver-choice" },
+        h("input", { type: "radio", name: "maneuver", value: m, checked: i === 0 }),
+        h("span", { class: "m-name" }, MANEUVERS[m].label), h("span", { class: "m-help" }, MANEUVERS[m].help))))),
+    sel("option", "Option", [["", "choose…"]]),
+    sel("target", "Target", foeFirst.map((c) => [c.id, `${c.name} (${c.side.toUpperCase()})`])),
+    sel("weapon", "Weapon", weapons.filter((w) => w.ready).map((w) => [w.name, `${w.name} — skill ${w.skill}, ${w.damage}`])),
+    sel("ready_weapon", "Weapon to ready", (k.unready || []).map((w) => [w, w])),
+    sel("posture", "New posture", (POSTURE_STEPS[k.posture || "standing"] || []).map((p) => [p, human(p)])),
+    h("label", { class: "field", dataset: { field: "yards" } }, "Yards to move", h("input", { name: "yards", type: "number", min: 0, max: 100, value: 0 })),
+    h("label", { class: "field", dataset: { field: "range" } }, "Range (yards)", h("input", { name: "range", type: "number", min: 0, max: 10000, value: 1 })),
+    h("label", { class: "field", dataset: { field: "task" } }, "Task", h("input", { name: "task", maxlength: 200, placeholder: "cast a spell" })),
+    h("label", { class: "field", dataset: { field: "trigger" } }, "Trigger", h("input", { name: "trigger", maxlength: 200, placeholder: "when the orc steps in" })),
+    sel("action", "Then", WAIT_ACTIONS.map((a) => [a, human(a)])),
+    h("div", { id: "preview", class: "preview", "aria-live": "polite" }),
+    h("div", { id: "attack-dice" }),
+    h("div", { class: "row" }, h("button", { type: "submit", class: "primary", id: "go-btn" }, "Go")));
+  form.addEventListener("change", updatePreview);
+  form.addEventListener("input", (e) => { if (e.target.name !== "maneuver") updatePreview(); });
+  form.addEventListener("submit", (e) => { e.preventDefault(); submitManeuver(form, cid); });
+  return form;
+}
+
+function formManeuver(form) {
+  const r = $("input[name=maneuver]:checked", form);
+  return r ? r.value : "attack";
+}
+
+/** The to-hit number before rolling: weapon skill plus the modifiers the server will apply (G-22..G-35). */
+function effectiveSkill(st, cid, maneuver, option, target, weaponName) {
+  const d = (st.derived || {})[cid] || {};
+  const w = (d.weapons || []).find((x) => x.name === weaponName);
+  if (!w) return null;
+  const k = st.combatants[cid].condition || {};
+  const tk = (st.combatants[target] || {}).condition || {};
+  const ranged = w.kind === "ranged" || w.kind === "thrown";
+  const mods = [];
+  if (maneuver === "all_out_attack" && option === "determined") mods.push(ranged ? [1, "All-Out Attack (Determined)", "G-23"] : [4, "All-Out Attack (Determined)", "G-22"]);
+  if (k.evaluate_target === target && k.evaluate_bonus) mods.push([k.evaluate_bonus, "Evaluate", "G-29"]);
+  if (ranged && k.aim_turns && k.aim_target === target && k.aim_weapon === w.name && (maneuver === "attack" || maneuver === "all_out_attack")) {
+    mods.push([w.acc, `Aim (Acc ${w.acc})`, "G-21"]);
+    if (k.aim_turns >= 2) mods.push([k.aim_turns === 2 ? 1 : 2, `Aim ${k.aim_turns} turns`, "G-21"]);
+  }
+  if (maneuver === "move_and_attack") {
+    const sheetW = ((st.combatants[cid].sheet || {}).weapons || []).find((x) => x.name === w.name);
+    mods.push(ranged ? [Math.min(-2, (sheetW && sheetW.bulk) || 0), "Move and Attack, ranged", "G-32"] : [-4, "Move and Attack", "G-32"]);
+  }
+  if (k.shock) mods.push([-k.shock, "shock", "G-47"]);
+  const posture = (st.options || {}).posture_modifiers !== false;
+  if (posture && !ranged && k.posture && k.posture !== "standing") mods.push([POSTURES[k.posture].attack, `you are ${human(k.posture)}`, "G-26"]);
+  if (posture && ranged && tk.posture && tk.posture !== "standing") mods.push([POSTURES[tk.posture].target, `target ${human(tk.posture)}`, "G-26"]);
+  let total = w.skill + mods.reduce((a, m) => a + m[0], 0);
+  let cap = "";
+  if (maneuver === "move_and_attack" && !ranged && total > 9) { total = 9; cap = " (capped at 9, G-32)"; }
+  return { base: w.skill, weapon: w.name, mods: mods.filter((m) => m[0]), total, cap, ranged };
+}
+
+function updatePreview() {
+  const form = $("#maneuver-form");
+  if (!form) return;
+  const st = S.state;
+  const cid = st.combat.current;
+  const m = formManeuver(form);
+  const spec = MANEUVERS[m] || {};
+  const show = (field, on) => { const el = $(`[data-field=${field}]`, form); if (el) el.hidden = !on; };
+  const optSel = $("select[name=option]", form);
+  if (spec.options) {
+    if (optSel.dataset.for !== m) {
+      optSel.replaceChildren(...Object.entries(spec.options).map(([v, t]) => h("option", { value: v }, t)));
+      optSel.dataset.for = m;
+    }
+  }
+  const option = spec.options ? optSel.value : "";
+  const attacks = spec.attack || spec.feint;
+  show("option", !!spec.options);
+  show("target", attacks || spec.aim || m === "evaluate" || (m === "wait"));
+  show("weapon", attacks || spec.aim || m === "wait");
+  show("ready_weapon", !!spec.ready);
+  show("posture", !!spec.posture);
+  show("yards", !!spec.yards || m === "move_and_attack");
+  show("task", !!spec.task);
+  show("trigger", !!spec.wait);
+  show("action", !!spec.wait);
+  const target = $("select[name=target]", form).value;
+  const weapon = $("select[name=weapon]", form).value;
+  const w = (((st.derived || {})[cid] || {}).weapons || []).find((x) => x.name === weapon);
+  show("range", !!(spec.attack && w && (w.kind === "ranged" || w.kind === "thrown")));
+  const preview = $("#preview", form);
+  const diceBox = $("#attack-dice", form);
+  const rolls = spec.attack || spec.feint;
+  if (rolls) {
+    const eff = effectiveSkill(st, cid, m, option, target, weapon);
+    if (eff) {
+      preview.replaceChildren(
+        h("div", { class: "eff" }, h("span", { class: "eff-label" }, spec.feint ? "Feint with skill" : "Effective skill"),
+          h("span", { class: "eff-num", id: "effective-skill" }, String(eff.total))),
+        h("p", { class: "hint" }, `${eff.weapon} ${eff.base}` + eff.mods.map((x) => `, ${signed(x[0])} ${x[1]} (${x[2]})`).join("") + eff.cap +
+          (eff.ranged ? "; range and size modifiers are added by the server (G-35)." : `. Roll ${eff.total} or less on 3d6 to hit ${nameOf(st, target)}.`)));
+    } else preview.replaceChildren();
+  } else {
+    preview.replaceChildren(h("p", { class: "hint" }, spec.help || ""));
+  }
+  const wantDice = manual() && rolls;
+  if (wantDice && !$(".dice-entry", diceBox)) diceBox.replaceChildren(diceInputs(3, 6, "Your attack roll (3d6)"));
+  if (!wantDice) diceBox.replaceChildren();
+  $("#go-btn", form).textContent = rolls ? (manual() ? "Attack with these dice" : "Roll to hit") : `Do it: ${spec.label}`;
+}
+
+async function submitManeuver(form, cid) {
+  const m = formManeuver(form);
+  const spec = MANEUVERS[m] || {};
+  const v = (name) => { const el = form.elements[name]; return el ? el.value : ""; };
+  const args = { combatant: cid, maneuver: m };
+  if (spec.options) args.option = v("option");
+  if (spec.attack || spec.feint || spec.aim || m === "evaluate") args.target = v("target");
+  if (spec.attack || spec.feint || spec.aim) args.weapon = v("weapon");
+  if (spec.ready) args.weapon = v("ready_weapon");
+  if (spec.posture) args.posture = v("posture");
+  if ((spec.yards || m === "move_and_attack") && Number(v("yards"))) args.yards = Number(v("yards"));
+  if (!$("[data-field=range]", form).hidden) args.range = Number(v("range")) || 0;
+  if (spec.task) args.task = v("task");
+  if (spec.wait) { args.trigger = v("trigger"); args.action = v("action"); args.target = v("target"); args.weapon = v("weapon"); }
+  let faces;
+  if (manual() && (spec.attack || spec.feint)) {
+    faces = readDice(form);
+    if (faces === false) { toast("Enter all three dice (1 to 6) first.", "error"); return; }
+  }
+  await act("maneuver", args, faces, $("#go-btn", form));
+}
+
+// ---- the GM panel
+
+function renderGM() {
+  const card = $("#gm-card");
+  card.hidden = !isGM();
+  if (!isGM()) return;
+  const st = S.state;
+  $("#gm-start").hidden = st.status !== "setup";
+  if (st.status === "setup" && !S.gmOpened) { $("#gm-setup").open = true; $("#gm-seats").open = true; S.gmOpened = true; }
+  // Seat buttons: one per PC (and NPC on demand), one for spectators.
+  const btns = $("#seat-buttons");
+  const want = Object.values(st.combatants).map((c) => c.id + c.name).join("|");
+  if (btns.dataset.key !== want) {
+    btns.dataset.key = want;
+    btns.replaceChildren(
+      ...Object.values(st.combatants).filter((c) => c.side === "pc").map((c) =>
+        h("button", { type: "button", dataset: { seatFor: c.id }, onclick: (e) => addSeat("player", [c.id], c.name, e.currentTarget) }, `Player link: ${c.name}`)),
+      h("button", { type: "button", dataset: { seatFor: "" }, onclick: (e) => addSeat("spectator", [], "spectators", e.currentTarget) }, "Spectator link"));
+  }
+  fillSelect($("#adjust-form select[name=combatant]"), Object.values(st.combatants).map((c) => [c.id, c.name]));
+  renderDisputes(st);
+}
+
+function fillSelect(select, options) {
+  const key = JSON.stringify(options);
+  if (select.dataset.key === key) return;
+  const keep = select.value;
+  select.dataset.key = key;
+  select.replaceChildren(...options.map(([v, t]) => h("option", { value: v }, t)));
+  if (options.some(([v]) => v === keep)) select.value = keep;
+  select.dispatchEvent(new Event("change"));
+}
+
+function renderDisputes(st) {
+  const box = $("#gm-disputes");
+  const disputes = S.viewSeq !== null ? [] : (st.prompts || []).filter((p) => p.kind === "dispute");
+  const key = disputes.map((p) => p.id).join("|");
+  if (key === S.disputeKey) return;
+  S.disputeKey = key;
+  box.replaceChildren(...disputes.map((p) => {
+    const seq = (p.options || {}).seq;
+    const form = h("form", { class: "dispute-rule", dataset: { dispute: p.id }, autocomplete: "off" },
+      h("p", { class: "prompt-text" }, "⚑ ", p.text),
+      h("label", {}, "Your ruling (shown in the log)", h("input", { name: "comment", maxlength: 300, placeholder: "the shield was not ready" })),
+      h("details", { class: "override" }, h("summary", {}, "Override: set HP/FP"),
+        h("div", { class: "grid2" },
+          h("div", {}, h("label", { for: `rule-c-${p.id}` }, "Combatant"),
+            h("select", { name: "combatant", id: `rule-c-${p.id}` }, Object.values(st.combatants).map((c) => h("option", { value: c.id }, c.name)))),
+          h("label", {}, "HP", h("input", { name: "hp", type: "number" })),
+          h("label", {}, "FP", h("input", { name: "fp", type: "number" })))),
+      h("div", { class: "row wrap" },
+        h("button", { type: "button", class: "primary", dataset: { verdict: "uphold" } }, "Uphold (no change)"),
+        h("button", { type: "button", dataset: { verdict: "override" } }, "Override"),
+        seq ? h("button", { type: "button", class: "link", onclick: () => scrubTo(seq) }, `View event #${seq}`) : null));
+    const sel = $("select[name=combatant]", form);
+    const fill = () => {
+      const c = S.state.combatants[sel.value];
+      if (c) { form.elements.hp.value = c.condition.hp; form.elements.fp.value = c.condition.fp; }
+    };
+    const ev = seq && S.entries.get(seq);
+    const p0 = ev && ev.data.event.payload;
+    const guess = p0 && (p0.target || p0.combatant || p0.attacker);
+    if (guess && st.combatants[guess]) sel.value = guess;
+    fill();
+    sel.addEventListener("change", fill);
+    $$("button[data-verdict]", form).forEach((b) => b.addEventListener("click", async () => {
+      const verdict = b.dataset.verdict;
+      const args = { dispute: p.id, verdict, comment: form.elements.comment.value.trim() };
+      if (verdict === "override") {
+        const c = S.state.combatants[sel.value];
+        const changes = {};
+        if (form.elements.hp.value !== "" && Number(form.elements.hp.value) !== c.condition.hp) changes.hp = Number(form.elements.hp.value);
+        if (form.elements.fp.value !== "" && Number(form.elements.fp.value) !== c.condition.fp) changes.fp = Number(form.elements.fp.value);
+        if (!Object.keys(changes).length) { toast("An override changes something: set HP or FP.", "error"); return; }
+        args.adjustments = [{ combatant: sel.value, changes, reason: `ruling on the dispute: ${args.comment || "GM override"}` }];
+      }
+      await act("rule", args, undefined, b);
+    }));
+    return form;
+  }));
+}
+
+async function addSeat(role, combatants, label, button) {
+  button.disabled = true;
+  try {
+    const m = await request({ type: "add_seat", role, combatants, label });
+    const links = savedLinks();
+    links.push({ label: role === "spectator" ? "Spectators" : label, role, link: m.link });
+    localStorage.setItem("links:" + S.fightId, JSON.stringify(links));
+    renderLinks();
+  } catch (err) {
+    toast(describe(err), "error");
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function savedLinks() {
+  try { return JSON.parse(localStorage.getItem("links:" + S.fightId) || "[]"); } catch (e) { return []; }
+}
+
+function renderLinks() {
+  const ul = $("#links");
+  ul.replaceChildren(...savedLinks().map((l) => {
+    const input = h("input", { class: "link-text", readonly: true, value: l.link, "aria-label": `link for ${l.label}` });
+    return h("li", { class: "link-row", dataset: { label: l.label } },
+      h("span", { class: "link-label" }, l.label),
+      input,
+      h("button", { type: "button", onclick: async (e) => {
+        input.select();
+        try { await navigator.clipboard.writeText(l.link); } catch (err) { document.execCommand && document.execCommand("copy"); }
+        e.currentTarget.textContent = "Copied";
+      } }, "Copy"),
+      h("a", { href: l.link, target: "_blank", rel: "noopener", class: "button" }, "Open"));
+  }));
+}
+
+// ---- the log
+
+function payloadDice(p) {
+  const parts = [];
+  const rec = p.record;
+  if (rec && rec.dice) {
+    parts.push(h("span", { class: "dice" }, `3d [${rec.dice.join(", ")}] = ${rec.total}`));
+    parts.push(` vs ${rec.target}`);
+    const ml = [`${rec.base_reason || "base"} ${rec.base}`].concat((rec.modifiers || []).map((m) => `${signed(m.value)} ${m.reason}`));
+    parts.push(h("span", { class: "mods" }, ` (${ml.join(", ")})`));
+    if (rec.outcome) parts.push(" → ", h("strong", { class: "outcome " + rec.outcome.replace(/ /g, "-") }, rec.outcome));
+    if (rec.rule) parts.push(" ", h("abbr", { class: "rule" }, rec.rule));
+  } else if (p.dice && Array.isArray(p.dice)) {
+    parts.push(h("span", { class: "dice" }, `dice [${p.dice.join(", ")}]`));
+    if (typeof p.adds === "number") parts.push(` ${signed(p.adds)}`);
+    if (typeof p.basic === "number") parts.push(` = ${p.basic} basic`);
+    if (p.dr) parts.push(`, DR ${p.dr}`);
+    if (typeof p.injury === "number") parts.push(" → ", h("strong", {}, `${p.injury} injury`));
+    if (p.modifiers && p.modifiers.length) parts.push(h("span", { class: "mods" }, ` (${p.modifiers.map((m) => `${signed(m.value)} ${m.reason}`).join(", ")})`));
+  }
+  return parts.length ? h("div", { class: "roll-detail" }, ...parts) : null;
+}
+
+function appendLogEntry(data) {
+  const e = data.event;
+  const p = e.payload || {};
+  const canDispute = () => S.seat && !isSpectator();
+  const li = h("li", { class: `entry type-${e.type}`, dataset: { seq: data.seq, type: e.type }, id: `ev-${data.seq}` },
+    h("div", { class: "entry-head" },
+      h("button", { type: "button", class: "seq link", title: "view the fight at this point", onclick: () => scrubTo(data.seq) }, `#${data.seq}`),
+      h("span", { class: "etype" }, human(e.type)),
+      h("span", { class: "spacer" }),
+      h("span", { class: "entry-actions" },
+        e.type !== "fight_created" ? h("button", { type: "button", class: "small dispute-btn", onclick: () => openDispute(data) }, "Dispute") : null,
+        h("button", { type: "button", class: "small undo-to gm-only", title: "undo everything after this event", onclick: (ev) => {
+          if (confirm(`Undo everything after event #${data.seq}?`)) act("undo", { to: "seq", seq: data.seq }, undefined, ev.currentTarget);
+        } }, "Undo after"))),
+    h("p", { class: "expl" }, ruleText(data.explanation || human(e.type))),
+    payloadDice(p));
+  const ol = $("#log");
+  const nearBottom = ol.scrollHeight - ol.scrollTop - ol.clientHeight < 80;
+  ol.append(li);
+  S.entries.set(data.seq, { data, li });
+  if (nearBottom) ol.scrollTop = ol.scrollHeight;
+  void canDispute;
+}
+
+function markUndone() {
+  const undone = new Set((S.state && S.state.undone) || []);
+  for (const [seq, { li }] of S.entries) {
+    const u = undone.has(seq);
+    li.classList.toggle("undone", u);
+    li.classList.toggle("viewing", S.viewSeq === seq);
+    li.classList.toggle("future", S.viewSeq !== null && seq > S.viewSeq);
+    if (u) li.setAttribute("aria-label", `event ${seq}, undone`); else li.removeAttribute("aria-label");
+  }
+  document.body.classList.toggle("is-gm", !!isGM());
+  document.body.classList.toggle("is-spectator", !!isSpectator());
+}
+
+function openDispute(data) {
+  const dlg = $("#dispute-dialog");
+  $("#dispute-seq").textContent = "#" + data.seq;
+  $("#dispute-expl").textContent = data.explanation;
+  const form = $("#dispute-form");
+  form.elements.comment.value = "";
+  form.onsubmit = async (e) => {
+    e.preventDefault();
+    const comment = form.elements.comment.value.trim();
+    if (!comment) return;
+    dlg.close();
+    const r = await act("dispute", { seq: data.seq, comment });
+    if (r) toast(`Dispute sent: the GM will rule on event #${data.seq}.`, "ok");
+  };
+  dlg.showModal();
+  form.elements.comment.focus();
+}
+
+/** Manual dice that the server asked for (count d sides); resolves with the faces or null. */
+function askDice(count, sides, text) {
+  const dlg = $("#dice-dialog");
+  const box = $("#dice-inputs");
+  $("#dice-text").textContent = text;
+  box.replaceChildren(diceInputs(count, sides, `${count}d${sides}`));
+  return new Promise((resolve) => {
+    const form = $("#dice-form");
+    form.onsubmit = (e) => {
+      e.preventDefault();
+      const f = readDice(box);
+      if (!f) return;
+      dlg.close();
+      resolve(f[0]);
+    };
+    dlg.onclose = () => resolve(null);
+    dlg.showModal();
+    const first = $("input", box);
+    if (first) first.focus();
+  });
+}
+
+// ---- the timeline
+
+function renderScrubber() {
+  const r = $("#scrubber");
+  r.max = String(Math.max(1, S.lastSeq));
+  if (S.viewSeq === null) r.value = r.max;
+  $("#scrub-label").textContent = S.viewSeq === null ? `live · event ${S.lastSeq}` : `event ${S.viewSeq} of ${S.lastSeq}`;
+  r.setAttribute("aria-valuetext", $("#scrub-label").textContent);
+}
+
+let scrubToken = 0;
+async function scrubTo(seq) {
+  seq = Math.max(1, Math.min(S.lastSeq, Number(seq)));
+  if (seq >= S.lastSeq) { backToLive(); return; }
+  const mine = ++scrubToken;
+  try {
+    const m = await request({ type: "state_at", seq });
+    if (mine !== scrubToken) return;
+    S.viewSeq = seq;
+    S.viewState = m.state;
+    render();
+    const e = S.entries.get(seq);
+    if (e) e.li.scrollIntoView({ block: "nearest" });
+  } catch (err) {
+    toast(describe(err), "error");
+  }
+}
+
+function backToLive() {
+  scrubToken++;
+  S.viewSeq = null;
+  S.viewState = null;
+  render();
+  const ol = $("#log");
+  ol.scrollTop = ol.scrollHeight;
+}
+
+// ------------------------------------------------------------------ banners and toasts
+
+function setConn(what) {
+  const el = $("#conn");
+  el.textContent = { live: "live", online: "online", joining: "joining…", connecting: "connecting…", offline: "offline" }[what] || what;
+  el.className = "conn conn-" + what;
+}
+
+function showBanner(text, kind) {
+  const b = $("#banner");
+  b.textContent = text;
+  b.className = "banner " + (kind || "");
+  b.hidden = false;
+}
+
+function hideBanner() { $("#banner").hidden = true; }
+
+function toast(text, kind) {
+  const t = h("div", { class: "toast " + (kind || ""), role: kind === "error" ? "alert" : "status" }, text,
+    h("button", { type: "button", class: "toast-x", "aria-label": "dismiss", onclick: () => t.remove() }, "×"));
+  $("#toasts").append(t);
+  setTimeout(() => t.remove(), kind === "error" ? 8000 : 4000);
+}
+
+// ------------------------------------------------------------------ pages
+
+function showLanding() {
+  $("#landing").hidden = false;
+  $("#fight").hidden = true;
+  $("#fight-title").textContent = "combat-server";
+}
+
+function showFight() {
+  $("#landing").hidden = true;
+  $("#fight").hidden = false;
+  renderLinks();
+  render();
+}
+
+function tokenFromText(text) {
+  text = (text || "").trim();
+  const m = text.match(/[#?&]token=([^&#\s]+)/);
+  if (m) return decodeURIComponent(m[1]);
+  return /^[A-Za-z0-9_-]{8,200}$/.test(text) ? text : null;
+}
+
+function join(token) {
+  resetFight();
+  S.token = token;
+  S.everSubscribed = false;
+  history.replaceState(null, "", location.pathname + "#token=" + encodeURIComponent(token));
+  if (S.ws && S.ws.readyState === WebSocket.OPEN) resubscribe();
+}
+
+async function createFight(opts) {
+  const m = await request({ type: "create_fight", ruleset: "gurps", ...opts });
+  join(m.token);
+  return m;
+}
+
+async function openDemo(button) {
+  button.disabled = true;
+  try {
+    await createFight({ title: "Demo: ambush at the ford", dice_mode: "seeded", seed: "web-demo-" + Date.now() });
+    await waitFor(() => S.subscribed);
+    for (const [id, name, side, sheet] of DEMO_COMBATANTS) await command("add_combatant", { id, name, side, sheet });
+    await command("note", { text: "The raiders wait at the ford; the heroes come round the bend." });
+    for (const [id, name, side] of DEMO_COMBATANTS) {
+      if (side !== "pc") continue;
+      const s = await request({ type: "add_seat", role: "player", combatants: [id], label: name });
+      const links = savedLinks(); links.push({ label: name, role: "player", link: s.link });
+      localStorage.setItem("links:" + S.fightId, JSON.stringify(links));
+    }
+    renderLinks();
+    toast("Demo fight ready: hand out the player links, then start combat.", "ok");
+  } catch (err) {
+    toast(describe(err), "error");
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function waitFor(pred, ms = 10000) {
+  return new Promise((resolve, reject) => {
+    const t0 = Date.now();
+    const tick = () => { if (pred()) resolve(); else if (Date.now() - t0 > ms) reject({ code: "client/timeout", message: "timed out" }); else setTimeout(tick, 30); };
+    tick();
+  });
+}
+
+// ------------------------------------------------------------------ wiring
+
+function wire() {
+  $("#create-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const f = e.currentTarget;
+    const opts = { title: f.elements.title.value.trim(), dice_mode: f.elements.dice_mode.value };
+    if (f.elements.server_key.value) opts.server_key = f.elements.server_key.value;
+    try { await createFight(opts); } catch (err) { toast(describe(err), "error"); }
+  });
+  $("#demo-btn").addEventListener("click", (e) => openDemo(e.currentTarget));
+  $("#join-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const token = tokenFromText(e.currentTarget.elements.link.value);
+    if (!token) { toast("That does not look like an invite link.", "error"); return; }
+    join(token);
+  });
+
+  $("#add-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const f = e.currentTarget;
+    const el = f.elements;
+    let sheet;
+    if (el.sheet_json.value.trim()) {
+      try { sheet = JSON.parse(el.sheet_json.value); } catch (err) { toast("The sheet is not valid JSON: " + err.message, "error"); return; }
+    } else {
+      sheet = { st: +el.st.value, dx: +el.dx.value, iq: +el.iq.value, ht: +el.ht.value };
+      if (+el.dr.value) sheet.dr = +el.dr.value;
+      if (el.shield_skill.value) sheet.shield_skill = +el.shield_skill.value;
+      if (el.weapon.value.trim()) sheet.weapons = [{ name: el.weapon.value.trim(), skill: +el.skill.value, damage: el.damage.value.trim(), damage_type: el.damage_type.value }];
+    }
+    const args = { name: el.name.value.trim(), side: el.side.value, sheet, hidden: el.hidden.checked };
+    const r = await act("add_combatant", args, undefined, $("button[type=submit]", f));
+    if (r) { el.name.value = ""; el.sheet_json.value = ""; el.name.focus(); toast(`${args.name} added.`, "ok"); }
+  });
+  $("#start-btn").addEventListener("click", (e) => act("start_combat", {}, undefined, e.currentTarget));
+  $$("[data-undo]").forEach((b) => b.addEventListener("click", () => act("undo", { to: b.dataset.undo }, undefined, b)));
+  $("#redo-btn").addEventListener("click", (e) => act("redo", {}, undefined, e.currentTarget));
+  $("#undo-to-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    act("undo", { to: "seq", seq: Number(e.currentTarget.elements.seq.value) }, undefined, $("button", e.currentTarget));
+  });
+  const adj = $("#adjust-form");
+  adj.elements.combatant.addEventListener("change", () => {
+    const c = S.state && S.state.combatants[adj.elements.combatant.value];
+    if (c) { adj.elements.hp.value = c.condition.hp; adj.elements.fp.value = c.condition.fp; }
+  });
+  adj.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const el = adj.elements;
+    const c = S.state.combatants[el.combatant.value];
+    const changes = {};
+    if (el.hp.value !== "" && Number(el.hp.value) !== c.condition.hp) changes.hp = Number(el.hp.value);
+    if (el.fp.value !== "" && Number(el.fp.value) !== c.condition.fp) changes.fp = Number(el.fp.value);
+    if (!Object.keys(changes).length) { toast("Nothing to change: set a new HP or FP.", "error"); return; }
+    const r = await act("adjust", { combatant: c.id, changes, reason: el.reason.value.trim() }, undefined, $("button", adj));
+    if (r) el.reason.value = "";
+  });
+  $("#note-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const f = e.currentTarget;
+    const r = await act("note", { text: f.elements.text.value.trim() }, undefined, $("button", f));
+    if (r) f.elements.text.value = "";
+  });
+  $("#end-btn").addEventListener("click", (e) => { if (confirm("End the fight for everyone?")) act("end_fight", { reason: "ended by the GM" }, undefined, e.currentTarget); });
+
+  const scrub = $("#scrubber");
+  let scrubTimer = null;
+  scrub.addEventListener("input", () => {
+    $("#scrub-label").textContent = `event ${scrub.value} of ${S.lastSeq}`;
+    clearTimeout(scrubTimer);
+    scrubTimer = setTimeout(() => scrubTo(Number(scrub.value)), 120);
+  });
+  $("#live-btn").addEventListener("click", backToLive);
+  $$("dialog .cancel").forEach((b) => b.addEventListener("click", () => b.closest("dialog").close()));
+  window.addEventListener("hashchange", () => {
+    const token = tokenFromText(location.hash);
+    if (token && token !== S.token) join(token);
+  });
+}
+
+function boot() {
+  wire();
+  const token = tokenFromText(location.hash) || tokenFromText(location.search);
+  if (token) {
+    S.token = token;
+    history.replaceState(null, "", location.pathname + "#token=" + encodeURIComponent(token));
+    $("#landing").hidden = true;
+  } else {
+    showLanding();
+  }
+  connect();
+}
+
+// For the browser tests and the curious: the page's state, read-only by convention.
+window.combatClient = S;
+boot();
