@@ -413,7 +413,7 @@ function renderPast() {
   if (S.viewSeq !== null) {
     const e = S.entries.get(S.viewSeq);
     $("#past-text").textContent = `Viewing the fight as it was after event #${S.viewSeq}` +
-      (e ? ` — ${e.data.explanation}` : "") + ". Actions are paused.";
+      (e ? ` — ${e.data.explanation.replace(/\.\s*$/, "")}` : "") + ". Actions are paused.";
   }
 }
 
@@ -709,7 +709,13 @@ function renderGM() {
   if (!isGM()) return;
   const st = S.state;
   $("#gm-start").hidden = st.status !== "setup";
-  if (st.status === "setup" && !S.gmOpened) { $("#gm-setup").open = true; $("#gm-seats").open = true; S.gmOpened = true; }
+  // Setup blocks open while setting up, and fold away once (when combat starts) to leave room for play.
+  const phase = st.status === "setup" ? "setup" : "play";
+  if (S.gmPhase !== phase) {
+    S.gmPhase = phase;
+    $("#gm-setup").open = phase === "setup";
+    $("#gm-seats").open = phase === "setup";
+  }
   // Seat buttons: one per PC (and NPC on demand), one for spectators.
   const btns = $("#seat-buttons");
   const want = Object.values(st.combatants).map((c) => c.id + c.name).join("|");
@@ -820,23 +826,23 @@ function renderLinks() {
 
 // ---- the log
 
+function dieBoxes(faces) {
+  return h("span", { class: "dice", "aria-label": `dice ${faces.join(", ")}` }, faces.map((f) => h("span", { class: "die-face" }, String(f))));
+}
+
+/** The roll under the explanation: the faces, the modifiers and the outcome (the explanation has the rest). */
 function payloadDice(p) {
   const parts = [];
   const rec = p.record;
   if (rec && rec.dice) {
-    parts.push(h("span", { class: "dice" }, `3d [${rec.dice.join(", ")}] = ${rec.total}`));
-    parts.push(` vs ${rec.target}`);
-    const ml = [`${rec.base_reason || "base"} ${rec.base}`].concat((rec.modifiers || []).map((m) => `${signed(m.value)} ${m.reason}`));
-    parts.push(h("span", { class: "mods" }, ` (${ml.join(", ")})`));
-    if (rec.outcome) parts.push(" → ", h("strong", { class: "outcome " + rec.outcome.replace(/ /g, "-") }, rec.outcome));
-    if (rec.rule) parts.push(" ", h("abbr", { class: "rule" }, rec.rule));
-  } else if (p.dice && Array.isArray(p.dice)) {
-    parts.push(h("span", { class: "dice" }, `dice [${p.dice.join(", ")}]`));
-    if (typeof p.adds === "number") parts.push(` ${signed(p.adds)}`);
-    if (typeof p.basic === "number") parts.push(` = ${p.basic} basic`);
-    if (p.dr) parts.push(`, DR ${p.dr}`);
-    if (typeof p.injury === "number") parts.push(" → ", h("strong", {}, `${p.injury} injury`));
-    if (p.modifiers && p.modifiers.length) parts.push(h("span", { class: "mods" }, ` (${p.modifiers.map((m) => `${signed(m.value)} ${m.reason}`).join(", ")})`));
+    parts.push(dieBoxes(rec.dice), h("span", {}, ` = ${rec.total} vs ${rec.target}`));
+    for (const m of rec.modifiers || []) parts.push(h("span", { class: "mod" }, `${signed(m.value)} ${m.reason}`));
+    if (rec.outcome) parts.push(h("span", { class: "outcome " + rec.outcome.replace(/ /g, "-") }, rec.outcome));
+  } else if (Array.isArray(p.dice) && p.dice.length) {
+    parts.push(dieBoxes(p.dice));
+    if (typeof p.adds === "number" && p.adds) parts.push(h("span", {}, ` ${signed(p.adds)}`));
+    for (const m of p.modifiers || []) parts.push(h("span", { class: "mod" }, `${signed(m.value)} ${m.reason}`));
+    if (typeof p.injury === "number") parts.push(h("span", { class: "outcome injury" }, `${p.injury} injury`));
   }
   return parts.length ? h("div", { class: "roll-detail" }, ...parts) : null;
 }

@@ -17,7 +17,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import pytest
 
@@ -104,9 +104,13 @@ def shoot() -> object:
     """``shoot(page, name)`` saves a screenshot under artifacts/screenshots/."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
-    def take(page: object, name: str, full_page: bool = False) -> Path:
+    def take(page: Any, name: str, full_page: bool = False, focus: Any = None) -> Path:
         path = SCREENSHOTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=full_page)  # type: ignore[attr-defined]
+        if focus is not None:
+            focus.scroll_into_view_if_needed()
+        elif not full_page:
+            page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(path), full_page=full_page)
         return path
 
     return take

@@ -113,7 +113,7 @@ def test_gm_and_two_players_run_a_fight(browser: Any, server: ServerProcess, sho
     alice.locator("label.maneuver-choice", has_text="Attack with a ready weapon").click()
     expect(alice.locator("#effective-skill")).to_have_text("13")
     _dice(alice.locator("#attack-dice"), [3, 4, 5])
-    shoot(alice, "03-alice-attack")
+    shoot(alice, "03-alice-attack", focus=alice.locator("#preview"))
     alice.get_by_role("button", name="Attack with these dice").click()
 
     # --- the Orc's defence is the GM's (it runs the NPC): Dodge 8 with 17 fails
@@ -132,11 +132,13 @@ def test_gm_and_two_players_run_a_fight(browser: Any, server: ServerProcess, sho
     roll.get_by_role("button", name="Use these dice").click()
     for page in (gm, alice, bob):
         expect(_hp(page, "orc")).to_have_text("6/12")
-        expect(page.locator("#log li[data-type=damage_rolled]").last).to_contain_text("6 injury")
+        expect(page.locator("#log li[data-type=damage_rolled]").last.locator(".outcome")).to_have_text("6 injury")
         expect(page.locator("#roster li[data-cid=orc] .chip.shock")).to_have_text("shock −4")
         expect(page.locator("#current-name")).to_have_text("Orc")
     attack_entry = gm.locator("#log li[data-type=attack_rolled]").last
-    expect(attack_entry).to_contain_text("[3, 4, 5] = 12")
+    expect(attack_entry).to_contain_text("3d [3, 4, 5] = 12 vs 13")
+    expect(attack_entry.locator(".roll-detail .die-face")).to_have_text(["3", "4", "5"])
+    expect(attack_entry.locator(".roll-detail .outcome")).to_have_text("hit")
     expect(attack_entry.locator("abbr.rule").first).to_have_text("G-36")
 
     # --- the Orc attacks Bob at 13 - 4 shock = 9; Bob's own seat answers the defence
@@ -171,7 +173,7 @@ def test_gm_and_two_players_run_a_fight(browser: Any, server: ServerProcess, sho
     ruling.locator("summary").click()
     ruling.get_by_label("Combatant", exact=True).select_option("bob")
     ruling.get_by_label("HP", exact=True).fill("8")
-    shoot(gm, "06-gm-dispute")
+    shoot(gm, "06-gm-dispute", focus=ruling)
     ruling.get_by_role("button", name="Override").click()
     for page in (gm, alice, bob):
         expect(_hp(page, "bob")).to_have_text("8/12")
