@@ -494,14 +494,14 @@ function fillPrompt(card, p, st) {
         h("span", { class: "d-name" }, label),
         entry ? h("span", { class: "d-num", title: "roll this or less on 3d6" }, String(entry.target)) : null);
       choices.append(h("div", { class: "defence-choice" }, btn,
-        entry ? h("span", { class: "hint" }, `${entry.base_reason || ""} ${entry.base}` + (modList(entry) ? `; ${modList(entry)}` : "")) : null));
+        entry && modList(entry) ? h("span", { class: "hint" }, `${entry.base_reason || ""} ${entry.base}; ${modList(entry)}`) : null));
     };
     if (o.dodge) add("dodge", "Dodge", o.dodge);
     for (const [w, entry] of Object.entries(o.parry || {})) add("parry", `Parry (${w})`, entry, w);
     if (o.block) add("block", "Block", o.block);
     add("none", "No defence", null);
-    card.append(choices);
     if (dice) card.append(dice);
+    card.append(choices);
   } else if (p.kind === "roll") {
     const count = o.count || 3, sides = o.sides || 6;
     const dice = manual() ? diceInputs(count, sides, `Your ${human(o.purpose)} roll (${count}d${sides})`) : null;

@@ -108,7 +108,7 @@ def shoot() -> object:
         path = SCREENSHOTS / f"{name}.png"
         if focus is not None:
             focus.scroll_into_view_if_needed()
-        elif not full_page:
+        else:
             page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(path), full_page=full_page)
         return path
