@@ -82,6 +82,7 @@ class Engine:
         self.clock = clock
         self._states: OrderedDict[str, tuple[FightState, str]] = OrderedDict()  # state, last hash
         self._explained: list[str] = []
+        self._seeds: dict[str, str] = {}
 
     # ------------------------------------------------------------------ create
 
@@ -183,17 +184,23 @@ class Engine:
     # ------------------------------------------------------------------ execute
 
     def execute(self, fight_id: str, command: Command, faces: Sequence[Sequence[int]] | None = None) -> CommandResult:
-        """Decide, append and fold one command; retried command ids are answered, not re-applied."""
-        if command.command_id:
-            done = self.store.command_range(fight_id, command.command_id)
-            if done is not None:
-                return self._duplicate(fight_id, done)
+        """Decide, append and fold one command; retried command ids are answered, not re-applied.
+
+        The commands table's unique (fight, command id) key catches a retry at append
+        time, so the common path costs no extra lookup; a retry whose decision is now
+        refused (e.g. no longer your turn) is looked up before the refusal is raised.
+        """
         for attempt in range(3):
             state = self.load(fight_id)
             last_hash = self._states[fight_id][1]
             try:
                 events, new_state = self._decide_batch(state, last_hash, command, faces)
                 self.store.append(fight_id, state.seq, events, command.command_id, command.actor.seat_id)
+            except Rejected:
+                done = self.store.command_range(fight_id, command.command_id) if command.command_id else None
+                if done is not None:
+                    return self._duplicate(fight_id, done)
+                raise
             except Conflict:
                 self.forget(fight_id)
                 if command.command_id:
@@ -228,8 +235,11 @@ class Engine:
         return ServerDice()
 
     def _seed(self, state: FightState) -> str:
-        first = self.store.events(state.fight_id, upto=1)[0]
-        return str(first.payload.get("seed", ""))
+        seed = self._seeds.get(state.fight_id)
+        if seed is None:
+            first = self.store.events(state.fight_id, upto=1)[0]
+            seed = self._seeds[state.fight_id] = str(first.payload.get("seed", ""))
+        return seed
 
     def _decide_batch(
         self, state: FightState, last_hash: str, command: Command, faces: Sequence[Sequence[int]] | None

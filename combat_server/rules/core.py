@@ -11,6 +11,7 @@ always the fold of the effective events, so undo-then-redo equals never undoing.
 
 from __future__ import annotations
 
+import functools
 import re
 import types
 import typing
@@ -146,6 +147,7 @@ def _decide_remove(ruleset: Ruleset, state: FightState, command: Command) -> lis
     return [EventDraft("combatant_removed", {"id": cid, "reason": command.args.get("reason", "")})]
 
 
+@functools.lru_cache(maxsize=None)
 def adjustable_fields(condition_type: type) -> dict[str, Any]:
     """Condition fields a GM may set, with their declared types (int, bool, str, ...)."""
     hints = typing.get_type_hints(condition_type)

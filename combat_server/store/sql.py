@@ -184,26 +184,31 @@ class SqlStore:
         )
 
     def append(self, fight_id: str, expected_seq: int, events: Sequence[Event], command_id: str, actor: str) -> None:
-        """Append a command's events atomically, iff the log still ends at ``expected_seq``."""
+        """Append a command's events atomically, iff the log still ends at ``expected_seq``.
+
+        The (fight_id, seq) primary key is the check: the batch starts at
+        ``expected_seq + 1``, so if another writer got there first the insert fails
+        and nothing of the batch is written. A reused command id fails the same way
+        on the commands table; the engine tells the two apart.
+        """
         if not events:
             return
+        if events[0].seq != expected_seq + 1:
+            raise Conflict(None, f"batch starts at seq {events[0].seq}, not {expected_seq + 1}",
+                           expected=expected_seq)
         try:
             with self.engine.begin() as conn:
-                last = self._last_seq(conn, fight_id)
-                if last != expected_seq:
-                    raise Conflict(None, f"fight {fight_id} moved on to seq {last} (expected {expected_seq})",
-                                   expected=expected_seq, actual=last)
                 if command_id:
-                    conn.execute(
-                        t.commands.insert().values(
-                            fight_id=fight_id, command_id=command_id, first_seq=events[0].seq,
-                            last_seq=events[-1].seq, actor=actor,
-                        )
-                    )
+                    conn.execute(t.commands.insert(), {
+                        "fight_id": fight_id, "command_id": command_id, "first_seq": events[0].seq,
+                        "last_seq": events[-1].seq, "actor": actor,
+                    })
                 self._insert_events(conn, events)
         except sa.exc.IntegrityError as exc:
-            raise Conflict(None, f"another writer appended to fight {fight_id} first",
-                           expected=expected_seq) from exc
+            with self.engine.connect() as conn:
+                last = self._last_seq(conn, fight_id)
+            raise Conflict(None, f"fight {fight_id} moved on to seq {last} (expected {expected_seq})",
+                           expected=expected_seq, actual=last) from exc
         except sa.exc.OperationalError as exc:
             raise Conflict(None, f"fight {fight_id} is busy: {exc.orig}", expected=expected_seq) from exc
 
