@@ -152,9 +152,14 @@ class Engine:
             controls = self.store.control_events(fight_id)
             if upto is not None:
                 controls = [c for c in controls if c.seq <= upto]
-            for snap_seq, data in self.store.snapshots(fight_id, rs.version, upto=upto):
+            usable = [seq for seq, version in reversed(self.store.snapshot_seqs(fight_id))
+                      if version == rs.version and (upto is None or seq <= upto)]
+            for snap_seq in usable:
                 later = [c for c in controls if c.seq > snap_seq]
                 if core.touches_before(later, snap_seq):
+                    continue
+                data = self.store.snapshot(fight_id, snap_seq)
+                if data is None:
                     continue
                 start = state_from_json(rs, data)
                 tail = self.store.events(fight_id, after=snap_seq, upto=upto)
