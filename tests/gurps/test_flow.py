@@ -264,3 +264,33 @@ def test_every_gurps_event_type_has_an_explanation() -> None:
     from combat_server.rules.gurps.explain import _EXPLAIN
 
     assert EVENT_TYPES <= set(_EXPLAIN)
+
+
+def test_basic_set_wound_multipliers_option(engine) -> None:  # type: ignore[no-untyped-def]
+    """A-20 (cfg): with the option on, pi+ wounds x1.5; by default every unlisted type is x1."""
+    gun = {"dx": 12, "weapons": [{"name": "rifle", "kind": "ranged", "skill": 20, "damage": "2d", "damage_type": "pi+",
+                                  "acc": 4, "max_range": 1000, "half_damage": 500, "firearm": True, "parry": None}]}
+    results = {}
+    for on in (False, True):
+        fid = engine.create_fight("gurps", dice_mode="manual", options={"basic_set_wound_multipliers": on}).fight_id
+        t = Table(engine, fid)
+        t.add("gunner", gun)
+        t.add("orc", ORC, side="npc")
+        t.send("start_combat", {"order": ["gunner", "orc"]})
+        t.maneuver("gunner", "attack", [[1, 1, 2]], target="orc", weapon="rifle", range=1)  # critical: no defence
+        t.roll([3, 3], "damage")
+        results[on] = t.last("damage_rolled").payload["injury"]
+    assert results == {False: 6, True: 9}
+
+
+def test_generic_criticals_option_off_makes_checks_plain(engine) -> None:  # type: ignore[no-untyped-def]
+    """A-03 (cfg): with generic criticals off, an 18 on a check is a plain failure."""
+    fid = engine.create_fight("gurps", dice_mode="manual", options={"generic_criticals": False}).fight_id
+    t = Table(engine, fid)
+    t.add("knight", KNIGHT)
+    t.add("orc", ORC, side="npc")
+    t.send("start_combat", {"order": ["knight", "orc"]})
+    t.send("fright_check", {"combatant": "orc"})
+    t.roll([6, 6, 6], "fright")
+    assert t.last("check_rolled").payload["record"]["outcome"] == "failure"
+    assert t.prompt("roll").options["purpose"] == "fright_duration"

@@ -371,12 +371,13 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
         basic = basic // 2  # halved at 1/2D or beyond
     tsheet = b.sheet(target)
     pen = inj.penetrating(basic, tsheet.dr)
-    hp = inj.injury(pen, attack.damage_type)
+    basic_set = bool(b.option("basic_set_wound_multipliers"))
+    hp = inj.injury(pen, attack.damage_type, basic_set)
     payload: dict[str, JSON] = {
         "attacker": attack.attacker, "target": target, "weapon": attack.weapon, "dice": list(faces),
         "adds": attack.damage_adds, "modifiers": [m.to_json() for m in mods], "max_damage": attack.max_damage,
         "half_damage": attack.half_damage, "basic": basic, "dr": tsheet.dr, "penetrating": pen,
-        "damage_type": attack.damage_type, "multiplier": str(inj.wound_multiplier(attack.damage_type)),
+        "damage_type": attack.damage_type, "multiplier": str(inj.wound_multiplier(attack.damage_type, basic_set)),
         "injury": hp,
     }
     hits_left = attack.hits - 1

@@ -33,7 +33,7 @@ def _check(b: Batch, pr: Prompt, stat: str, base: int, mods: list[Mod], rule: st
     assert pr.combatant is not None
     faces = b.roll(3, 6, f"{pr.options['purpose']} ({stat})")
     return record(purpose=str(pr.options["purpose"]), roller=pr.combatant, dice=faces, base=base,
-                  base_reason=stat, mods=mods, rule=rule)
+                  base_reason=stat, mods=mods, rule=rule, criticals=bool(b.option("generic_criticals")))
 
 
 def _emit_check(b: Batch, pr: Prompt, rec: dict[str, JSON], effect: str, opens: list[dict[str, JSON]] | None = None,

@@ -15,16 +15,23 @@ def penetrating(basic: int, dr: int) -> int:
     return max(0, basic - dr)
 
 
-def wound_multiplier(damage_type: str) -> Fraction:
-    """G-42: cr x1, cut x1.5, imp x2; A-20: every other type x1."""
+# Basic Set multipliers for the piercing types the seed names but does not list (A-20 cfg).
+BASIC_SET_EXTRA = {"pi-": Fraction(1, 2), "pi": Fraction(1), "pi+": Fraction(3, 2), "pi++": Fraction(2)}
+
+
+def wound_multiplier(damage_type: str, basic_set: bool = False) -> Fraction:
+    """G-42: cr x1, cut x1.5, imp x2; A-20: every other type x1, unless the fight
+    switches on the Basic Set piercing multipliers (option ``basic_set_wound_multipliers``)."""
+    if basic_set and damage_type in BASIC_SET_EXTRA:
+        return BASIC_SET_EXTRA[damage_type]
     return WOUND_MULTIPLIERS.get(damage_type, Fraction(1))
 
 
-def injury(pen: int, damage_type: str) -> int:
+def injury(pen: int, damage_type: str, basic_set: bool = False) -> int:
     """A-20: floor(penetrating x multiplier), minimum 1 when anything penetrated."""
     if pen <= 0:
         return 0
-    return max(1, math.floor(pen * wound_multiplier(damage_type)))
+    return max(1, math.floor(pen * wound_multiplier(damage_type, basic_set)))
 
 
 def shock(injury_hp: int, hp_max: int) -> int:

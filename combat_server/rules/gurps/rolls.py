@@ -21,8 +21,14 @@ class Mod:
         return {"value": self.value, "reason": self.reason, "rule": self.rule}
 
 
-def success_outcome(total: int, effective: int) -> str:
-    """G-01 with A-03 criticals: 'critical success' | 'success' | 'failure' | 'critical failure'."""
+def success_outcome(total: int, effective: int, criticals: bool = True) -> str:
+    """G-01 with A-03 criticals: 'critical success' | 'success' | 'failure' | 'critical failure'.
+
+    With ``criticals`` off (the per-fight option ``generic_criticals``) a roll is
+    simply a success at or under the effective number.
+    """
+    if not criticals:
+        return "success" if total <= effective else "failure"
     if total <= 4 or (total == 5 and effective >= 15) or (total == 6 and effective >= 16):
         return "critical success"
     if total == 18 or (total == 17 and effective <= 15) or total >= effective + 10:
@@ -65,6 +71,7 @@ def record(
     outcome_fn: str = "success",
     rule: str,
     cap: tuple[int, str, str] | None = None,
+    criticals: bool = True,
 ) -> dict[str, JSON]:
     """Build the audit record of a 3d roll-under roll."""
     total = sum(dice)
@@ -77,7 +84,7 @@ def record(
     elif outcome_fn == "defense":
         outcome = defense_outcome(total, effective)
     else:
-        outcome = success_outcome(total, effective)
+        outcome = success_outcome(total, effective, criticals)
     rec: dict[str, JSON] = {
         "purpose": purpose,
         "roller": roller,

@@ -26,7 +26,7 @@ class GurpsRuleset(Ruleset):
     default_options: ClassVar[Mapping[str, JSON]] = {
         "posture_modifiers": True,  # A-13 (cfg): Basic Set posture table
         "multiple_parry_penalty": False,  # A-19 (cfg): -4 per extra parry
-        "unlisted_damage_multiplier_one": True,  # A-20 (cfg)
+        "basic_set_wound_multipliers": False,  # A-20 (cfg): off = unlisted types x1
         "generic_criticals": True,  # A-03 (cfg)
         "step_yards": 1,  # A-11 (cfg)
     }
