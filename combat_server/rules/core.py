@@ -11,7 +11,6 @@ always the fold of the effective events, so undo-then-redo equals never undoing.
 
 from __future__ import annotations
 
-import functools
 import re
 import types
 import typing
@@ -147,11 +146,19 @@ def _decide_remove(ruleset: Ruleset, state: FightState, command: Command) -> lis
     return [EventDraft("combatant_removed", {"id": cid, "reason": command.args.get("reason", "")})]
 
 
-@functools.lru_cache(maxsize=None)
+_FIELDS: dict[type, dict[str, Any]] = {}
+
+
 def adjustable_fields(condition_type: type) -> dict[str, Any]:
-    """Condition fields a GM may set, with their declared types (int, bool, str, ...)."""
-    hints = typing.get_type_hints(condition_type)
-    return {f.name: hints[f.name] for f in attrs.fields(condition_type)}
+    """Condition fields a GM may set, with their declared types (int, bool, str, ...).
+
+    Cached per class: resolving type hints costs more than the whole rest of a command.
+    """
+    fields = _FIELDS.get(condition_type)
+    if fields is None:
+        hints = typing.get_type_hints(condition_type)
+        fields = _FIELDS[condition_type] = {f.name: hints[f.name] for f in attrs.fields(condition_type)}
+    return fields
 
 
 def _value_fits(value: Any, hint: Any) -> bool:
