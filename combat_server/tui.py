@@ -601,7 +601,10 @@ def summarize(state: Mapping[str, Any], seat: Mapping[str, Any]) -> Status:
     your_turn = ""
     if current and combat.get("phase") == "maneuver" and status != "ended" and (
             current in mine or (seat.get("role") == "gm" and current not in _pc_ids(state))):
-        weapons = ", ".join(_weapons(state, current)) or "-"
+        derived_weapons = (derived_all.get(current) or {}).get("weapons") or []
+        weapons = ", ".join(f"{w['name']} (skill {w['skill']}, {w.get('damage', '?')})" if "skill" in w
+                            else str(w.get("name")) for w in derived_weapons) or ", ".join(_weapons(state, current)) \
+            or "-"
         foes = ", ".join(cid for cid in ids if cid != current) or "-"
         your_turn = (f"Your turn: {names.get(current, current)} chooses a maneuver "
                      f"(e.g. attack TARGET WEAPON). Targets: {foes}. Weapons: {weapons}.")
@@ -695,7 +698,7 @@ class TerminalClient:
 
     def _clear_prompt(self) -> None:
         if self._prompt_shown:
-            self.console.file.write("\r\x1b[K" if self.console.is_terminal else "\n")
+            self.console.file.write("\n")  # never erase: the user may be half-way through a line
             self._prompt_shown = False
 
     def show_prompt(self) -> None:
@@ -814,7 +817,8 @@ class TerminalClient:
         try:
             result = await self.client.command(action.type, action.args, faces=action.faces)
         except ServerError as exc:
-            self.error(exc.code, exc.message)
+            hint = " (type the line again with dice=N,N,N: one face per die)" if exc.code == "roll/faces_needed" else ""
+            self.error(exc.code, exc.message + hint)
             return True
         except asyncio.TimeoutError:
             self.error("client/timeout", "no answer from the server; it will be re-sent after a reconnect")

@@ -58,6 +58,9 @@ def test_attack_defence_and_damage_with_explanations(terminal: Terminal, table: 
     """Alice attacks, Bob's own seat defends, Alice rolls damage; both logs cite rule ids, both rosters show it."""
     alice = _join(terminal, table, "alice", how="link")
     bob = _join(terminal, table, "bob", how="query")
+    alice.sendline("attack bob")  # manual dice: the client says how to give them
+    alice.expect_exact("error: roll/faces_needed: manual dice: enter 3d6 for attack with broadsword (type the line "
+                       "again with dice=N,N,N")
     _attack_and_wound_bob(alice, bob)
     alice.expect(r"bob\s+Bob\s+PC\s+2/12")
     bob.expect_exact("(roll for major_wound)")
