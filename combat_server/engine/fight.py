@@ -81,7 +81,6 @@ class Engine:
         self.cache_size = cache_size
         self.clock = clock
         self._states: OrderedDict[str, tuple[FightState, str]] = OrderedDict()  # state, last hash
-        self._explained: list[str] = []
         self._seeds: dict[str, str] = {}
 
     # ------------------------------------------------------------------ create
@@ -199,7 +198,8 @@ class Engine:
             state = self.load(fight_id)
             last_hash = self._states[fight_id][1]
             try:
-                events, new_state = self._decide_batch(state, last_hash, command, faces)
+                decided, new_state = self._decide_batch(state, last_hash, command, faces)
+                events = [event for event, _ in decided]
                 self.store.append(fight_id, state.seq, events, command.command_id, command.actor.seat_id)
             except Rejected:
                 done = self.store.command_range(fight_id, command.command_id) if command.command_id else None
@@ -222,7 +222,7 @@ class Engine:
                 self._remember(new_state, events[-1].hash)
             self._maybe_snapshot(state.seq, new_state)
             return CommandResult(fight_id, events[0].seq, events[-1].seq, tuple(events), new_state,
-                                 explanations=tuple(self._explained))
+                                 explanations=tuple(text for _, text in decided))
         raise InvariantBroken(None, "unreachable")
 
     def _duplicate(self, fight_id: str, done: tuple[int, int]) -> CommandResult:
@@ -248,10 +248,10 @@ class Engine:
 
     def _decide_batch(
         self, state: FightState, last_hash: str, command: Command, faces: Sequence[Sequence[int]] | None
-    ) -> tuple[list[Event], FightState]:
+    ) -> tuple[list[tuple[Event, str]], FightState]:
+        """The command's events, each with its explanation, and the state after them."""
         rs = get_ruleset(state.ruleset, state.ruleset_version)
         dice = self.dice_for(state, faces)
-        self._explained = []
         if command.type in ("undo", "redo"):
             if not command.actor.is_gm:
                 raise reject("auth/gm_only", f"only the GM may {command.type}")
@@ -259,10 +259,9 @@ class Engine:
             draft = decide_undo(state, log, command.args) if command.type == "undo" else decide_redo(log)
             event = self._make_event(state.fight_id, state.seq + 1, last_hash, draft, command.actor.seat_id,
                                      command.command_id, state.ruleset_version)
-            self._explained.append(core.explain(rs, state, event))
-            return [event], state
+            return [(event, core.explain(rs, state, event))], state
         drafts = core.decide(rs, state, command, dice)
-        events: list[Event] = []
+        events: list[tuple[Event, str]] = []
         state, last_hash = self._fold_drafts(rs, state, last_hash, drafts, command, events)
         steps = 0
         while state.dice_mode != "manual":
@@ -283,15 +282,14 @@ class Engine:
 
     def _fold_drafts(
         self, rs: Ruleset, state: FightState, last_hash: str, drafts: Iterable[EventDraft], command: Command,
-        out: list[Event],
+        out: list[tuple[Event, str]],
     ) -> tuple[FightState, str]:
         for draft in drafts:
             event = self._make_event(state.fight_id, state.seq + 1, last_hash, draft, command.actor.seat_id,
                                      command.command_id, state.ruleset_version)
-            self._explained.append(core.explain(rs, state, event))
+            out.append((event, core.explain(rs, state, event)))
             state = core.apply(rs, state, event)
             last_hash = event.hash
-            out.append(event)
         return state, last_hash
 
     def _make_event(
