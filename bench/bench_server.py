@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import resource
@@ -78,17 +79,26 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}/ws"
 
     async def start(self) -> "ServerProcess":
+        profile = os.environ.get("BENCH_PROFILE")  # a path: run the server under cProfile, stats written there
+        prefix = ["-m", "cProfile", "-o", profile] if profile else []
+        log_path = os.environ.get("BENCH_SERVER_LOG")  # a path: the server logs one JSON line per command there
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "combat_server.server", "--port", str(self.port), "--database-url", self.db_url,
-             "--log-level", "warning", "--rate", "100000", "--burst", "100000", "--queue-size", "4096",
-             *self.extra],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT,
+            [sys.executable, *prefix, "-m", "combat_server.server", "--port", str(self.port), "--database-url", self.db_url,
+             "--log-level", "info" if log_path else "warning", "--rate", "100000", "--burst", "100000",
+             "--queue-size", "4096", *self.extra],
+            stdout=subprocess.PIPE, stderr=open(log_path, "ab") if log_path else subprocess.DEVNULL, cwd=ROOT,
         )
         assert self.proc.stdout is not None
         line = await asyncio.wait_for(asyncio.to_thread(self.proc.stdout.readline), 60)
         if b"listening" not in line:
             raise RuntimeError(f"server did not start: {line!r}")
         return self
+
+    def cpu_s(self) -> float:
+        """CPU seconds (user + system) the server process used so far."""
+        assert self.proc is not None
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def rss_kib(self) -> int:
         assert self.proc is not None
@@ -149,6 +159,31 @@ class Arrivals:
         return ev
 
 
+def own_cpu_s() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+class CpuMeter:
+    """CPU ms per command of the server and of this (client) process, and the machine's load."""
+
+    def __init__(self, server: ServerProcess) -> None:
+        self.server = server
+        self.s0, self.c0, self.t0 = server.cpu_s(), own_cpu_s(), time.perf_counter()
+
+    def done(self, commands: int) -> dict[str, float]:
+        wall = time.perf_counter() - self.t0
+        s, c = self.server.cpu_s() - self.s0, own_cpu_s() - self.c0
+        return {"server_cpu_ms_per_cmd": s * 1000 / commands, "client_cpu_ms_per_cmd": c * 1000 / commands,
+                "server_cpu_share": s / wall, "client_cpu_share": c / wall, "loadavg_1m": os.getloadavg()[0]}
+
+
+def cpu_note(cpu: dict[str, float]) -> str:
+    return (f"    cpu per command: server {cpu['server_cpu_ms_per_cmd']:.2f} ms, client {cpu['client_cpu_ms_per_cmd']:.2f} ms"
+            f" (busy {cpu['server_cpu_share']:.0%} / {cpu['client_cpu_share']:.0%} of a core; load avg "
+            f"{cpu['loadavg_1m']:.2f})")
+
+
 def row(name: str, figures: str, target: str, ok: bool | None) -> None:
     mark = "" if ok is None else ("PASS" if ok else "MISS")
     print(f"{name:<34} {figures:<58} {target:<28} {mark}", flush=True)
@@ -169,18 +204,24 @@ async def bench_latency(args: argparse.Namespace) -> None:
             await c.subscribe(t)
             clients.append(c)
         latencies = []
+        meter: CpuMeter | None = None
         for i in range(args.n + 50):
+            if i == 50:
+                meter = CpuMeter(server)
             kind, a = adjust(i)
             t0 = time.perf_counter()
             r = await gm.command(kind, a)
             await asyncio.wait_for(arrivals.event(r["last_seq"]).wait(), 5)
             if i >= 50:  # warm-up
                 latencies.append((max(arrivals.seen[r["last_seq"]]) - t0) * 1000)
+        assert meter is not None
+        cpu = meter.done(len(latencies))
         p50, p99 = pct(latencies, 50), pct(latencies, 99)
         RESULTS["latency"] = {"commands": len(latencies), "clients": 8, "p50_ms": p50, "p99_ms": p99,
-                              "max_ms": max(latencies)}
+                              "p90_ms": pct(latencies, 90), "max_ms": max(latencies), "cpu": cpu}
         row("(1) command -> last of 8 clients", f"p50 {p50:.2f} ms  p99 {p99:.2f} ms  ({len(latencies)} commands)",
             "p99 <= 5 ms", p99 <= 5)
+        print(cpu_note(cpu), flush=True)
         for c in clients:
             await c.close()
     finally:
@@ -230,6 +271,8 @@ async def bench_load(args: argparse.Namespace) -> None:
                 errors.append(type(exc).__name__ + ": " + str(exc))
 
         tasks = []
+        meter = CpuMeter(server)
+        wall_start = time.time()
         start = time.perf_counter()
         for i in range(total):
             delay = start + i * interval - time.perf_counter()
@@ -238,13 +281,17 @@ async def bench_load(args: argparse.Namespace) -> None:
             tasks.append(asyncio.get_running_loop().create_task(one(i)))
         await asyncio.gather(*tasks)
         elapsed = time.perf_counter() - start
+        cpu = meter.done(total)
         p50, p99 = pct(latencies, 50), pct(latencies, 99)
-        RESULTS["load"] = {"fights": fights, "connections": connections, "commands": total,
+        RESULTS["load"] = {"cpu": cpu, "fights": fights, "connections": connections, "commands": total,
                            "offered_rate": rate, "achieved_rate": total / elapsed, "p50_ms": p50, "p99_ms": p99,
-                           "errors": len(errors), "error_samples": errors[:5], "setup_s": setup_s}
+                           "errors": len(errors), "error_samples": errors[:5], "setup_s": setup_s,
+                           "window": [wall_start, time.time()], "p90_ms": pct(latencies, 90),
+                           "max_ms": max(latencies, default=float("nan"))}
         row(f"(2) {fights} fights x {per_fight} clients",
             f"{connections} conns, {total / elapsed:.0f} cmd/s: p50 {p50:.2f} p99 {p99:.2f} ms, {len(errors)} err",
             "p99 <= 25 ms, 0 errors", p99 <= 25 and not errors)
+        print(cpu_note(cpu), flush=True)
         for gm, _, others in setups:
             for c in [gm, *others]:
                 await c.close()
@@ -278,14 +325,17 @@ async def _throughput(db_url: str | None, label: str, args: argparse.Namespace, 
         stop_at = time.perf_counter() + 1.0
         await asyncio.gather(*(pump(g) for g in gms))
         done = 0
+        meter = CpuMeter(server)
         start = time.perf_counter()
         stop_at = start + args.seconds
         await asyncio.gather(*(pump(g) for g in gms))
         rate = done / (time.perf_counter() - start)
+        cpu = meter.done(done)
         RESULTS.setdefault("throughput", {})[label] = {"commands_per_s": rate, "fights": len(gms),
-                                                       "seconds": args.seconds}
+                                                       "seconds": args.seconds, "cpu": cpu}
         row(f"(3) max commands/s, {label}", f"{rate:.0f} commands/s ({len(gms)} fights, 1 subscriber each)",
             f">= {target:.0f}/s", rate >= target)
+        print(cpu_note(cpu), flush=True)
         for g in gms:
             await g.close()
     finally:
@@ -450,14 +500,22 @@ async def main() -> None:
     p.add_argument("--events", type=int, default=10_000, help="(4) events in the fight")
     p.add_argument("--connections", type=int, default=1000, help="(6) idle connections")
     p.add_argument("--mem-fights", type=int, default=200, help="(6) fights loaded")
+    p.add_argument("--client-gc", action="store_true", help="keep the clients' cyclic GC on while measuring")
     p.add_argument("--json", default=str(ROOT / "bench" / "results.json"), help="where to write the results")
     args = p.parse_args()
     which = list(BENCHES) if "all" in args.which else args.which
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
     print(f"{'measurement':<34} {'figures':<58} {'target':<28}", flush=True)
+    # The clients keep every event they received, with its state (CombatClient.events): millions of
+    # objects after a few thousand events. Their cyclic GC would pause this process for 100-300 ms at a
+    # time and show up as server latency, so it is off while measuring (reference counting frees
+    # almost all of it); --client-gc keeps it on to see that effect.
+    if not args.client_gc:
+        gc.disable()
     for name in which:
         await BENCHES[name](args)
+        gc.collect()
     RESULTS["machine"] = {"cpus": os.cpu_count(), "python": sys.version.split()[0]}
     Path(args.json).write_text(json.dumps(RESULTS, indent=2) + "\n")
 

@@ -23,6 +23,7 @@ import uuid
 from typing import Any, Callable, Mapping, Sequence
 
 import attrs
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
@@ -30,6 +31,15 @@ __all__ = ["CombatClient", "ServerError", "PushedEvent", "GapError"]
 
 #: Requests that are safe to send again after a reconnect (idempotent or read-only).
 _RESENDABLE = frozenset({"command", "state_at", "replay", "list_seats"})
+
+
+def _loads(raw: str | bytes) -> Any:
+    """Decode one message: orjson (2-3x faster on the pushed states), ``json`` for what orjson refuses
+    (numbers past 64 bits, NaN)."""
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return json.loads(raw)
 
 
 class ServerError(Exception):
@@ -140,7 +150,7 @@ class CombatClient:
             assert ws is not None
             try:
                 async for raw in ws:
-                    self._dispatch(json.loads(raw))
+                    self._dispatch(_loads(raw))
             except ConnectionClosed:
                 pass
             self.close_codes.append(ws.close_code)

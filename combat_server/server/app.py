@@ -30,6 +30,7 @@ import structlog
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 from websockets.http11 import Request, Response
 
 from combat_server.engine.fight import CommandResult, Engine
@@ -44,6 +45,8 @@ from combat_server.store.sql import SeatRow
 
 WEB_DIR = Path(__file__).resolve().parents[1] / "web"
 WS_PATH = "/ws"
+#: Bytes buffered in a socket's transport before sends wait for it to drain.
+WRITE_LIMIT = 32 * 1024
 
 log = structlog.get_logger("combat_server.server")
 
@@ -118,7 +121,7 @@ class CombatServer:
         self._server = await serve(
             self._handle, self.config.host, self.config.port,
             process_request=self._http, compression=None,
-            max_size=self.config.hard_max_message, max_queue=16, write_limit=32 * 1024,
+            max_size=self.config.hard_max_message, max_queue=16, write_limit=WRITE_LIMIT,
             ping_interval=20, ping_timeout=20, close_timeout=5,
         )
 
@@ -265,6 +268,8 @@ class Session:
         self._refilled = time.monotonic()
         self._limited = 0
         self._closing = False
+        self._sending = False  # the writer task is inside ws.send (maybe waiting for the socket to drain)
+        self._write_limit = WRITE_LIMIT
         self._handlers: dict[str, Callable[[dict[str, Any]], Awaitable[dict[str, Any] | None]]] = {
             "create_fight": self._create_fight,
             "subscribe": self._subscribe,
@@ -278,9 +283,24 @@ class Session:
     # ------------------------------------------------------------------ outgoing
 
     def deliver(self, text: str) -> bool:
-        """Queue a message without waiting; ``False`` when the queue is full (too slow)."""
+        """Send or queue a message without waiting; ``False`` when the queue is full (too slow).
+
+        Fast path: when nothing is queued or being sent and the socket's write
+        buffer is below the limit, the frame is written to the transport right
+        here (no task switch per message; order is kept since nothing is ahead of
+        it). Otherwise it goes to the bounded queue and the writer task, which
+        waits for the socket to drain (the flow control that makes a slow client
+        fill its queue and be dropped).
+        """
         if self._closing:
             return False
+        if not self._sending and self._queue.empty():
+            ws = self.ws
+            transport = ws.transport
+            if ws.protocol.state is State.OPEN and transport.get_write_buffer_size() < self._write_limit:
+                ws.protocol.send_text(text.encode("utf-8"))
+                ws.send_data()
+                return True
         try:
             self._queue.put_nowait(text)
         except asyncio.QueueFull:
@@ -312,7 +332,11 @@ class Session:
             text = await self._queue.get()
             if text is None:
                 return
-            await self.ws.send(text)
+            self._sending = True
+            try:
+                await self.ws.send(text)
+            finally:
+                self._sending = False
 
     # ------------------------------------------------------------------ incoming
 

@@ -16,7 +16,6 @@ Rules of this module (everything that affects delivery order lives here):
 from __future__ import annotations
 
 import asyncio
-import json
 from collections import deque
 from typing import Any, Protocol
 
@@ -26,7 +25,10 @@ from combat_server.engine.fight import CommandResult, Engine
 from combat_server.rules import core
 from combat_server.rules.model import Actor, Event, FightState
 from combat_server.rules.ruleset import Ruleset, get_ruleset
-from combat_server.server.views import DerivedCache, event_is_private, event_view, full_state, state_view, view_key
+from combat_server.server.protocol import dumps
+from combat_server.server.views import (
+    GM_VIEW, StateEncoder, event_is_private, event_view, full_state, state_view, view_key,
+)
 
 #: How many recent events (with their explanations) a hub keeps for fast catch-up.
 RECENT_EVENTS = 1024
@@ -70,8 +72,7 @@ class _Entry:
     fragments: dict[str, str] = attrs.field(factory=dict)
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+_dumps = dumps
 
 
 class FightHub:
@@ -82,7 +83,8 @@ class FightHub:
         self.subscribers: list[Subscriber] = []
         self._recent: deque[_Entry] = deque(maxlen=RECENT_EVENTS)
         self._fid_json = _dumps(fight_id)
-        self._derived = DerivedCache()
+        self._encoder = StateEncoder()
+        self._derived = self._encoder.derived
 
     # ------------------------------------------------------------------ helpers
 
@@ -105,7 +107,9 @@ class FightHub:
             entry.fragments[key] = frag
         return frag
 
-    def _groups(self, state: FightState) -> dict[str, list[Subscriber]]:
+    def _groups(self, state: FightState, event: Event) -> dict[str, list[Subscriber]]:
+        if not event_is_private(event) and not any(c.hidden for c in state.combatants.values()):
+            return {GM_VIEW: list(self.subscribers)}  # every seat sees everything: one view
         groups: dict[str, list[Subscriber]] = {}
         for sub in self.subscribers:
             seat = sub.seat
@@ -137,10 +141,11 @@ class FightHub:
                 self._item(entry, "*", state)  # encoded once, now: catch-ups reuse it
             if not self.subscribers:
                 continue
-            full = full_state(rs, state, self._derived)
-            for key, subs in self._groups(state).items():
+            groups = self._groups(state, event)
+            texts = self._encoder.texts(rs, state, groups)
+            for key, subs in groups.items():
                 text = (f'{{"type":"event","fight_id":{self._fid_json},{self._item(entry, key, state)},'
-                        f'"state":{_dumps(state_view(full, state, key))}}}')
+                        f'"state":{texts[key]}}}')
                 for sub in subs:
                     if sub not in dropped and not sub.deliver(text):
                         dropped.append(sub)

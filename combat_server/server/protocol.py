@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
+
+import orjson
 
 from combat_server.errors import CombatError
 
@@ -113,11 +116,64 @@ def validate_client_message(message: dict[str, Any]) -> dict[str, Any]:
     if "v" in message and message["v"] != PROTOCOL_VERSION:
         raise ProtocolError("protocol/version", f"this server speaks protocol {PROTOCOL_VERSION}",
                             supported=[PROTOCOL_VERSION])
+    fast = FAST_CHECKS.get(kind)
+    if fast is not None and fast(message):
+        return message  # certainly valid: the schema would find nothing
     error = next(iter(validator(kind).iter_errors(message)), None)
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "(message)"
         raise ProtocolError("protocol/schema", f"{kind}: {where}: {error.message}", path=where)
     return message
+
+
+# Fast checks for the hottest messages. Each accepts only messages its schema
+# accepts (it may refuse more: a refusal falls back to the full validator, which
+# decides and words the error), so the schema stays the specification; the
+# equivalence is tested in tests/server/test_fastpaths.py.
+
+_COMMAND_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
+_COMMAND_KEYS = frozenset({"type", "v", "ref", "command_id", "command", "args", "faces", "expect_seq"})
+_SUBSCRIBE_KEYS = frozenset({"type", "v", "ref", "token", "after", "live"})
+
+
+def _str(value: Any, lo: int, hi: int) -> bool:
+    return type(value) is str and lo <= len(value) <= hi
+
+
+def _common(m: Mapping[str, Any]) -> bool:
+    return ("v" not in m or (type(m["v"]) is int and m["v"] == 1)) and ("ref" not in m or _str(m["ref"], 1, 128))
+
+
+def _fast_command(m: Mapping[str, Any]) -> bool:
+    if not (m.keys() <= _COMMAND_KEYS and _common(m) and _str(m.get("command_id"), 1, 128)):
+        return False
+    name = m.get("command")
+    if type(name) is not str or _COMMAND_NAME.fullmatch(name) is None:
+        return False
+    if "args" in m and type(m["args"]) is not dict:
+        return False
+    if "expect_seq" in m and not (type(m["expect_seq"]) is int and m["expect_seq"] >= 0):
+        return False
+    if "faces" in m:
+        faces = m["faces"]
+        if type(faces) is not list or len(faces) > 100:
+            return False
+        for f in faces:
+            if type(f) is not list or len(f) > 100 or any(type(x) is not int for x in f):
+                return False
+    return True
+
+
+def _fast_subscribe(m: Mapping[str, Any]) -> bool:
+    return (m.keys() <= _SUBSCRIBE_KEYS and _common(m) and _str(m.get("token"), 1, 200)
+            and ("after" not in m or (type(m["after"]) is int and m["after"] >= 0))
+            and ("live" not in m or type(m["live"]) is bool))
+
+
+#: Message type -> a check that is sufficient (never necessary) for schema validity.
+FAST_CHECKS: Mapping[str, Callable[[Mapping[str, Any]], bool]] = {
+    "command": _fast_command, "subscribe": _fast_subscribe,
+}
 
 
 def parse_client_message(text: str) -> dict[str, Any]:
@@ -130,8 +186,17 @@ def validate_server_message(message: Mapping[str, Any]) -> None:
     validator(str(message["type"])).validate(message)
 
 
-def dumps(message: Mapping[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+def dumps(message: Any) -> str:
+    """Compact JSON text (UTF-8, not ASCII-escaped), the encoding of everything the server sends.
+
+    orjson, 5-10x faster than ``json`` on the pushed states; ``json`` for what orjson
+    refuses (integers past 64 bits). Same values as ``json.dumps``; float spelling
+    may differ (``1e16`` for ``1e+16``) and NaN becomes ``null``.
+    """
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode("utf-8")
+    except TypeError:
+        return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 def error_message(error: CombatError, ref: str | None = None, command_id: str | None = None) -> dict[str, Any]:

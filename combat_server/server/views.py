@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from combat_server.rules.model import Event, FightState
+import attrs
+
+from combat_server.rules.model import Combatant, Event, FightState
 from combat_server.rules.ruleset import Ruleset
-from combat_server.rules.serialize import state_to_json
+from combat_server.rules.serialize import converter, state_to_json
+from combat_server.server.protocol import dumps as _dumps
 
 GM_VIEW = "gm"
 PUBLIC_VIEW = "public"
@@ -99,6 +102,87 @@ def state_view(full: Mapping[str, Any], state: FightState, key: str) -> dict[str
     return out
 
 
+def hidden_from(key: str, state: FightState) -> tuple[str, ...]:
+    """The combatants whose sheets the seats with view ``key`` may not see (empty for the GM)."""
+    if key == GM_VIEW:
+        return ()
+    own = _visible_to(key)
+    return tuple(cid for cid, c in state.combatants.items() if c.hidden and cid not in own)
+
+
+def _redacted(c: Mapping[str, Any]) -> dict[str, Any]:
+    condition = c.get("condition") or {}
+    return {"id": c["id"], "name": c["name"], "side": c["side"], "hidden": True, "sheet": None,
+            "condition": {k: condition[k] for k in VISIBLE_CONDITION if k in condition}}
+
+
+class StateEncoder:
+    """The state as JSON text per view, byte for byte ``_dumps(state_view(full_state(...), state, key))``.
+
+    Built for publishing, where only one or two combatants change per event:
+    each combatant's JSON (full and redacted) and each derived view's JSON is
+    encoded once and reused while that combatant is the same object (combatants
+    are frozen and replaced on every change, as :class:`DerivedCache` assumes);
+    only the small rest of the state is encoded per event. Views that hide the
+    same combatants share one text.
+    """
+
+    def __init__(self) -> None:
+        self.derived = DerivedCache()
+        #: cid -> (combatant, '"cid":' + its JSON, the same redacted or its dict until needed)
+        self._combatants: dict[str, list[Any]] = {}
+        #: cid -> (derived view dict, '"cid":' + its JSON)
+        self._derived_json: dict[str, tuple[object, str]] = {}
+
+    def _combatant(self, cid: str, c: Combatant, redact: bool) -> str:
+        hit = self._combatants.get(cid)
+        if hit is None or hit[0] is not c:
+            data = converter().unstructure(c)
+            hit = [c, f"{_dumps(cid)}:{_dumps(data)}", data]
+            self._combatants[cid] = hit
+        if not redact:
+            return str(hit[1])
+        if not isinstance(hit[2], str):
+            hit[2] = f"{_dumps(cid)}:{_dumps(_redacted(hit[2]))}"
+        return str(hit[2])
+
+    def _derived_text(self, cid: str, view: dict[str, Any]) -> str:
+        hit = self._derived_json.get(cid)
+        if hit is None or hit[0] is not view:
+            hit = (view, f"{_dumps(cid)}:{_dumps(view)}")
+            self._derived_json[cid] = hit
+        return hit[1]
+
+    def texts(self, ruleset: Ruleset, state: FightState, keys: Iterable[str]) -> dict[str, str]:
+        """The state's JSON text for each view key."""
+        rest = converter().unstructure(attrs.evolve(state, combatants={}))
+        names = list(rest)
+        at = names.index("combatants")
+        head = _dumps({k: rest[k] for k in names[:at]})[:-1]  # '{...' without the closing brace
+        tail = _dumps({k: rest[k] for k in names[at + 1:]})[1:-1]  # fields after, without braces
+        derived = self.derived.views(ruleset, state)
+        for gone in set(self._combatants) - set(state.combatants):
+            del self._combatants[gone]
+        for gone in set(self._derived_json) - set(derived):
+            del self._derived_json[gone]
+        by_hidden: dict[tuple[str, ...], str] = {}
+        out: dict[str, str] = {}
+        for key in keys:
+            hidden = hidden_from(key, state)
+            text = by_hidden.get(hidden)
+            if text is None:
+                cs = ",".join(self._combatant(cid, c, cid in hidden) for cid, c in state.combatants.items())
+                ds = ",".join(self._derived_text(cid, view) for cid, view in derived.items() if cid not in hidden)
+                parts = [head[1:]] if len(head) > 1 else []
+                parts.append(f'"combatants":{{{cs}}}')
+                if tail:
+                    parts.append(tail)
+                parts.append(f'"derived":{{{ds}}}')
+                text = by_hidden[hidden] = "{" + ",".join(parts) + "}"
+            out[key] = text
+        return out
+
+
 def event_view(event: Event, state: FightState, key: str) -> dict[str, Any]:
     """The event as JSON, with the sheet of a hidden combatant left out for non-GM views."""
     data = event.to_dict()
@@ -115,6 +199,6 @@ def event_view(event: Event, state: FightState, key: str) -> dict[str, Any]:
 
 
 __all__ = [
-    "GM_VIEW", "PUBLIC_VIEW", "VISIBLE_CONDITION", "DerivedCache", "view_key", "full_state", "state_view",
+    "GM_VIEW", "PUBLIC_VIEW", "VISIBLE_CONDITION", "DerivedCache", "StateEncoder", "view_key", "hidden_from", "full_state", "state_view",
     "event_view", "event_is_private",
 ]

@@ -85,6 +85,9 @@ async def test_slow_client_is_cut_off_and_others_are_not_delayed(make_server: Ma
             async def never_drains(message: str) -> None:
                 await stuck.wait()  # as a socket whose peer stopped reading
 
+            # The socket's buffer is full and never drains: the server stops writing
+            # directly, queues, and its writer waits forever.
+            session.ws.transport.get_write_buffer_size = lambda: 10 ** 9  # type: ignore[method-assign]
             session.ws.send = never_drains  # type: ignore[method-assign,assignment]
             last = 0
             for i in range(30):

@@ -1,0 +1,135 @@
+"""The server's fast paths give exactly what the slow, obvious code gives.
+
+Publishing encodes the state per view from cached per-combatant fragments
+(:class:`StateEncoder`), and the hottest client messages are checked by a
+hand-written test before falling back to the JSON Schema. Both are checked here
+against the plain versions: the same text, and the same accept/refuse decision.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from combat_server.engine.fight import Engine
+from combat_server.rules.model import GM_ACTOR, Command
+from combat_server.rules.ruleset import get_ruleset
+from combat_server.server import protocol
+from combat_server.server.views import StateEncoder, full_state, state_view, view_key
+from combat_server.store.sql import open_store
+
+from .conftest import SHEET
+
+
+def _slow(state: Any, key: str) -> str:
+    rs = get_ruleset(state.ruleset, state.ruleset_version)
+    return json.dumps(state_view(full_state(rs, state), state, key), separators=(",", ":"), ensure_ascii=False)
+
+
+def test_state_encoder_matches_state_view(tmp_path: Path) -> None:
+    store = open_store(f"sqlite:///{tmp_path / 'enc.sqlite'}", migrate=True)
+    engine = Engine(store)
+    fid = engine.create_fight("gurps", title="t \u00e9 \"q\"", dice_mode="seeded", seed="s").fight_id
+    encoder = StateEncoder()
+    keys = ["gm", "public", "public:orc", "public:elf,orc"]
+
+    def check() -> None:
+        state = engine.load(fid)
+        rs = get_ruleset(state.ruleset, state.ruleset_version)
+        real_keys = {view_key("gm", (), state), view_key("player", ("alice",), state),
+                     view_key("player", ("orc",), state), view_key("player", ("orc", "elf"), state), *keys}
+        texts = encoder.texts(rs, state, real_keys)
+        for key in real_keys:
+            assert json.loads(texts[key]) == json.loads(_slow(state, key)), key
+            assert list(json.loads(texts[key])) == list(json.loads(_slow(state, key)))  # same key order
+
+    check()
+    steps: list[tuple[str, dict[str, Any]]] = [
+        ("add_combatant", {"id": "alice", "name": "Alice", "side": "pc", "sheet": SHEET}),
+        ("add_combatant", {"id": "orc", "name": "Orc", "side": "npc", "sheet": SHEET, "hidden": True}),
+        ("add_combatant", {"id": "elf", "name": "Elf", "side": "npc", "sheet": SHEET, "hidden": True}),
+        ("adjust", {"combatant": "orc", "changes": {"hp": 3}, "reason": "x"}),
+        ("adjust", {"combatant": "alice", "changes": {"hp": -2}, "reason": "y"}),
+        ("remove_combatant", {"id": "elf"}),
+        ("start_combat", {}),
+    ]
+    for i, (kind, args) in enumerate(steps):
+        try:
+            engine.execute(fid, Command(kind, args, GM_ACTOR, f"c{i}"))
+        except Exception as exc:  # a command this ruleset names differently: the rest still counts
+            if kind not in ("remove_combatant", "start_combat"):
+                raise
+            print(f"skipped {kind}: {exc}")
+        check()
+        check()  # again, from the caches
+    store.dispose()
+
+
+def _valid_by_schema(message: dict[str, Any]) -> bool:
+    kind = message.get("type")
+    return kind in protocol.CLIENT_MESSAGES and not list(protocol.validator(str(kind)).iter_errors(message))
+
+
+COMMANDS: list[Any] = [
+    {"type": "command", "command_id": "c1", "command": "adjust", "args": {"a": 1}},
+    {"type": "command", "command_id": "c1", "command": "adjust"},
+    {"type": "command", "command_id": "c1", "command": "adjust", "ref": "r1", "v": 1, "expect_seq": 0,
+     "faces": [[1, 2], []]},
+    {"type": "command", "command_id": "", "command": "adjust"},
+    {"type": "command", "command_id": "x" * 129, "command": "adjust"},
+    {"type": "command", "command_id": "x" * 128, "command": "a" * 64},
+    {"type": "command", "command_id": "c", "command": "a" * 65},
+    {"type": "command", "command_id": "c", "command": "Adjust"},
+    {"type": "command", "command_id": "c", "command": "adjust\n"},
+    {"type": "command", "command_id": "c", "command": "9x"},
+    {"type": "command", "command_id": 5, "command": "adjust"},
+    {"type": "command", "command_id": "c", "command": "adjust", "args": []},
+    {"type": "command", "command_id": "c", "command": "adjust", "extra": 1},
+    {"type": "command", "command_id": "c", "command": "adjust", "ref": ""},
+    {"type": "command", "command_id": "c", "command": "adjust", "ref": 3},
+    {"type": "command", "command_id": "c", "command": "adjust", "v": True},
+    {"type": "command", "command_id": "c", "command": "adjust", "v": 1.0},
+    {"type": "command", "command_id": "c", "command": "adjust", "expect_seq": -1},
+    {"type": "command", "command_id": "c", "command": "adjust", "expect_seq": 2.0},
+    {"type": "command", "command_id": "c", "command": "adjust", "expect_seq": True},
+    {"type": "command", "command_id": "c", "command": "adjust", "faces": [[True]]},
+    {"type": "command", "command_id": "c", "command": "adjust", "faces": [[1.5]]},
+    {"type": "command", "command_id": "c", "command": "adjust", "faces": [[0] * 101]},
+    {"type": "command", "command_id": "c", "command": "adjust", "faces": [[]] * 101},
+    {"type": "command", "command_id": "c", "command": "adjust", "faces": [1]},
+    {"type": "command", "command": "adjust"},
+    {"type": "subscribe", "token": "t"},
+    {"type": "subscribe", "token": "t", "after": 3, "live": False, "ref": "r", "v": 1},
+    {"type": "subscribe", "token": ""},
+    {"type": "subscribe", "token": "t" * 201},
+    {"type": "subscribe", "token": "t", "after": -1},
+    {"type": "subscribe", "token": "t", "after": True},
+    {"type": "subscribe", "token": "t", "live": 1},
+    {"type": "subscribe", "token": "t", "x": 1},
+    {"type": "subscribe"},
+]
+
+
+@pytest.mark.parametrize("message", COMMANDS)
+def test_fast_validation_agrees_with_the_schema(message: dict[str, Any]) -> None:
+    fast = protocol.FAST_CHECKS[message["type"]](message)
+    schema_ok = _valid_by_schema(message)
+    assert not fast or schema_ok  # the fast check never accepts what the schema refuses
+    if "v" not in message or message["v"] == 1:
+        try:
+            protocol.validate_client_message(dict(message))
+            accepted = True
+        except protocol.ProtocolError as exc:
+            assert exc.code == "protocol/schema"
+            accepted = False
+        assert accepted == schema_ok
+
+
+def test_dumps_is_compact_json_and_falls_back_for_what_orjson_refuses() -> None:
+    value = {"a": [1, 2.5, None, True], "é": "ü\n", "n": {"x": {}}}
+    assert protocol.dumps(value) == json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    assert protocol.dumps({"big": 2 ** 70}) == '{"big":1180591620717411303424}'
+    assert protocol.dumps({1: "x"}) == '{"1":"x"}'
