@@ -8,6 +8,7 @@ batch is written (one transaction). Driver errors never leak: they become
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any, Iterator, Sequence
@@ -22,6 +23,12 @@ from combat_server.rules.model import JSON, Event
 from combat_server.store import tables as t
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+
+_EVENT_COLUMNS = "fight_id, seq, type, payload, actor, command_id, recorded_at, ruleset_version, prev_hash, hash"
+_SQLITE_EVENT = f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_SQLITE_COMMAND = "INSERT INTO commands (fight_id, command_id, first_seq, last_seq, actor) VALUES (?, ?, ?, ?, ?)"
+_PG_EVENT_VALUES = "(%s, %s, %s, %s::jsonb, %s, %s, %s, %s, %s, %s)"
+_PG_COMMAND = "INSERT INTO commands (fight_id, command_id, first_seq, last_seq, actor) VALUES (%s, %s, %s, %s, %s)"
 
 
 def default_database_url() -> str:
@@ -63,7 +70,10 @@ def make_engine(url: str) -> Engine:
         engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 10})
         sa_event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return sa.create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    # No pre-ping: it would cost a round trip per command. A connection dropped by a
+    # database restart fails one command (the client retries with the same command id)
+    # and SQLAlchemy invalidates the pool on that disconnect error.
+    return sa.create_engine(url, pool_size=10, max_overflow=20, pool_recycle=1800)
 
 
 def alembic_config(url: str) -> Any:
@@ -81,6 +91,7 @@ class SqlStore:
     def __init__(self, url: str, engine: Engine | None = None) -> None:
         self.url = url
         self.engine = engine or make_engine(url)
+        self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
 
     @property
     def dialect(self) -> str:
@@ -183,6 +194,33 @@ class SqlStore:
             ],
         )
 
+    @staticmethod
+    def _event_row(e: Event) -> tuple[Any, ...]:
+        return (e.fight_id, e.seq, e.type, json.dumps(e.payload), e.actor, e.command_id, e.recorded_at,
+                e.ruleset_version, e.prev_hash, e.hash)
+
+    def _append_sqlite(self, events: Sequence[Event], command_row: tuple[Any, ...] | None) -> None:
+        # The hot path: plain parameterised SQL, one transaction, no statement building per call.
+        with self.engine.begin() as conn:
+            if command_row is not None:
+                conn.exec_driver_sql(_SQLITE_COMMAND, command_row)
+            rows = [self._event_row(e) for e in events]
+            conn.exec_driver_sql(_SQLITE_EVENT, rows if len(rows) > 1 else rows[0])
+
+    def _append_postgresql(self, events: Sequence[Event], command_row: tuple[Any, ...] | None) -> None:
+        # One statement, one round trip: the command row and the events in a single
+        # INSERT (a data-modifying CTE), run in autocommit, so it is atomic on its own.
+        values = ", ".join([_PG_EVENT_VALUES] * len(events))
+        params: list[Any] = []
+        sql = f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES {values}"
+        if command_row is not None:
+            sql = f"WITH c AS ({_PG_COMMAND}) {sql}"
+            params.extend(command_row)
+        for e in events:
+            params.extend(self._event_row(e))
+        with self._autocommit.connect() as conn:
+            conn.exec_driver_sql(sql, tuple(params))
+
     def append(self, fight_id: str, expected_seq: int, events: Sequence[Event], command_id: str, actor: str) -> None:
         """Append a command's events atomically, iff the log still ends at ``expected_seq``.
 
@@ -196,14 +234,12 @@ class SqlStore:
         if events[0].seq != expected_seq + 1:
             raise Conflict(None, f"batch starts at seq {events[0].seq}, not {expected_seq + 1}",
                            expected=expected_seq)
+        command_row = (fight_id, command_id, events[0].seq, events[-1].seq, actor) if command_id else None
         try:
-            with self.engine.begin() as conn:
-                if command_id:
-                    conn.execute(t.commands.insert(), {
-                        "fight_id": fight_id, "command_id": command_id, "first_seq": events[0].seq,
-                        "last_seq": events[-1].seq, "actor": actor,
-                    })
-                self._insert_events(conn, events)
+            if self.dialect == "postgresql":
+                self._append_postgresql(events, command_row)
+            else:
+                self._append_sqlite(events, command_row)
         except sa.exc.IntegrityError as exc:
             with self.engine.connect() as conn:
                 last = self._last_seq(conn, fight_id)
