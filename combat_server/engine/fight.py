@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
+import threading
 import uuid
 from collections import OrderedDict
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
@@ -82,6 +83,7 @@ class Engine:
         self.clock = clock
         self._states: OrderedDict[str, tuple[FightState, str]] = OrderedDict()  # state, last hash
         self._seeds: dict[str, str] = {}
+        self._lock = threading.Lock()
 
     # ------------------------------------------------------------------ create
 
@@ -120,29 +122,39 @@ class Engine:
     # ------------------------------------------------------------------ load
 
     def ruleset_of(self, fight_id: str) -> Ruleset:
-        state = self._states.get(fight_id)
+        with self._lock:
+            state = self._states.get(fight_id)
         if state is not None:
             return get_ruleset(state[0].ruleset, state[0].ruleset_version)
         row = self.store.fight(fight_id)
         return get_ruleset(row.ruleset, row.ruleset_version)
 
     def load(self, fight_id: str) -> FightState:
-        cached = self._states.get(fight_id)
-        if cached is not None:
-            self._states.move_to_end(fight_id)
-            return cached[0]
+        return self._load(fight_id)[0]
+
+    def _load(self, fight_id: str) -> tuple[FightState, str]:
+        """The cached (state, last hash), loading it on a miss. Safe to call from several
+        threads (commands of different fights may run in worker threads); commands of
+        one fight are serialised by the caller."""
+        with self._lock:
+            cached = self._states.get(fight_id)
+            if cached is not None:
+                self._states.move_to_end(fight_id)
+                return cached
         state, last_hash = self._load_from_store(fight_id)
         self._remember(state, last_hash)
-        return state
+        return state, last_hash
 
     def forget(self, fight_id: str) -> None:
-        self._states.pop(fight_id, None)
+        with self._lock:
+            self._states.pop(fight_id, None)
 
     def _remember(self, state: FightState, last_hash: str) -> None:
-        self._states[state.fight_id] = (state, last_hash)
-        self._states.move_to_end(state.fight_id)
-        while len(self._states) > self.cache_size:
-            self._states.popitem(last=False)
+        with self._lock:
+            self._states[state.fight_id] = (state, last_hash)
+            self._states.move_to_end(state.fight_id)
+            while len(self._states) > self.cache_size:
+                self._states.popitem(last=False)
 
     def _load_from_store(self, fight_id: str, upto: int | None = None, use_snapshots: bool = True) -> tuple[FightState, str]:
         row = self.store.fight(fight_id)
@@ -195,8 +207,7 @@ class Engine:
         refused (e.g. no longer your turn) is looked up before the refusal is raised.
         """
         for attempt in range(3):
-            state = self.load(fight_id)
-            last_hash = self._states[fight_id][1]
+            state, last_hash = self._load(fight_id)
             try:
                 decided, new_state = self._decide_batch(state, last_hash, command, faces)
                 events = [event for event, _ in decided]

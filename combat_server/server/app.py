@@ -109,6 +109,7 @@ class CombatServer:
 
     def __init__(self, engine: Engine, config: ServerConfig = ServerConfig()) -> None:
         self.engine = engine
+        self.engine_in_threads = engine.store.dialect == "postgresql"
         self.config = config
         self._hubs: OrderedDict[str, FightHub] = OrderedDict()
         self._seats: dict[str, Seat] = {}  # token hash -> seat
@@ -464,7 +465,7 @@ class Session:
         outcome, first, last = "ok", 0, 0
         try:
             async with hub.lock:
-                result = self._execute(hub, command, m)
+                result = await self._execute(hub, command, m)
             first, last = result.first_seq, result.last_seq
             if result.duplicate:
                 outcome = "duplicate"
@@ -482,8 +483,15 @@ class Session:
                      command=command.type, first_seq=first or None, last_seq=last or None, outcome=outcome,
                      latency_ms=round((time.perf_counter() - started) * 1000, 3))
 
-    def _execute(self, hub: FightHub, command: Command, m: Mapping[str, Any]) -> CommandResult:
-        """Run one command with the fight's lock held: stale check, engine, publish."""
+    async def _execute(self, hub: FightHub, command: Command, m: Mapping[str, Any]) -> CommandResult:
+        """Run one command with the fight's lock held: stale check, engine, publish.
+
+        On PostgreSQL the engine runs in a worker thread, so one fight's round trips
+        to the database do not stall the other fights (the GIL is released while
+        psycopg waits); on SQLite a call takes well under a millisecond and the
+        thread hop would cost more than it saves. Either way the fight's lock keeps
+        its commands one at a time, and publishing happens here, on the loop.
+        """
         engine = self.server.engine
         before = hub.state()
         expect = m.get("expect_seq")
@@ -493,7 +501,10 @@ class Session:
                 raise ProtocolError("command/stale_seq", f"the fight is at seq {before.seq}, not {expect}",
                                     expected=expect, actual=before.seq)
         faces = m.get("faces")
-        result = engine.execute(hub.fight_id, command, faces)
+        if self.server.engine_in_threads:
+            result = await asyncio.to_thread(engine.execute, hub.fight_id, command, faces)
+        else:
+            result = engine.execute(hub.fight_id, command, faces)
         if not result.duplicate:
             hub.publish(result, before)
         return result

@@ -30,6 +30,8 @@ def encumbrance_level(sheet: Sheet) -> int:
     """G-02: the lowest level whose limit (a multiple of BL) covers the carried weight."""
     if sheet.encumbrance is not None:
         return sheet.encumbrance
+    if sheet.carried <= 0:
+        return 0
     bl = basic_lift(sheet.st)
     carried = Fraction(sheet.carried).limit_denominator(1000)
     for level, (limit, _mult, _dodge) in enumerate(ENCUMBRANCE):

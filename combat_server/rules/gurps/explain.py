@@ -259,23 +259,42 @@ _EXPLAIN: dict[str, Callable[[FightState, Mapping[str, Any]], str]] = {
 }
 
 
-def combatant_view(state: FightState, cid: str) -> dict[str, JSON]:
-    """Derived and effective numbers for a client: never stored, always recomputed."""
-    c = state.combatants[cid]
-    sheet, cond = c.sheet, c.condition
-    assert isinstance(sheet, Sheet) and isinstance(cond, Condition)
+_SHEET_VIEWS: dict[int, tuple[Sheet, dict[str, JSON]]] = {}
+
+
+def _sheet_view(sheet: Sheet) -> dict[str, JSON]:
+    """The numbers that depend on the sheet alone, memoised per (immutable) sheet object:
+    the server asks for a combatant's view after every event that touches it."""
+    hit = _SHEET_VIEWS.get(id(sheet))
+    if hit is not None and hit[0] is sheet:
+        return hit[1]
     el = derived.encumbrance_level(sheet)
     weapons = []
     for w in sheet.all_weapons():
         d, a = derived.weapon_damage(sheet, w)
         weapons.append({"name": w.name, "kind": w.kind, "skill": w.skill, "damage": f"{format_dice(d, a)} {w.damage_type}",
-                        "parry": derived.parry(w), "ready": w.name not in cond.unready, "reach": w.reach,
-                        "acc": w.acc, "max_range": w.max_range})
-    return {
+                        "parry": derived.parry(w), "reach": w.reach, "acc": w.acc, "max_range": w.max_range})
+    view: dict[str, JSON] = {
         "hp_max": sheet.hp_max, "fp_max": sheet.fp_max, "basic_speed": str(derived.basic_speed(sheet)),
         "basic_move": derived.basic_move(sheet), "basic_lift": str(derived.basic_lift(sheet.st)),
-        "encumbrance": el, "encumbrance_name": ENCUMBRANCE_NAMES[el], "move": derived.move(sheet, cond),
-        "dodge": derived.dodge(sheet, cond), "block": derived.block(sheet), "st": derived.effective_st(sheet, cond),
-        "reeling": derived.reeling(sheet, cond), "tired": derived.tired(sheet, cond), "weapons": weapons,
-        "will": sheet.will_score, "per": sheet.per_score,
+        "encumbrance": el, "encumbrance_name": ENCUMBRANCE_NAMES[el], "block": derived.block(sheet),
+        "weapons": weapons, "will": sheet.will_score, "per": sheet.per_score,
+    }
+    if len(_SHEET_VIEWS) > 4096:
+        _SHEET_VIEWS.clear()
+    _SHEET_VIEWS[id(sheet)] = (sheet, view)
+    return view
+
+
+def combatant_view(state: FightState, cid: str) -> dict[str, JSON]:
+    """Derived and effective numbers for a client: never stored, always recomputed."""
+    c = state.combatants[cid]
+    sheet, cond = c.sheet, c.condition
+    assert isinstance(sheet, Sheet) and isinstance(cond, Condition)
+    base = _sheet_view(sheet)
+    weapons = [dict(w, ready=w["name"] not in cond.unready) for w in base["weapons"]]
+    return {
+        **base, "weapons": weapons, "move": derived.move(sheet, cond), "dodge": derived.dodge(sheet, cond),
+        "st": derived.effective_st(sheet, cond), "reeling": derived.reeling(sheet, cond),
+        "tired": derived.tired(sheet, cond),
     }
