@@ -54,10 +54,8 @@ def _half_up(value: int) -> int:
     return -((-value) // 2)
 
 
-def move(sheet: Sheet, cond: Condition | None = None) -> int:
-    """A-21 order: encumbrance (floor, min 1), injury halving (ceil), fatigue halving (ceil)."""
-    el = encumbrance_level(sheet)
-    value = max(1, math.floor(basic_move(sheet) * ENCUMBRANCE[el][1]))
+def halvings(value: int, sheet: Sheet, cond: Condition | None) -> int:
+    """A-21 steps 2 and 3: injury halving (G-43) then fatigue halving (G-51), each rounding up."""
     if cond is not None:
         if reeling(sheet, cond):
             value = _half_up(value)  # G-43
@@ -66,15 +64,24 @@ def move(sheet: Sheet, cond: Condition | None = None) -> int:
     return value
 
 
+def unhurt_move(sheet: Sheet) -> int:
+    """G-02 / A-21 step 1: Basic Move x the encumbrance multiplier, floor, minimum 1."""
+    return max(1, math.floor(basic_move(sheet) * ENCUMBRANCE[encumbrance_level(sheet)][1]))
+
+
+def unhurt_dodge(sheet: Sheet) -> int:
+    """G-39 / G-02: floor(Basic Speed + 3) - EL, minimum 1."""
+    return max(1, math.floor(basic_speed(sheet) + 3) - encumbrance_level(sheet))
+
+
+def move(sheet: Sheet, cond: Condition | None = None) -> int:
+    """A-21 order: encumbrance (floor, min 1), injury halving (ceil), fatigue halving (ceil)."""
+    return halvings(unhurt_move(sheet), sheet, cond)
+
+
 def dodge(sheet: Sheet, cond: Condition | None = None) -> int:
     """G-39: floor(Basic Speed + 3) - EL, min 1 (G-02); then G-43 and G-51 halvings."""
-    value = max(1, math.floor(basic_speed(sheet) + 3) - encumbrance_level(sheet))
-    if cond is not None:
-        if reeling(sheet, cond):
-            value = _half_up(value)
-        if tired(sheet, cond):
-            value = _half_up(value)
-    return value
+    return halvings(unhurt_dodge(sheet), sheet, cond)
 
 
 def effective_st(sheet: Sheet, cond: Condition) -> int:

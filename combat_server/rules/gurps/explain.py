@@ -279,6 +279,7 @@ def _sheet_view(sheet: Sheet) -> dict[str, JSON]:
         "basic_move": derived.basic_move(sheet), "basic_lift": str(derived.basic_lift(sheet.st)),
         "encumbrance": el, "encumbrance_name": ENCUMBRANCE_NAMES[el], "block": derived.block(sheet),
         "weapons": weapons, "will": sheet.will_score, "per": sheet.per_score,
+        "_move": derived.unhurt_move(sheet), "_dodge": derived.unhurt_dodge(sheet),
     }
     if len(_SHEET_VIEWS) > 4096:
         _SHEET_VIEWS.clear()
@@ -292,9 +293,10 @@ def combatant_view(state: FightState, cid: str) -> dict[str, JSON]:
     sheet, cond = c.sheet, c.condition
     assert isinstance(sheet, Sheet) and isinstance(cond, Condition)
     base = _sheet_view(sheet)
-    weapons = [dict(w, ready=w["name"] not in cond.unready) for w in base["weapons"]]
-    return {
-        **base, "weapons": weapons, "move": derived.move(sheet, cond), "dodge": derived.dodge(sheet, cond),
-        "st": derived.effective_st(sheet, cond), "reeling": derived.reeling(sheet, cond),
-        "tired": derived.tired(sheet, cond),
-    }
+    view = {k: v for k, v in base.items() if not k.startswith("_")}
+    view.update(
+        weapons=[dict(w, ready=w["name"] not in cond.unready) for w in base["weapons"]],
+        move=derived.halvings(int(base["_move"]), sheet, cond), dodge=derived.halvings(int(base["_dodge"]), sheet, cond),
+        st=derived.effective_st(sheet, cond), reeling=derived.reeling(sheet, cond), tired=derived.tired(sheet, cond),
+    )
+    return view
