@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import tempfile
+from typing import Iterator
 
 import attrs
 
@@ -23,6 +25,17 @@ MANEUVERS = [
     {"maneuver": "all_out_defense", "option": "increased_dodge"}, {"maneuver": "all_out_defense", "option": "double"},
     {"maneuver": "do_nothing"}, {"maneuver": "move", "yards": 1},
 ]
+
+
+@contextlib.contextmanager
+def fresh_engine() -> Iterator[Engine]:
+    """A real SQLite file per example, snapshots every 5 events."""
+    with tempfile.TemporaryDirectory() as d:
+        store = open_store(f"sqlite:///{d}/p.sqlite", migrate=True)
+        try:
+            yield Engine(store, snapshot_every=5)
+        finally:
+            store.dispose()
 
 
 def play(engine: Engine, seed: str, choices: list[int]) -> str:
@@ -68,16 +81,13 @@ def play(engine: Engine, seed: str, choices: list[int]) -> str:
        choices=st.lists(st.integers(min_value=0, max_value=1000), min_size=5, max_size=40))
 def test_refolding_the_stored_log_equals_the_live_state(seed: str, choices: list[int]) -> None:
     """Replaying the log (full refold, or snapshot + tail) gives byte-identical state."""
-    with tempfile.TemporaryDirectory() as d:
-        store = open_store(f"sqlite:///{d}/p.sqlite", migrate=True)
-        engine = Engine(store, snapshot_every=5)
+    with fresh_engine() as engine:
         fid = play(engine, seed, choices)
         live = engine.load(fid)
         full, _ = engine._load_from_store(fid, use_snapshots=False)
         snap, _ = engine._load_from_store(fid, use_snapshots=True)
         assert state_bytes(full) == state_bytes(live) == state_bytes(snap)
         assert engine.verify(fid).ok
-        store.dispose()
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -85,9 +95,7 @@ def test_refolding_the_stored_log_equals_the_live_state(seed: str, choices: list
        choices=st.lists(st.integers(min_value=0, max_value=11), min_size=3, max_size=25))
 def test_undo_then_redo_equals_never_undoing(seed: str, choices: list[int]) -> None:
     """GM undo of the last command followed by redo restores exactly the same state."""
-    with tempfile.TemporaryDirectory() as d:
-        store = open_store(f"sqlite:///{d}/p.sqlite", migrate=True)
-        engine = Engine(store, snapshot_every=5)
+    with fresh_engine() as engine:
         fid = play(engine, seed, choices)
         before = engine.load(fid)
         engine.execute(fid, Command("undo", {"to": "last_command"}, GM_ACTOR, "u"))
@@ -95,4 +103,3 @@ def test_undo_then_redo_equals_never_undoing(seed: str, choices: list[int]) -> N
         after = engine.load(fid)
         strip = lambda s: state_bytes(attrs.evolve(s, seq=0, undone=()))  # noqa: E731
         assert strip(after) == strip(before)
-        store.dispose()

@@ -197,12 +197,7 @@ def fright_check(b: Batch, is_gm: bool, args: Mapping[str, Any]) -> None:
 
 def spend_fatigue(b: Batch, controls: Callable[[str], bool], args: Mapping[str, Any]) -> None:
     """G-51: FP spent; at FP <= 0 each point also costs 1 HP (A-26), which is injury (R-06)."""
-    cid = args.get("combatant")
-    if not isinstance(cid, str):
-        raise reject("command/missing_field", "spend_fatigue: combatant is required", field="combatant")
-    c = b.state.combatant(cid)
-    if not controls(cid):
-        raise reject("auth/not_your_combatant", f"you do not control {c.name}")
+    cid = b.controlled(controls, args, "spend_fatigue")
     points = args.get("points")
     if not isinstance(points, int) or isinstance(points, bool) or not 1 <= points <= 100:
         raise reject("command/bad_field", "spend_fatigue: points must be 1..100", field="points")

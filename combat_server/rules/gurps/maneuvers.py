@@ -82,10 +82,8 @@ def allowance(b: Batch, cid: str, maneuver: str, option: str, sprint: bool) -> i
 
 def choose(b: Batch, controls: Callable[[str], bool], args: Mapping[str, Any]) -> None:
     combat = b.combat
-    cid = _str(args, "combatant")
+    cid = b.controlled(controls, args, "maneuver")
     c = b.state.combatant(cid)
-    if not controls(cid):
-        raise reject("auth/not_your_combatant", f"you do not control {c.name}")
     if combat.current != cid or combat.interrupted_by:
         raise reject("command/not_your_turn", f"it is {b.name(combat.current)}'s turn, not {c.name}'s")
     if combat.phase != "maneuver":
@@ -367,10 +365,8 @@ def resolve_feint(b: Batch, pr: Prompt) -> None:
 def trigger_wait(b: Batch, controls: Callable[[str], bool], args: Mapping[str, Any]) -> None:
     """G-34: the Wait's trigger happened: the action interrupts the sequence."""
     combat = b.combat
-    cid = _str(args, "combatant")
+    cid = b.controlled(controls, args, "trigger_wait")
     c = b.state.combatant(cid)
-    if not controls(cid):
-        raise reject("auth/not_your_combatant", f"you do not control {c.name}")
     cond = b.cond(cid)
     if not cond.wait_action:
         raise reject("wait/not_waiting", f"{c.name} is not waiting")
