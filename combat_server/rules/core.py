@@ -375,9 +375,13 @@ def payload_of(event: Event) -> Mapping[str, JSON]:
 # --------------------------------------------------------------------------- explain
 
 
-def explain(ruleset: Ruleset, state_before: FightState, event: Event) -> str:
-    """One readable sentence for any event (the ruleset explains its own events)."""
-    text = ruleset.explain(state_before, event)
+def explain(ruleset: Ruleset, state_before: FightState, event: Event, hidden: frozenset[str] = frozenset()) -> str:
+    """One readable sentence for any event (the ruleset explains its own events).
+
+    ``hidden``: combatants whose sheets the reader may not see (see
+    ``Ruleset.explain``); the GM's text is the one with nothing hidden.
+    """
+    text = ruleset.explain(state_before, event, hidden)
     if text is not None:
         return text
     p = event.payload
@@ -397,6 +401,8 @@ def explain(ruleset: Ruleset, state_before: FightState, event: Event) -> str:
         return f"GM updated {name(p['id'])}: {changed}."
     if t == "combatant_removed":
         return f"{name(p['id'])} was removed from the fight." + (f" Reason: {p['reason']}." if p.get("reason") else "")
+    if t == "condition_adjusted" and p["combatant"] in hidden:
+        return f"GM adjusted {name(p['combatant'])}. Reason: {p['reason']}."
     if t == "condition_adjusted":
         changes = ", ".join(f"{k} {p['before'].get(k)} -> {v}" for k, v in p["changes"].items())
         return f"GM adjusted {name(p['combatant'])}: {changes}. Reason: {p['reason']}."

@@ -68,8 +68,12 @@ class Ruleset(abc.ABC):
         """Hook after a core event was folded (e.g. a combatant joins the sequence)."""
         return state
 
-    def explain(self, state_before: FightState, event: Event) -> str | None:
-        """One readable sentence citing rule ids, or ``None`` to use the core text."""
+    def explain(self, state_before: FightState, event: Event, hidden: frozenset[str] = frozenset()) -> str | None:
+        """One readable sentence citing rule ids, or ``None`` to use the core text.
+
+        ``hidden``: combatants whose sheets the reader may not see; their numbers
+        (skills, modifiers, targets, margins, DR, HP, ...) are left out.
+        """
         return None
 
     def view_combatant(self, state: FightState, combatant_id: str) -> dict[str, JSON]:

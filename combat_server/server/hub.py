@@ -27,7 +27,7 @@ from combat_server.rules.model import Actor, Event, FightState
 from combat_server.rules.ruleset import Ruleset, get_ruleset
 from combat_server.server.protocol import dumps
 from combat_server.server.views import (
-    GM_VIEW, StateEncoder, event_is_private, event_view, full_state, state_view, view_key,
+    GM_VIEW, StateEncoder, event_is_private, event_view, full_state, hidden_from, redact_payload, state_view, view_key,
 )
 
 #: How many recent events (with their explanations) a hub keeps for fast catch-up.
@@ -65,10 +65,16 @@ class Subscriber(Protocol):
 
 @attrs.define
 class _Entry:
-    """One published event, with its explanation and its item JSON per view (lazily)."""
+    """One published event, with its explanation and its item JSON per view (lazily).
+
+    ``before`` is the state right before the event, kept while some combatant is
+    hidden: views that may not see a hidden sheet get an explanation computed
+    from it without that combatant's numbers (``None``: refolded when needed).
+    """
 
     event: Event
     explanation: str
+    before: FightState | None = None
     fragments: dict[str, str] = attrs.field(factory=dict)
 
 
@@ -96,16 +102,63 @@ class FightHub:
         return get_ruleset(s.ruleset, s.ruleset_version)
 
     def _item(self, entry: _Entry, key: str, state: FightState) -> str:
-        """The item JSON (without braces) of an event for one view; shared by all views when it can be."""
-        if not event_is_private(entry.event):
-            key = "*"
-        frag = entry.fragments.get(key)
+        """The item JSON (without braces) of an event for one view; shared by all views when it can be.
+
+        ``state`` decides which combatants are hidden from ``key`` (the state right
+        after the event when published, the current state on catch-up and replay).
+        """
+        e = entry.event
+        hidden = frozenset(hidden_from(key, state)) if key not in (GM_VIEW, "*") else frozenset()
+        private = event_is_private(e)
+        if not hidden:
+            cache_key = key if private else "*"
+        else:
+            cache_key = ",".join(sorted(hidden)) + ("|" + key if private else "")
+        frag = entry.fragments.get(cache_key)
         if frag is None:
-            e = entry.event
-            frag = (f'"seq":{e.seq},"event":{_dumps(event_view(e, state, key))},'
-                    f'"explanation":{_dumps(entry.explanation)}')
-            entry.fragments[key] = frag
+            explanation = entry.explanation
+            if hidden:
+                if not private and redact_payload(e.type, e.payload, hidden, state) is e.payload:
+                    explanation = self._explain(entry, hidden)
+                    if explanation == entry.explanation:
+                        frag = self._item(entry, GM_VIEW, state)  # nothing to hide here: share the full text
+                        entry.fragments[cache_key] = frag
+                        return frag
+                else:
+                    explanation = self._explain(entry, hidden)
+            frag = (f'"seq":{e.seq},"event":{_dumps(event_view(e, state, key, hidden))},'
+                    f'"explanation":{_dumps(explanation)}')
+            entry.fragments[cache_key] = frag
         return frag
+
+    def _explain(self, entry: _Entry, hidden: frozenset[str]) -> str:
+        """The event's explanation without the numbers of the ``hidden`` combatants' sheets."""
+        if entry.before is None:
+            entry.before = self._state_before(entry.event)
+        return core.explain(self.ruleset(), entry.before, entry.event, hidden)
+
+    def _state_before(self, event: Event) -> FightState:
+        if event.seq <= 1:
+            return core.fold(self.ruleset(), [event])  # as Engine.history explains the first event
+        return self.engine.state_at(self.fight_id, event.seq - 1)
+
+    def _fill_before(self, entries: list[_Entry]) -> None:
+        """Give every entry its state before, refolding forward from the first one that lacks it."""
+        missing = next((i for i, en in enumerate(entries) if en.before is None), None)
+        if missing is None:
+            return
+        rs = self.ruleset()
+        state = self._state_before(entries[missing].event)
+        for en in entries[missing:]:
+            if en.before is None:
+                en.before = state
+            e = en.event
+            if e.seq <= 1:
+                state = core.fold(rs, [e])  # fight_created starts the fold
+            elif e.type in core.CONTROL_EVENTS:
+                state = self.engine.state_at(self.fight_id, e.seq)
+            else:
+                state = core.apply(rs, en.before, e)
 
     def _groups(self, state: FightState, event: Event) -> dict[str, list[Subscriber]]:
         if not event_is_private(event) and not any(c.hidden for c in state.combatants.values()):
@@ -129,13 +182,15 @@ class FightHub:
         explanations = list(result.explanations) + [""] * (len(result.events) - len(result.explanations))
         dropped: list[Subscriber] = []
         for i, (event, explanation) in enumerate(zip(result.events, explanations)):
+            prev = state
             if i == len(result.events) - 1:
                 state = result.state
             elif event.type in core.CONTROL_EVENTS:
                 state = self.engine.state_at(self.fight_id, event.seq)
             else:
                 state = core.apply(rs, state, event)
-            entry = _Entry(event, explanation)
+            keep = any(c.hidden for c in prev.combatants.values()) or any(c.hidden for c in state.combatants.values())
+            entry = _Entry(event, explanation, prev if keep else None)
             self._recent.append(entry)
             if not event_is_private(event):
                 self._item(entry, "*", state)  # encoded once, now: catch-ups reuse it
@@ -164,7 +219,10 @@ class FightHub:
         messages: list[str] = []
         if after < state.seq:
             key = view_key(seat.role, seat.combatants, state)
-            items = [self._item(e, key, state) for e in self._entries_after(after, state)]
+            entries = self._entries_after(after, state)
+            if hidden_from(key, state):
+                self._fill_before(entries)
+            items = [self._item(e, key, state) for e in entries]
             for start in range(0, len(items), BATCH_ITEMS):
                 chunk = items[start:start + BATCH_ITEMS]
                 last = "true" if start + BATCH_ITEMS >= len(items) else "false"
@@ -203,7 +261,7 @@ class FightHub:
         state = self.engine.state_at(self.fight_id, after)
         out: list[_Entry] = []
         for e in self.engine.store.events(self.fight_id, after=after):
-            out.append(_Entry(e, core.explain(rs, state, e)))
+            out.append(_Entry(e, core.explain(rs, state, e), state))
             state = self.engine.state_at(self.fight_id, e.seq) if e.type in core.CONTROL_EVENTS \
                 else core.apply(rs, state, e)
         return out
@@ -212,10 +270,14 @@ class FightHub:
         """The log (after, upto] with explanations and undone marks, as ``seat`` may see it."""
         state = self.state()
         key = view_key(seat.role, seat.combatants, state)
-        entries = self.engine.history(self.fight_id, upto)
-        return [
-            {"seq": le.event.seq, "event": event_view(le.event, state, key), "explanation": le.explanation,
-             "undone": le.undone}
-            for le in entries if le.event.seq > after
-        ][:BATCH_ITEMS * 2]
+        hidden = frozenset(hidden_from(key, state))
+        entries = [le for le in self.engine.history(self.fight_id, upto) if le.event.seq > after][:BATCH_ITEMS * 2]
+        if not hidden:
+            return [{"seq": le.event.seq, "event": event_view(le.event, state, key), "explanation": le.explanation,
+                     "undone": le.undone} for le in entries]
+        walked = [_Entry(le.event, le.explanation) for le in entries]
+        self._fill_before(walked)  # the same redaction as live and catch-up: explained from the state before
+        return [{"seq": le.event.seq, "event": event_view(le.event, state, key, hidden),
+                 "explanation": self._explain(en, hidden), "undone": le.undone}
+                for le, en in zip(entries, walked)]
 

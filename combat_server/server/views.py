@@ -2,7 +2,9 @@
 
 The GM sees everything. A combatant the GM marked ``hidden`` shows to players
 and spectators as its name, side and *visible* condition only (posture, stunned,
-down, dead, the maneuver it visibly took), unless the seat controls it. Seats
+down, dead, the maneuver it visibly took), unless the seat controls it; events
+and prompts lose the numbers that reveal its sheet (:func:`redact_payload`,
+:func:`prompt_view`: a roll it made keeps dice, total and outcome). Seats
 that see the same thing share a :func:`view_key`, so a pushed message is encoded
 once per distinct view, not once per subscriber.
 """
@@ -25,6 +27,23 @@ PUBLIC_VIEW = "public"
 VISIBLE_CONDITION = ("posture", "stunned", "unconscious", "dead", "collapsed", "maneuver", "maneuver_option")
 
 _SHEET_EVENTS = ("combatant_added", "combatant_updated")
+
+#: Fields of a roll record that reveal the roller's sheet (a hidden roller keeps dice, total, outcome, rule).
+_RECORD_SECRETS = ("base", "base_reason", "modifiers", "target", "margin", "cap")
+#: Event type -> the payload field naming who rolled ``payload["record"]``.
+_ROLLER = {"defense_rolled": "defender", "check_rolled": "combatant", "feint_rolled": "feinter",
+           "feint_resisted": "target", "counter_rolled": "combatant"}
+#: Fields of ``attack_rolled``'s ``attack`` that reveal a hidden attacker's skill and damage.
+_ATTACK_SECRETS = ("effective", "margin", "damage_dice", "damage_adds")
+#: Per event type: the payload field naming a combatant, and the fields that reveal its hidden sheet or condition.
+_COMBATANT_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "maneuver_chosen": ("combatant", ("move_allowance",)),
+    "injury_applied": ("combatant", ("injury", "hp_before", "hp_after", "hp_max", "shock_added", "shock_pending")),
+    "fatigue_spent": ("combatant", ("fp_before", "fp_after", "fp_max", "hp_loss")),
+    "turn_started": ("combatant", ("shock",)),
+    "check_rolled": ("combatant", ("margin",)),
+}
+_NEUTRAL_PROMPT = {"defend": "{name} chooses a defence", "roll": "{name} rolls the dice"}
 
 
 def view_key(role: str, combatants: Iterable[str], state: FightState) -> str:
@@ -99,6 +118,8 @@ def state_view(full: Mapping[str, Any], state: FightState, key: str) -> dict[str
         derived.pop(cid, None)
     out["combatants"] = combatants
     out["derived"] = derived
+    if "prompts" in out:
+        out["prompts"] = _prompts_view(out["prompts"], state, frozenset(hidden))
     return out
 
 
@@ -158,8 +179,13 @@ class StateEncoder:
         rest = converter().unstructure(attrs.evolve(state, combatants={}))
         names = list(rest)
         at = names.index("combatants")
-        head = _dumps({k: rest[k] for k in names[:at]})[:-1]  # '{...' without the closing brace
-        tail = _dumps({k: rest[k] for k in names[at + 1:]})[1:-1]  # fields after, without braces
+
+        def head_tail(rest: Mapping[str, Any]) -> tuple[str, str]:
+            head = _dumps({k: rest[k] for k in names[:at]})[:-1]  # '{...' without the closing brace
+            tail = _dumps({k: rest[k] for k in names[at + 1:]})[1:-1]  # fields after, without braces
+            return head, tail
+
+        plain = head_tail(rest)
         derived = self.derived.views(ruleset, state)
         for gone in set(self._combatants) - set(state.combatants):
             del self._combatants[gone]
@@ -171,6 +197,12 @@ class StateEncoder:
             hidden = hidden_from(key, state)
             text = by_hidden.get(hidden)
             if text is None:
+                head, tail = plain
+                prompts = rest.get("prompts")
+                if hidden and prompts:
+                    shown = _prompts_view(prompts, state, hidden)
+                    if shown is not prompts:
+                        head, tail = head_tail(dict(rest, prompts=shown))
                 cs = ",".join(self._combatant(cid, c, cid in hidden) for cid, c in state.combatants.items())
                 ds = ",".join(self._derived_text(cid, view) for cid, view in derived.items() if cid not in hidden)
                 parts = [head[1:]] if len(head) > 1 else []
@@ -183,16 +215,107 @@ class StateEncoder:
         return out
 
 
-def event_view(event: Event, state: FightState, key: str) -> dict[str, Any]:
-    """The event as JSON, with the sheet of a hidden combatant left out for non-GM views."""
+def prompt_view(prompt: Mapping[str, Any], state: FightState) -> dict[str, Any]:
+    """A prompt about a hidden combatant: its id, kind and combatant, a neutral text, no options."""
+    cid = prompt.get("combatant")
+    c = state.combatants.get(cid) if isinstance(cid, str) else None
+    name = c.name if c is not None else str(cid)
+    kind = str(prompt.get("kind", ""))
+    text = _NEUTRAL_PROMPT.get(kind, "{name}: " + kind.replace("_", " ")).format(name=name)
+    return {"id": prompt["id"], "kind": kind, "combatant": cid, "text": text, "options": {}}
+
+
+def _prompts_view(prompts: Any, state: FightState, hidden: frozenset[str] | tuple[str, ...]) -> Any:
+    """A list of prompts with those about ``hidden`` combatants redacted (the same object if none is)."""
+    if not isinstance(prompts, list) or not any(isinstance(p, Mapping) and p.get("combatant") in hidden
+                                                for p in prompts):
+        return prompts
+    return [prompt_view(p, state) if isinstance(p, Mapping) and p.get("combatant") in hidden else p
+            for p in prompts]
+
+
+def redact_payload(etype: str, payload: Mapping[str, Any], hidden: frozenset[str],
+                   state: FightState) -> Mapping[str, Any]:
+    """The payload without the numbers that reveal the sheets of ``hidden`` combatants.
+
+    Returns ``payload`` itself when nothing in it is about a hidden combatant, so
+    callers can tell with ``is`` that the full text may be shared.
+    """
+    if not hidden:
+        return payload
+    out: dict[str, Any] | None = None
+
+    def put(k: str, v: Any) -> None:
+        nonlocal out
+        if out is None:
+            out = dict(payload)
+        out[k] = v
+
+    def drop(keys: Iterable[str]) -> None:
+        nonlocal out
+        keys = [k for k in keys if k in payload]
+        if keys:
+            if out is None:
+                out = dict(payload)
+            for k in keys:
+                out.pop(k, None)
+
+    record = payload.get("record")
+    if isinstance(record, Mapping):
+        who = payload.get("attack", {}).get("attacker") if etype == "attack_rolled" else payload.get(_ROLLER.get(etype, ""))
+        if who in hidden or record.get("roller") in hidden:
+            put("record", {k: v for k, v in record.items() if k not in _RECORD_SECRETS})
+    attack = payload.get("attack")
+    if etype == "attack_rolled" and isinstance(attack, Mapping) and attack.get("attacker") in hidden:
+        put("attack", {k: v for k, v in attack.items() if k not in _ATTACK_SECRETS})
+    if etype in _COMBATANT_SECRETS:
+        field, secrets = _COMBATANT_SECRETS[etype]
+        if payload.get(field) in hidden:
+            drop(secrets)
+    if etype == "damage_rolled":
+        if payload.get("attacker") in hidden:
+            drop(("adds", "modifiers", "basic"))
+        if payload.get("target") in hidden:
+            drop(("dr", "penetrating", "multiplier", "injury"))
+    if etype == "combat_started" and isinstance(payload.get("basis"), list):
+        basis = payload["basis"]
+        if any(isinstance(b, Mapping) and b.get("id") in hidden for b in basis):
+            put("basis", [{"id": b["id"], "side": b.get("side")} if isinstance(b, Mapping) and b.get("id") in hidden
+                          else b for b in basis])
+    if etype == "condition_adjusted" and payload.get("combatant") in hidden:
+        for k in ("changes", "before"):
+            if isinstance(payload.get(k), Mapping):
+                put(k, {f: v for f, v in payload[k].items() if f in VISIBLE_CONDITION})
+    opens = payload.get("opens")
+    if opens is not None:
+        shown = _prompts_view(opens, state, hidden)
+        if shown is not opens:
+            put("opens", shown)
+    return payload if out is None else out
+
+
+def event_view(event: Event, state: FightState, key: str, hidden: frozenset[str] | None = None) -> dict[str, Any]:
+    """The event as JSON as the seats with view ``key`` may see it.
+
+    For non-GM views: the sheet of a hidden combatant is left out, and the numbers
+    that reveal a hidden combatant's sheet are removed (:func:`redact_payload`).
+    ``hidden`` defaults to ``hidden_from(key, state)``.
+    """
     data = event.to_dict()
-    if key == GM_VIEW or event.type not in _SHEET_EVENTS or "sheet" not in event.payload:
+    if key == GM_VIEW:
+        return data
+    if hidden is None:
+        hidden = frozenset(hidden_from(key, state))
+    shown = redact_payload(event.type, event.payload, hidden, state)
+    if shown is not event.payload:
+        data["payload"] = dict(shown)
+    if event.type not in _SHEET_EVENTS or "sheet" not in event.payload:
         return data
     cid = str(event.payload.get("id", ""))
     c = state.combatants.get(cid)
-    hidden = bool(event.payload.get("hidden")) or (c is not None and c.hidden)
-    if hidden and cid not in _visible_to(key):
-        payload = dict(event.payload)
+    is_hidden = bool(event.payload.get("hidden")) or (c is not None and c.hidden)
+    if is_hidden and cid not in _visible_to(key):
+        payload = dict(data["payload"])
         payload["sheet"] = None
         data["payload"] = payload
     return data
@@ -200,5 +323,5 @@ def event_view(event: Event, state: FightState, key: str) -> dict[str, Any]:
 
 __all__ = [
     "GM_VIEW", "PUBLIC_VIEW", "VISIBLE_CONDITION", "DerivedCache", "StateEncoder", "view_key", "hidden_from", "full_state", "state_view",
-    "event_view", "event_is_private",
+    "event_view", "event_is_private", "prompt_view", "redact_payload",
 ]

@@ -12,8 +12,20 @@ from combat_server.rules.gurps.tables import ENCUMBRANCE_NAMES, format_dice
 from combat_server.rules.model import JSON, Event, FightState
 
 
-def format_record(rec: Mapping[str, Any]) -> str:
-    """'3d [3, 4, 2] = 9 vs 13 (broadsword skill 13, +4 All-Out Attack (Determined) G-22): hit by 4 (G-36)'."""
+#: Combatant ids whose sheets the reader may not see (empty: everything is revealed).
+Hidden = frozenset[str]
+_NONE: Hidden = frozenset()
+
+
+def format_record(rec: Mapping[str, Any], reveal: bool = True) -> str:
+    """'3d [3, 4, 2] = 9 vs 13 (broadsword skill 13, +4 All-Out Attack (Determined) G-22): hit by 4 (G-36)'.
+
+    Not revealed (a roll by a combatant whose sheet the reader may not see): only
+    the dice, the total and the outcome, '3d [3, 4, 2] = 9: hit (G-36)'.
+    """
+    dice = ", ".join(str(d) for d in rec["dice"])
+    if not reveal:
+        return f"3d [{dice}] = {rec['total']}: {rec['outcome']} ({rec['rule']})"
     parts = [f"{rec['base_reason']} {rec['base']}"]
     for m in rec.get("modifiers", []):
         parts.append(f"{m['value']:+d} {m['reason']} {m['rule']}")
@@ -21,7 +33,6 @@ def format_record(rec: Mapping[str, Any]) -> str:
         parts.append(str(rec["cap"]))
     margin = int(rec["margin"])
     by = f" by {abs(margin)}" if margin else ""
-    dice = ", ".join(str(d) for d in rec["dice"])
     return f"3d [{dice}] = {rec['total']} vs {rec['target']} ({'; '.join(parts)}): {rec['outcome']}{by} ({rec['rule']})"
 
 
@@ -47,11 +58,12 @@ _EFFECTS = {
 }
 
 
-def explain_event(state: FightState, event: Event) -> str | None:
+def explain_event(state: FightState, event: Event, hidden: Hidden = _NONE) -> str | None:
+    """The event's sentence; numbers of the sheets of ``hidden`` combatants are left out."""
     fn = _EXPLAIN.get(event.type)
     if fn is None:
         return None
-    return fn(state, event.payload)
+    return fn(state, event.payload, hidden)
 
 
 def _n(state: FightState, cid: str) -> str:
@@ -59,7 +71,7 @@ def _n(state: FightState, cid: str) -> str:
     return c.name if c is not None else cid
 
 
-def _combat_started(s: FightState, p: Mapping[str, Any]) -> str:
+def _combat_started(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     order = ", ".join(_n(s, c) for c in p["order"])
     how = "set by the GM (A-10)" if p.get("explicit") else "by Basic Speed, then DX among PCs, then roll-off (G-19, A-10, R-21)"
     extra = ""
@@ -69,16 +81,17 @@ def _combat_started(s: FightState, p: Mapping[str, Any]) -> str:
     return f"Combat starts. Turn order {how}: {order}.{extra}"
 
 
-def _turn_started(s: FightState, p: Mapping[str, Any]) -> str:
+def _turn_started(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     text = f"Round {p['round']}: {_n(s, p['combatant'])}'s turn."
-    if p.get("shock"):
+    if p.get("shock") and p["combatant"] not in h:
         text += f" Shock -{p['shock']} to DX and IQ-based rolls this turn (G-47)."
     if p.get("opens"):
-        text += " At 0 HP or below: HT roll to stay conscious (G-44)."
+        text += (" HT roll to stay conscious (G-44)." if p["combatant"] in h
+                 else " At 0 HP or below: HT roll to stay conscious (G-44).")
     return text
 
 
-def _maneuver_chosen(s: FightState, p: Mapping[str, Any]) -> str:
+def _maneuver_chosen(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     who = _n(s, p["combatant"])
     name = p["maneuver"].replace("_", " ")
     opt = f" ({p['option'].replace('_', ' ')})" if p.get("option") else ""
@@ -89,7 +102,9 @@ def _maneuver_chosen(s: FightState, p: Mapping[str, Any]) -> str:
         bits.append(f"against {_n(s, p['target'])}")
     if p.get("weapon"):
         bits.append(f"with {p['weapon']}")
-    text = " ".join(bits) + f" (G-20); may move {p.get('move_allowance', 0)} yd"
+    text = " ".join(bits) + " (G-20)"
+    if p["combatant"] not in h:
+        text += f"; may move {p.get('move_allowance', 0)} yd"
     if p.get("moved"):
         text += f", moves {p['moved']} yd"
     if p["maneuver"] == "aim":
@@ -109,9 +124,11 @@ def _maneuver_chosen(s: FightState, p: Mapping[str, Any]) -> str:
     return text + "."
 
 
-def _attack_rolled(s: FightState, p: Mapping[str, Any]) -> str:
+def _attack_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     a = p["attack"]
-    text = f"{_n(s, a['attacker'])} attacks {_n(s, a['target'])} with {a['weapon']}: {format_record(p['record'])}."
+    reveal = a["attacker"] not in h
+    text = (f"{_n(s, a['attacker'])} attacks {_n(s, a['target'])} with {a['weapon']}: "
+            f"{format_record(p['record'], reveal)}.")
     if p.get("no_defense"):
         text += f" No defence: {p['no_defense']}."
     if a.get("max_damage"):
@@ -121,13 +138,14 @@ def _attack_rolled(s: FightState, p: Mapping[str, Any]) -> str:
     return text
 
 
-def _defense_rolled(s: FightState, p: Mapping[str, Any]) -> str:
+def _defense_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     who = _n(s, p["defender"])
     if p["defense"] == "none":
         return f"{who} does not defend."
     with_w = f" with {p['weapon']}" if p.get("weapon") else ""
     verdict = "succeeds" if p["success"] else "fails"
-    text = f"{who} tries to {p['defense']}{with_w}: {format_record(p['record'])}; the defence {verdict}."
+    text = (f"{who} tries to {p['defense']}{with_w}: {format_record(p['record'], p['defender'] not in h)}; "
+            f"the defence {verdict}.")
     if p.get("aim_spoiled"):
         text += " Defending spoils the aim (G-21)."
     if p["success"] and p.get("hits_left"):
@@ -135,12 +153,13 @@ def _defense_rolled(s: FightState, p: Mapping[str, Any]) -> str:
     return text
 
 
-def _feint_rolled(s: FightState, p: Mapping[str, Any]) -> str:
-    return f"{_n(s, p['feinter'])} feints {_n(s, p['target'])} with {p['weapon']}: {format_record(p['record'])}."
+def _feint_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
+    return (f"{_n(s, p['feinter'])} feints {_n(s, p['target'])} with {p['weapon']}: "
+            f"{format_record(p['record'], p['feinter'] not in h)}.")
 
 
-def _feint_resisted(s: FightState, p: Mapping[str, Any]) -> str:
-    text = f"{_n(s, p['target'])} resists the feint: {format_record(p['record'])}."
+def _feint_resisted(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
+    text = f"{_n(s, p['target'])} resists the feint: {format_record(p['record'], p['target'] not in h)}."
     if p["penalty"]:
         text += (f" Feint succeeds by {p['penalty']} ({p['why']}): {_n(s, p['target'])} defends at -{p['penalty']} "
                  f"against {_n(s, p['feinter'])}'s next attack (G-30).")
@@ -149,12 +168,21 @@ def _feint_resisted(s: FightState, p: Mapping[str, Any]) -> str:
     return text
 
 
-def _damage_rolled(s: FightState, p: Mapping[str, Any]) -> str:
+def _damage_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     dice = ", ".join(str(d) for d in p["dice"])
+    half = ", halved at 1/2D (A-17)" if p.get("half_damage") else ""
+    if p["attacker"] in h or p["target"] in h:
+        how = "maximum damage (G-36)" if p.get("max_damage") else f"[{dice}]"
+        text = f"{p['weapon']} damage {how}{half}"
+        if p["attacker"] not in h:
+            text += f" = {p['basic']} basic"
+        if p["target"] in h:
+            return text + (" (G-42)." if p["penetrating"] > 0 else " (G-42); nothing gets through.")
+        return (text + f"; DR {p['dr']} -> {p['penetrating']} penetrating (G-42)"
+                + (f"; injury {p['injury']} (G-42, A-20)." if p["penetrating"] > 0 else "; nothing gets through."))
     adds = f" {p['adds']:+d}" if p["adds"] else ""
     mods = "".join(f" {m['value']:+d} {m['reason']} ({m['rule']})" for m in p.get("modifiers", []))
     how = "maximum damage (G-36)" if p.get("max_damage") else f"[{dice}]{adds}{mods}"
-    half = ", halved at 1/2D (A-17)" if p.get("half_damage") else ""
     text = (f"{p['weapon']} damage {how} = {p['basic']} basic{half}; DR {p['dr']} -> {p['penetrating']} penetrating "
             f"(G-42)")
     if p["penetrating"] > 0:
@@ -164,8 +192,17 @@ def _damage_rolled(s: FightState, p: Mapping[str, Any]) -> str:
     return text
 
 
-def _injury_applied(s: FightState, p: Mapping[str, Any]) -> str:
+def _injury_applied(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     who = _n(s, p["combatant"])
+    if p["combatant"] in h:
+        text = f"{who} is wounded by {p['source']}."
+        if p["major_wound"]:
+            text += " Major wound (G-46)."
+        if p["death_thresholds"]:
+            text += " HT roll each or die (G-45, A-23)."
+        if p.get("dead"):
+            text += " Dead (G-45)."
+        return text
     text = f"{who} loses {p['injury']} HP from {p['source']}: HP {p['hp_before']} -> {p['hp_after']} of {p['hp_max']}."
     if p["shock_added"]:
         text += (f" Shock -{min(4, p['shock_added'])} (total -{p['shock_pending']}, capped at -4) to DX and IQ "
@@ -182,22 +219,26 @@ def _injury_applied(s: FightState, p: Mapping[str, Any]) -> str:
     return text
 
 
-def _check_rolled(s: FightState, p: Mapping[str, Any]) -> str:
+def _check_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     who = _n(s, p["combatant"])
     purpose = p["purpose"]
+    if p["combatant"] in h and purpose == "fright_duration":
+        return f"{who} is stunned by fright for {p['turns']} turns (G-18, A-09: no recovery rolls)."
+    if p["combatant"] in h and purpose == "faint_duration":
+        return f"{who} faints for {p['minutes']} minutes (G-18)."
     if purpose == "fright_duration":
         return (f"{who} is stunned by fright for {p['turns']} turns: margin {p['margin']} + 2d {p['dice']} "
                 f"(G-18, A-09: no recovery rolls).")
     if purpose == "faint_duration":
         return f"{who} faints for {p['minutes']} minutes: margin {p['margin']} + 1d {p['dice']} (G-18)."
-    text = f"{who} rolls {_PURPOSES.get(purpose, purpose)}: {format_record(p['record'])}."
+    text = f"{who} rolls {_PURPOSES.get(purpose, purpose)}: {format_record(p['record'], p['combatant'] not in h)}."
     effect = _EFFECTS.get(p.get("effect", "none"), "")
     if effect:
         text += f" {who} {effect}."
     return text
 
 
-def _turn_ending(s: FightState, p: Mapping[str, Any]) -> str:
+def _turn_ending(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     text = f"End of {_n(s, p['combatant'])}'s turn."
     if "fright_turns_left" in p:
         left = p["fright_turns_left"]
@@ -207,16 +248,19 @@ def _turn_ending(s: FightState, p: Mapping[str, Any]) -> str:
     return text
 
 
-def _turn_ended(s: FightState, p: Mapping[str, Any]) -> str:
+def _turn_ended(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     text = f"{_n(s, p['combatant'])}'s turn ends; any shock wears off (G-47)."
     if p.get("feint_expired"):
         text += " The feint's penalty expires (G-30)."
     return text
 
 
-def _fatigue_spent(s: FightState, p: Mapping[str, Any]) -> str:
+def _fatigue_spent(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     who = _n(s, p["combatant"])
-    text = f"{who} spends {p['points']} FP{(' (' + p['reason'] + ')') if p.get('reason') else ''}: FP {p['fp_before']} -> {p['fp_after']}."
+    why = f" ({p['reason']})" if p.get("reason") else ""
+    if p["combatant"] in h:
+        return f"{who} spends {p['points']} FP{why}." + (" Unconscious (G-51)." if p.get("unconscious") else "")
+    text = f"{who} spends {p['points']} FP{why}: FP {p['fp_before']} -> {p['fp_after']}."
     if p["hp_loss"]:
         text += f" {p['hp_loss']} HP lost for FP spent at 0 or below (G-51, A-26)."
     if p.get("unconscious"):
@@ -224,18 +268,18 @@ def _fatigue_spent(s: FightState, p: Mapping[str, Any]) -> str:
     return text
 
 
-def _simple(fmt: str) -> Callable[[FightState, Mapping[str, Any]], str]:
-    return lambda s, p: fmt.format(**{k: _n(s, v) if k in ("combatant", "target", "feinter") else v
+def _simple(fmt: str) -> Callable[[FightState, Mapping[str, Any], Hidden], str]:
+    return lambda s, p, h: fmt.format(**{k: _n(s, v) if k in ("combatant", "target", "feinter") else v
                                       for k, v in p.items()})
 
 
-def _counter_rolled(s: FightState, p: Mapping[str, Any]) -> str:
+def _counter_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     verdict = "hits the attacker's limb; no defence allowed" if p["success"] else "misses"
-    return (f"{_n(s, p['combatant'])} counters the unarmed attack with {p['weapon']}: {format_record(p['record'])}; "
-            f"{verdict} (G-41).")
+    return (f"{_n(s, p['combatant'])} counters the unarmed attack with {p['weapon']}: "
+            f"{format_record(p['record'], p['combatant'] not in h)}; {verdict} (G-41).")
 
 
-_EXPLAIN: dict[str, Callable[[FightState, Mapping[str, Any]], str]] = {
+_EXPLAIN: dict[str, Callable[[FightState, Mapping[str, Any], Hidden], str]] = {
     "combat_started": _combat_started,
     "turn_started": _turn_started,
     "maneuver_chosen": _maneuver_chosen,

@@ -75,8 +75,8 @@ class GurpsRuleset(Ruleset):
     def after_core(self, state: FightState, event: Event) -> FightState:
         return after_core(state, event)
 
-    def explain(self, state_before: FightState, event: Event) -> str | None:
-        return explain_event(state_before, event)
+    def explain(self, state_before: FightState, event: Event, hidden: frozenset[str] = frozenset()) -> str | None:
+        return explain_event(state_before, event, hidden)
 
     def view_combatant(self, state: FightState, combatant_id: str) -> dict[str, JSON]:
         return combatant_view(state, combatant_id)
