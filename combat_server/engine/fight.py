@@ -27,7 +27,7 @@ from combat_server.rules.model import (
 )
 from combat_server.rules.ruleset import Ruleset, get_ruleset
 from combat_server.rules.serialize import state_bytes, state_from_json, state_to_json
-from combat_server.store.sql import SqlStore
+from combat_server.store.sql import SeatRow, SqlStore
 
 MAX_AUTO_STEPS = 200
 EXPORT_FORMAT = "combat-server/fight-log"
@@ -98,6 +98,7 @@ class Engine:
         fight_id: str | None = None,
         actor: Actor = SYSTEM_ACTOR,
         version: str | None = None,
+        seats: Sequence[SeatRow] = (),
     ) -> CommandResult:
         rs = get_ruleset(ruleset, version)
         if dice_mode not in core.DICE_MODES:
@@ -114,7 +115,7 @@ class Engine:
         fid = fight_id or uuid.uuid4().hex[:16]
         first = self._make_event(fid, 1, GENESIS_HASH, EventDraft("fight_created", payload), actor.seat_id,
                                  "", rs.version)
-        self.store.create_fight(first, rs.name, title)
+        self.store.create_fight(first, rs.name, title, seats)
         state = core.fold(rs, [first])
         self._remember(state, first.hash)
         return CommandResult(fid, 1, 1, (first,), state)

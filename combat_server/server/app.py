@@ -13,6 +13,7 @@ another's.
 from __future__ import annotations
 
 import asyncio
+import uuid
 import datetime as dt
 import hashlib
 import hmac
@@ -213,10 +214,16 @@ class CombatServer:
     def create_fight(self, *, ruleset: str = "gurps", version: str | None = None,
                      options: Mapping[str, Any] | None = None, dice_mode: str = "server", title: str = "",
                      seed: str | None = None) -> tuple[str, Seat, str]:
-        result = self.engine.create_fight(ruleset, options=options, dice_mode=dice_mode, title=title, seed=seed,
-                                          actor=Actor("gm", "gm"), version=version)
-        seat, token = self.add_seat(result.fight_id, "gm", "GM", (), seat_id="gm")
-        return result.fight_id, seat, token
+        fight_id = uuid.uuid4().hex[:16]
+        token = new_token()
+        digest = token_hash(token)
+        # The fight and its GM seat are written in one transaction.
+        self.engine.create_fight(ruleset, options=options, dice_mode=dice_mode, title=title, seed=seed,
+                                 actor=Actor("gm", "gm"), version=version, fight_id=fight_id,
+                                 seats=[SeatRow(fight_id, "gm", "gm", "GM", (), digest)])
+        seat = Seat(fight_id, "gm", "gm", "GM", ())
+        self._seats[digest] = seat
+        return fight_id, seat, token
 
     # ------------------------------------------------------------------ HTTP
 

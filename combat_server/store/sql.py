@@ -135,7 +135,9 @@ class SqlStore:
 
     # ------------------------------------------------------------ fights
 
-    def create_fight(self, first: Event, ruleset: str, title: str) -> None:
+    def create_fight(self, first: Event, ruleset: str, title: str, seats: Sequence[SeatRow] = ()) -> None:
+        """The fight, its first event and its first seats (the GM's) in one transaction:
+        a crash can never leave a fight nobody may run."""
         try:
             with self.engine.begin() as conn:
                 conn.execute(
@@ -145,6 +147,14 @@ class SqlStore:
                     )
                 )
                 self._insert_events(conn, [first])
+                for seat in seats:
+                    conn.execute(
+                        t.seats.insert().values(
+                            fight_id=seat.fight_id, seat_id=seat.seat_id, role=seat.role, label=seat.label,
+                            combatants=list(seat.combatants), token_hash=seat.token_hash,
+                            created_at=first.recorded_at,
+                        )
+                    )
         except sa.exc.IntegrityError as exc:
             raise StoreError("fight/exists", f"fight {first.fight_id} already exists") from exc
 

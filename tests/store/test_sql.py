@@ -153,3 +153,17 @@ def test_raw_sql_payload_edit_is_visible_to_the_store(engine: Engine) -> None:
                      {"p": '{"combatant": "orc", "changes": {"hp": 1}, "before": {"hp": 13}, "reason": "x"}',
                       "f": fid})
     assert engine.store.events(fid, after=3, upto=4)[0].payload["changes"] == {"hp": 1}
+
+
+def test_fight_and_its_gm_seat_are_written_together(store: SqlStore) -> None:
+    """Creating a fight with its GM seat is one transaction: a failing seat leaves no fight behind."""
+    from combat_server.errors import StoreError
+    from combat_server.store.sql import SeatRow
+
+    engine = Engine(store)
+    first = engine.create_fight("gurps", fight_id="with-gm", seats=[SeatRow("with-gm", "gm", "gm", "GM", (), "h" * 64)])
+    assert [s.seat_id for s in store.seats(first.fight_id)] == ["gm"]
+    before = dump_tables(store)
+    with pytest.raises(StoreError):  # the token hash is unique: the second GM seat fails
+        engine.create_fight("gurps", fight_id="orphan", seats=[SeatRow("orphan", "gm", "gm", "GM", (), "h" * 64)])
+    assert dump_tables(store) == before
