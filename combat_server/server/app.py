@@ -98,7 +98,9 @@ def token_hash(token: str) -> str:
 
 
 def new_token() -> str:
-    return secrets.token_urlsafe(24)
+    """192 random bits, URL-safe, and never starting with '-' (a token is typed after
+    ``--token`` on command lines, where a leading dash reads as an option)."""
+    return "t" + secrets.token_urlsafe(24)
 
 
 def _now() -> str:

@@ -19,7 +19,7 @@ from .conftest import Table, Terminal, make_table, start_server, stop_server
 def _join(terminal: Terminal, table: Table, seat: str, how: str = "token") -> pexpect.spawn:
     """Start a client for ``seat`` and wait for its REPL prompt."""
     if how == "token":
-        child = terminal(table.server.ws_url, "--token", table.tokens[seat], "--fight", table.fight_id)
+        child = terminal(table.server.ws_url, f"--token={table.tokens[seat]}", "--fight", table.fight_id)
     elif how == "query":
         base = table.server.http_url
         child = terminal(f"{base}/?fight={table.fight_id}&token={table.tokens[seat]}")
