@@ -310,6 +310,10 @@ class CombatClient:
             msg["expect_seq"] = expect_seq
         return await self.request(msg, timeout)
 
+    async def preview(self, command: str, args: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """What ``command`` would roll against (effective number, modifiers with rule ids); nothing is sent to the log."""
+        return await self.request({"type": "preview", "command": command, "args": dict(args or {})})
+
     async def add_seat(self, role: str, combatants: Sequence[str] = (), label: str = "") -> dict[str, Any]:
         return await self.request({"type": "add_seat", "role": role, "combatants": list(combatants), "label": label})
 

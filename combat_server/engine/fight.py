@@ -30,6 +30,16 @@ from combat_server.rules.serialize import state_bytes, state_from_json, state_to
 from combat_server.store.sql import SeatRow, SqlStore
 
 MAX_AUTO_STEPS = 200
+#: Events whose roll record a preview shows, and the parts of the record it shows.
+PREVIEWED = ("attack_rolled", "feint_rolled", "defense_rolled")
+PREVIEW_FIELDS = ("purpose", "roller", "base", "base_reason", "modifiers", "target", "cap", "rule")
+
+
+class _PreviewDice:
+    """Stand-in dice for a preview: low faces, so checks before the roll succeed."""
+
+    def roll(self, request: Any) -> tuple[int, ...]:
+        return (1,) * int(request.count)
 EXPORT_FORMAT = "combat-server/fight-log"
 
 
@@ -315,6 +325,24 @@ class Engine:
         n = self.snapshot_every
         if n > 0 and state.seq // n > before // n:
             self.store.save_snapshot(state.fight_id, state.seq, state.ruleset_version, state_to_json(state))
+
+    # ------------------------------------------------------------------ preview
+
+    def preview(self, fight_id: str, command: Command) -> dict[str, JSON]:
+        """What a command would roll against, before anyone rolls: the effective number
+        with every modifier, its reason and rule id, exactly as the rules would record it.
+
+        ``decide`` is pure, so the command is decided on stand-in dice and the events
+        are thrown away: nothing is appended, and an illegal command is refused with
+        the same error it would get for real.
+        """
+        state = self.load(fight_id)
+        rs = get_ruleset(state.ruleset, state.ruleset_version)
+        for draft in core.decide(rs, state, command, _PreviewDice()):
+            record = draft.payload.get("record")
+            if draft.type in PREVIEWED and isinstance(record, Mapping):
+                return {k: record[k] for k in PREVIEW_FIELDS if k in record}
+        raise reject("preview/nothing_to_roll", f"{command.type} makes no roll to preview")
 
     # ------------------------------------------------------------------ replay
 

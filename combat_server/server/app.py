@@ -284,6 +284,7 @@ class Session:
             "create_fight": self._create_fight,
             "subscribe": self._subscribe,
             "command": self._command,
+            "preview": self._preview,
             "add_seat": self._add_seat,
             "list_seats": self._list_seats,
             "state_at": self._state_at,
@@ -545,6 +546,17 @@ class Session:
         rows = self.server.engine.store.seats(seat.fight_id)
         return {"type": "seats", "seats": [Seat(r.fight_id, r.seat_id, r.role, r.label, tuple(r.combatants))
                                            .to_json() for r in rows]}
+
+    async def _preview(self, m: dict[str, Any]) -> dict[str, Any]:
+        """The number a command would roll against, computed by the rules (nothing appended):
+        clients show it before anyone rolls instead of re-implementing the modifiers."""
+        seat, hub = self._joined()
+        if seat.role == "spectator":
+            raise ProtocolError("auth/read_only")
+        command = Command(m["command"], m.get("args", {}), seat.actor(), "")
+        async with hub.lock:
+            result = self.server.engine.preview(seat.fight_id, command)
+        return {"type": "preview_result", **result}
 
     async def _state_at(self, m: dict[str, Any]) -> dict[str, Any]:
         seat, hub = self._joined()

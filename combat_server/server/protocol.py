@@ -28,11 +28,11 @@ PROTOCOL_VERSION = 1
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
 
 #: Messages a client may send.
-CLIENT_MESSAGES = ("create_fight", "subscribe", "command", "add_seat", "list_seats", "state_at", "replay")
+CLIENT_MESSAGES = ("create_fight", "subscribe", "command", "preview", "add_seat", "list_seats", "state_at", "replay")
 #: Messages the server sends.
 SERVER_MESSAGES = (
     "welcome", "fight_created", "subscribed", "seat_added", "seats", "event", "events", "result", "error",
-    "state", "history",
+    "state", "history", "preview_result",
 )
 
 #: Error codes the server adds to those of the engine: code -> (keeps connection open, meaning).

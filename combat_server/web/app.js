@@ -4,8 +4,8 @@
  * combat_server/server (schemas in combat_server/schemas): subscribe with the
  * seat token and the last seq seen, send commands with generated command ids,
  * apply pushed events in seq order. The page never computes the fight: the
- * state comes from the server; only the maneuver preview (effective skill
- * before rolling) mirrors the attack modifiers of the GURPS rules (G-22..G-35).
+ * state comes from the server, and so does the maneuver preview (the effective
+ * skill before rolling: the server's `preview` message, computed by the rules).
  */
 "use strict";
 
@@ -27,11 +27,6 @@ const MANEUVERS = {
   concentrate: { label: "Concentrate", task: true, help: "Concentrate on a mental task." },
   wait: { label: "Wait", wait: true, help: "Hold an action until a trigger happens." },
   do_nothing: { label: "Do nothing", help: "Stand there; recover from stun or catch your breath." },
-};
-const POSTURES = {
-  standing: { attack: 0, defense: 0, target: 0 }, kneeling: { attack: -2, defense: -2, target: -2 },
-  crawling: { attack: -4, defense: -3, target: -2 }, sitting: { attack: -2, defense: -2, target: -2 },
-  prone: { attack: -4, defense: -3, target: -2 }, face_up: { attack: -4, defense: -3, target: -2 },
 };
 const POSTURE_STEPS = {
   standing: ["kneeling", "sitting", "crawling", "prone", "face_up"],
@@ -599,33 +594,24 @@ function formManeuver(form) {
   return r ? r.value : "attack";
 }
 
-/** The to-hit number before rolling: weapon skill plus the modifiers the server will apply (G-22..G-35). */
-function effectiveSkill(st, cid, maneuver, option, target, weaponName) {
-  const d = (st.derived || {})[cid] || {};
-  const w = (d.weapons || []).find((x) => x.name === weaponName);
-  if (!w) return null;
-  const k = st.combatants[cid].condition || {};
-  const tk = (st.combatants[target] || {}).condition || {};
-  const ranged = w.kind === "ranged" || w.kind === "thrown";
-  const mods = [];
-  if (maneuver === "all_out_attack" && option === "determined") mods.push(ranged ? [1, "All-Out Attack (Determined)", "G-23"] : [4, "All-Out Attack (Determined)", "G-22"]);
-  if (k.evaluate_target === target && k.evaluate_bonus) mods.push([k.evaluate_bonus, "Evaluate", "G-29"]);
-  if (ranged && k.aim_turns && k.aim_target === target && k.aim_weapon === w.name && (maneuver === "attack" || maneuver === "all_out_attack")) {
-    mods.push([w.acc, `Aim (Acc ${w.acc})`, "G-21"]);
-    if (k.aim_turns >= 2) mods.push([k.aim_turns === 2 ? 1 : 2, `Aim ${k.aim_turns} turns`, "G-21"]);
-  }
-  if (maneuver === "move_and_attack") {
-    const sheetW = ((st.combatants[cid].sheet || {}).weapons || []).find((x) => x.name === w.name);
-    mods.push(ranged ? [Math.min(-2, (sheetW && sheetW.bulk) || 0), "Move and Attack, ranged", "G-32"] : [-4, "Move and Attack", "G-32"]);
-  }
-  if (k.shock) mods.push([-k.shock, "shock", "G-47"]);
-  const posture = (st.options || {}).posture_modifiers !== false;
-  if (posture && !ranged && k.posture && k.posture !== "standing") mods.push([POSTURES[k.posture].attack, `you are ${human(k.posture)}`, "G-26"]);
-  if (posture && ranged && tk.posture && tk.posture !== "standing") mods.push([POSTURES[tk.posture].target, `target ${human(tk.posture)}`, "G-26"]);
-  let total = w.skill + mods.reduce((a, m) => a + m[0], 0);
-  let cap = "";
-  if (maneuver === "move_and_attack" && !ranged && total > 9) { total = 9; cap = " (capped at 9, G-32)"; }
-  return { base: w.skill, weapon: w.name, mods: mods.filter((m) => m[0]), total, cap, ranged };
+/** Show the to-hit number the rules compute for the maneuver as the form stands (the
+ * server's `preview`: nothing is rolled or logged), so the page never re-implements
+ * the modifiers. Replies to an older form state are ignored. */
+function showPreview(form, cid, spec, target) {
+  const preview = $("#preview", form);
+  const token = (S.previewSeq = (S.previewSeq || 0) + 1);
+  request({ type: "preview", command: "maneuver", args: maneuverArgs(form, cid) }).then((p) => {
+    if (token !== S.previewSeq || !preview.isConnected) return;
+    const mods = (p.modifiers || []).map((x) => `, ${signed(x.value)} ${x.reason} (${x.rule})`).join("");
+    preview.replaceChildren(
+      h("div", { class: "eff" }, h("span", { class: "eff-label" }, spec.feint ? "Feint with skill" : "Effective skill"),
+        h("span", { class: "eff-num", id: "effective-skill" }, String(p.target))),
+      h("p", { class: "hint" }, `${p.base_reason} ${p.base}${mods}${p.cap ? ` (${p.cap})` : ""}. ` +
+        `Roll ${p.target} or less on 3d6 against ${nameOf(S.state, target)}.`));
+  }).catch((err) => {
+    if (token !== S.previewSeq || !preview.isConnected) return;
+    preview.replaceChildren(h("p", { class: "hint warn" }, describe(err)));
+  });
 }
 
 function updatePreview() {
@@ -661,16 +647,10 @@ function updatePreview() {
   const preview = $("#preview", form);
   const diceBox = $("#attack-dice", form);
   const rolls = spec.attack || spec.feint;
-  if (rolls) {
-    const eff = effectiveSkill(st, cid, m, option, target, weapon);
-    if (eff) {
-      preview.replaceChildren(
-        h("div", { class: "eff" }, h("span", { class: "eff-label" }, spec.feint ? "Feint with skill" : "Effective skill"),
-          h("span", { class: "eff-num", id: "effective-skill" }, String(eff.total))),
-        h("p", { class: "hint" }, `${eff.weapon} ${eff.base}` + eff.mods.map((x) => `, ${signed(x[0])} ${x[1]} (${x[2]})`).join("") + eff.cap +
-          (eff.ranged ? "; range and size modifiers are added by the server (G-35)." : `. Roll ${eff.total} or less on 3d6 to hit ${nameOf(st, target)}.`)));
-    } else preview.replaceChildren();
+  if (rolls && target) {
+    showPreview(form, cid, spec, target);
   } else {
+    S.previewSeq = (S.previewSeq || 0) + 1;
     preview.replaceChildren(h("p", { class: "hint" }, spec.help || ""));
   }
   const wantDice = manual() && rolls;
@@ -679,7 +659,8 @@ function updatePreview() {
   $("#go-btn", form).textContent = rolls ? (manual() ? "Attack with these dice" : "Roll to hit") : `Do it: ${spec.label}`;
 }
 
-async function submitManeuver(form, cid) {
+/** The maneuver command's args as the form now stands (used to preview and to send it). */
+function maneuverArgs(form, cid) {
   const m = formManeuver(form);
   const spec = MANEUVERS[m] || {};
   const v = (name) => { const el = form.elements[name]; return el ? el.value : ""; };
@@ -693,6 +674,12 @@ async function submitManeuver(form, cid) {
   if (!$("[data-field=range]", form).hidden) args.range = Number(v("range")) || 0;
   if (spec.task) args.task = v("task");
   if (spec.wait) { args.trigger = v("trigger"); args.action = v("action"); args.target = v("target"); args.weapon = v("weapon"); }
+  return args;
+}
+
+async function submitManeuver(form, cid) {
+  const spec = MANEUVERS[formManeuver(form)] || {};
+  const args = maneuverArgs(form, cid);
   let faces;
   if (manual() && (spec.attack || spec.feint)) {
     faces = readDice(form);

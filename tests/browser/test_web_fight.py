@@ -110,6 +110,8 @@ def test_gm_and_two_players_run_a_fight(browser: Any, server: ServerProcess, sho
     expect(alice.locator("#effective-skill")).to_have_text("13")
     alice.locator("label.maneuver-choice", has_text="Move and Attack").click()
     expect(alice.locator("#effective-skill")).to_have_text("9")  # -4, and capped at 9 (G-32)
+    # the number and its reasons come from the rules on the server (the preview message), not from the page
+    expect(alice.locator("#preview")).to_contain_text("-4 Move and Attack, melee (G-32)")
     alice.locator("label.maneuver-choice", has_text="Attack with a ready weapon").click()
     expect(alice.locator("#effective-skill")).to_have_text("13")
     _dice(alice.locator("#attack-dice"), [3, 4, 5])

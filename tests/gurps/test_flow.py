@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from combat_server.errors import Rejected
-from combat_server.rules.model import Actor
+from combat_server.rules.model import GM_ACTOR, Actor, Command
 
 from .conftest import ARCHER, KNIGHT, ORC, Table
 
@@ -294,3 +294,29 @@ def test_generic_criticals_option_off_makes_checks_plain(engine) -> None:  # typ
     t.roll([6, 6, 6], "fright")
     assert t.last("check_rolled").payload["record"]["outcome"] == "failure"
     assert t.prompt("roll").options["purpose"] == "fright_duration"
+
+
+@pytest.mark.parametrize("maneuver, args", [
+    ("attack", {}),
+    ("all_out_attack", {"option": "determined"}),
+    ("move_and_attack", {}),
+    ("feint", {}),
+])
+def test_preview_shows_the_number_the_roll_will_use(duel: Table, maneuver: str, args: dict) -> None:
+    """The preview (no dice, nothing appended) gives the same target and modifiers the real roll records."""
+    duel.send("adjust", {"combatant": "knight", "changes": {"shock": 2}, "reason": "hurt"})
+    command = {"combatant": "knight", "maneuver": maneuver, "target": "orc", **args}
+    seq = duel.state.seq
+    preview = duel.engine.preview(duel.fight_id, Command("maneuver", command, GM_ACTOR, "p"))
+    assert duel.state.seq == seq
+    r = duel.send("maneuver", command, [[6, 6, 6]])
+    rec = next(e.payload["record"] for e in r.events if e.type in ("attack_rolled", "feint_rolled"))
+    assert (preview["target"], preview["modifiers"], preview["base"]) == (rec["target"], rec["modifiers"], rec["base"])
+
+
+def test_preview_refuses_an_illegal_maneuver_like_the_real_one(duel: Table) -> None:
+    """A preview out of turn is refused with the same code as the command itself."""
+    with pytest.raises(Rejected) as err:
+        duel.engine.preview(duel.fight_id, Command("maneuver", {"combatant": "orc", "maneuver": "attack",
+                                                               "target": "knight"}, GM_ACTOR, "p"))
+    assert err.value.code == "command/not_your_turn"

@@ -75,3 +75,22 @@ async def test_gm_undoes_the_attack_to_turn_start(server: CombatServer, connect:
     assert alice.state is not None
     assert alice.state["combatants"]["orc"]["condition"]["hp"] == 12
     assert alice.state["combat"]["current"] == "alice"
+
+
+async def test_preview_gives_the_effective_skill_without_appending(server: CombatServer, connect: Connect) -> None:
+    """A player previews Move and Attack: 13 - 4 = 9 (G-32), with the modifier's rule id; the log is untouched."""
+    gm, alice, bob, fight_id = await _fight(connect, "manual")
+    seq = server.engine.load(fight_id).seq
+    preview = await alice.preview("maneuver", {"combatant": "alice", "maneuver": "move_and_attack", "target": "orc",
+                                               "weapon": "broadsword"})
+    assert preview["type"] == "preview_result" and preview["target"] == 9
+    assert preview["modifiers"] == [{"value": -4, "reason": "Move and Attack, melee", "rule": "G-32"}]
+    assert server.engine.load(fight_id).seq == seq
+
+
+async def test_preview_is_refused_like_the_command(server: CombatServer, connect: Connect) -> None:
+    """Bob cannot preview a maneuver for Alice: the same refusal as the real command."""
+    gm, alice, bob, _ = await _fight(connect, "manual")
+    with pytest.raises(ServerError) as err:
+        await bob.preview("maneuver", {"combatant": "alice", "maneuver": "attack", "target": "orc"})
+    assert err.value.code == "auth/not_your_combatant"
