@@ -33,7 +33,6 @@ events = sa.Table(
     sa.Column("ruleset_version", sa.String(16), nullable=False),
     sa.Column("prev_hash", sa.String(64), nullable=False),
     sa.Column("hash", sa.String(64), nullable=False),
-    sa.Index("ix_events_fight_command", "fight_id", "command_id"),
     sa.Index("ix_events_fight_type", "fight_id", "type"),
 )
 

@@ -167,3 +167,21 @@ def test_fight_and_its_gm_seat_are_written_together(store: SqlStore) -> None:
     with pytest.raises(StoreError):  # the token hash is unique: the second GM seat fails
         engine.create_fight("gurps", fight_id="orphan", seats=[SeatRow("orphan", "gm", "gm", "GM", (), "h" * 64)])
     assert dump_tables(store) == before
+
+
+def test_a_store_from_the_first_migration_upgrades_with_its_fights(databases: Databases) -> None:
+    """A database left at revision 0001 with a fight in it upgrades to head; the fight still verifies."""
+    from alembic import command
+
+    from combat_server.store.sql import alembic_config
+
+    store = SqlStore(databases.new_url())
+    cfg = alembic_config(store.url)
+    with store.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+    engine = Engine(store)
+    fight_id = populate(engine)
+    assert store.migrate() == store.head_revision() == "0002"
+    assert Engine(store).verify(fight_id).ok
+    store.dispose()
