@@ -203,7 +203,7 @@ def _decide_note(ruleset: Ruleset, state: FightState, command: Command) -> list[
     text = _arg(command, "text", str).strip()
     if not text:
         raise reject("command/bad_field", "note: text must not be empty", field="text")
-    return [EventDraft("note_added", {"text": text, "by": command.actor.seat_id})]
+    return [EventDraft("note_added", {"text": text, "by": command.actor.seat_id, "by_name": command.actor.display})]
 
 
 def _decide_end(ruleset: Ruleset, state: FightState, command: Command) -> list[EventDraft]:
@@ -221,7 +221,8 @@ def _decide_dispute(ruleset: Ruleset, state: FightState, command: Command) -> li
     if not comment:
         raise reject("dispute/comment_required", "say what you dispute about this event")
     dispute_id = f"dispute:{state.seq + 1}"
-    return [EventDraft("dispute_raised", {"id": dispute_id, "seq": seq, "comment": comment, "by": command.actor.seat_id})]
+    return [EventDraft("dispute_raised", {"id": dispute_id, "seq": seq, "comment": comment,
+                                          "by": command.actor.seat_id, "by_name": command.actor.display})]
 
 
 def _decide_rule(ruleset: Ruleset, state: FightState, command: Command) -> list[EventDraft]:
@@ -308,7 +309,7 @@ def apply(ruleset: Ruleset, state: FightState, event: Event) -> FightState:
 
         prompt = Prompt(
             id=p["id"], kind="dispute", combatant=None,
-            text=f"{p['by']} disputes event {p['seq']}: {p['comment']}",
+            text=f"{p.get('by_name') or p['by']} disputes event {p['seq']}: {p['comment']}",
             options={"seq": p["seq"], "verdicts": ["uphold", "override"]},
         )
         state = attrs.evolve(state, prompts=state.prompts + (prompt,))
@@ -407,7 +408,7 @@ def explain(ruleset: Ruleset, state_before: FightState, event: Event, hidden: fr
         changes = ", ".join(f"{k} {p['before'].get(k)} -> {v}" for k, v in p["changes"].items())
         return f"GM adjusted {name(p['combatant'])}: {changes}. Reason: {p['reason']}."
     if t == "note_added":
-        return f"Note by {p['by']}: {p['text']}"
+        return f"Note by {p.get('by_name') or p['by']}: {p['text']}"
     if t == "fight_ended":
         return "The fight has ended." + (f" {p['reason']}" if p.get("reason") else "")
     if t == "reverted":
@@ -417,7 +418,7 @@ def explain(ruleset: Ruleset, state_before: FightState, event: Event, hidden: fr
     if t == "restored":
         return f"GM redid the undo at seq {p['revert']}, restoring {len(p['seqs'])} event(s)."
     if t == "dispute_raised":
-        return f"{p['by']} disputes event {p['seq']}: {p['comment']} (waiting for the GM's ruling)."
+        return f"{p.get('by_name') or p['by']} disputes event {p['seq']}: {p['comment']} (waiting for the GM's ruling)."
     if t == "dispute_ruled":
         verdict = "upheld the original ruling" if p["verdict"] == "uphold" else "overrode it with adjustments"
         return f"GM ruled on {p['dispute']}: {verdict}." + (f" {p['comment']}" if p.get("comment") else "")

@@ -37,6 +37,11 @@ class Actor:
     seat_id: str
     role: str
     combatants: tuple[str, ...] = ()
+    label: str = ""  # how people know the seat ("Alice's player"); the audit text uses it
+
+    @property
+    def display(self) -> str:
+        return self.label or self.seat_id
 
     @property
     def is_gm(self) -> bool:

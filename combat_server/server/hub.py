@@ -47,7 +47,7 @@ class Seat:
     combatants: tuple[str, ...] = ()
 
     def actor(self) -> Actor:
-        return Actor(self.seat_id, self.role, self.combatants)
+        return Actor(self.seat_id, self.role, self.combatants, self.label)
 
     def to_json(self) -> dict[str, Any]:
         return {"seat_id": self.seat_id, "role": self.role, "label": self.label, "combatants": list(self.combatants)}

@@ -107,7 +107,7 @@ def test_bad_input_gets_a_clear_error_and_the_session_goes_on(terminal: Terminal
     bob.sendline("help")
     bob.expect_exact("defend dodge | defend parry [WEAPON]")
     bob.sendline("note still here")
-    bob.expect(r"Note by player-\d+: still here")
+    bob.expect_exact("Note by bob: still here")  # the seat's label, not its id
     bob.sendline("quit")
     bob.expect_exact("bye")
     bob.expect(pexpect.EOF)
@@ -120,7 +120,7 @@ def test_dispute_and_ruling(terminal: Terminal, table: Table) -> None:
     bob = _join(terminal, table, "bob")
     gm = _join(terminal, table, "gm")
     bob.sendline("dispute 6 the order looks wrong")
-    found = gm.expect(r"YOUR PROMPT \[dispute:(\d+)\] player-\d+ disputes event 6: the order looks wrong")
+    found = gm.expect(r"YOUR PROMPT \[dispute:(\d+)\] bob disputes event 6: the order looks wrong")
     assert found == 0
     dispute = gm.match.group(1)
     gm.sendline(f"rule {dispute} uphold order by the GM")
