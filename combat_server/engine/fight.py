@@ -9,6 +9,7 @@ itself (DESIGN.md, flow step 7), with a bound against loops.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import secrets
 import threading
 import uuid
@@ -403,7 +404,7 @@ class Engine:
             if not line.strip():
                 continue
             try:
-                data = _json_loads(line)
+                data = json.loads(line)
             except ValueError as exc:
                 raise reject("import/bad_json", f"line {lineno}: not valid JSON ({exc})", line=lineno) from None
             if header is None:
@@ -482,8 +483,3 @@ def _plain(value: Any) -> Any:
         return [_plain(v) for v in value]
     return value
 
-
-def _json_loads(line: str) -> Any:
-    import json
-
-    return json.loads(line)

@@ -364,14 +364,6 @@ def fold(ruleset: Ruleset, events: Sequence[Event], start: FightState | None = N
     return attrs.evolve(state, seq=last, undone=tuple(sorted(undone)))
 
 
-def effective(events: Sequence[Event]) -> list[Event]:
-    undone = undone_after((), events)
-    return [e for e in events if e.type not in CONTROL_EVENTS and e.seq not in undone]
-
-
-def payload_of(event: Event) -> Mapping[str, JSON]:
-    return event.payload
-
 
 # --------------------------------------------------------------------------- explain
 

@@ -45,9 +45,7 @@ def _prompts(state: FightState, event: Event) -> FightState:
 
 
 def _combat_started(state: FightState, p: Mapping[str, Any]) -> FightState:
-    ties = tuple((str(k), int(v)) for k, v in p.get("tie_totals", {}).items())
-    return attrs.evolve(state, status="active", combat=Combat(order=tuple(p["order"]), phase="between",
-                                                              tie_rolls=ties))
+    return attrs.evolve(state, status="active", combat=Combat(order=tuple(p["order"]), phase="between"))
 
 
 def _turn_started(state: FightState, p: Mapping[str, Any], seq: int) -> FightState:

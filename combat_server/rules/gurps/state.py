@@ -45,8 +45,6 @@ class Condition:
     move_allowance: int = 0  # yards this turn's maneuver allows
     moved: int = 0  # yards moved this turn (G-09 sprint bookkeeping)
     sprinting: bool = False
-    defense_penalty: int = 0  # G-30 feint penalty against this combatant, applied on defence
-    defense_penalty_from: str = ""
     ht_rolls_at_zero: bool = True  # per-turn HT rolls at HP <= 0 (off after waking, G-49)
 
 
@@ -77,7 +75,6 @@ class Attack:
     damage_adds: int = 0
     strong: bool = False  # G-22 AOA (Strong)
     half_damage: bool = False  # at or beyond 1/2D
-    defense_mods: tuple[tuple[int, str, str], ...] = ()  # (value, reason, rule) for the defender
     counter: bool = False  # G-41: the parry counter-blow on an unarmed attacker
     next_weapon: str = ""  # AOA Double: the weapon of the second attack
 
@@ -94,4 +91,3 @@ class Combat:
     attack: Attack | None = None
     interrupted_by: str = ""  # G-34: a Wait that fired interrupts the sequence
     saved_phase: str = ""  # the phase to resume after the interrupt
-    tie_rolls: tuple[tuple[str, int], ...] = ()
