@@ -352,19 +352,17 @@ class Engine:
         events = self.store.events(fight_id, upto=upto)
         rs = self.ruleset_of(fight_id)
         undone = core.undone_after((), events)
-        out: list[LogEntry] = []
-        state: FightState | None = None
-        for i, e in enumerate(events, start=1):
-            if state is None:
-                out.append(LogEntry(e, core.explain(rs, core.fold(rs, [e]), e), False))
-                state = core.fold(rs, [e])
-                continue
-            out.append(LogEntry(e, core.explain(rs, state, e), e.seq in undone))
-            if e.type in core.CONTROL_EVENTS:
-                state = core.fold(rs, events[:i])
-            else:
-                state = core.apply(rs, state, e)
-        return out
+        return [LogEntry(e, core.explain(rs, before, e), e.seq in undone) for e, before, _ in core.walk(rs, events)]
+
+    def state_after(self, before: FightState, event: Event) -> FightState:
+        """The state right after a stored ``event``, from the state right before it: applied
+        in memory, except where an undo or redo rewrote history (then read back from the store)."""
+        rs = get_ruleset(before.ruleset, before.ruleset_version)
+        if event.seq <= 1:
+            return core.fold(rs, [event])
+        if event.type in core.CONTROL_EVENTS:
+            return self.state_at(event.fight_id, event.seq)
+        return core.apply(rs, before, event)
 
     # ------------------------------------------------------------------ fork / export / import
 
@@ -433,10 +431,13 @@ class Engine:
         if not report.ok:
             return report
         rs = self.ruleset_of(fight_id)
-        for snap_seq, data in self.store.snapshots(fight_id, rs.version):
-            expected = core.fold(rs, [e for e in events if e.seq <= snap_seq])
-            if state_bytes(state_from_json(rs, data)) != state_bytes(expected):
-                return VerifyReport(fight_id, len(events), False, snap_seq, "stored snapshot differs from the refold")
+        snapshots = dict(self.store.snapshots(fight_id, rs.version))
+        if snapshots:  # one refold of the log, checked at every snapshot in seq order
+            for event, _, after in core.walk(rs, events):
+                data = snapshots.get(event.seq)
+                if data is not None and state_bytes(state_from_json(rs, data)) != state_bytes(after):
+                    return VerifyReport(fight_id, len(events), False, event.seq,
+                                        "stored snapshot differs from the refold")
         return report
 
 
@@ -449,7 +450,7 @@ def verify_events(events: Sequence[Event], fight_id: str) -> VerifyReport:
         rs = get_ruleset(str(events[0].payload.get("ruleset")), str(events[0].payload.get("ruleset_version")))
     except (Rejected, AttributeError):
         return VerifyReport(fight_id, len(events), False, 1, "fight_created names no known ruleset")
-    state: FightState | None = None
+    walker = core.walk(rs, events)
     for i, e in enumerate(events, start=1):
         if e.fight_id != fight_id:
             return VerifyReport(fight_id, len(events), False, e.seq, f"belongs to fight {e.fight_id}")
@@ -460,16 +461,10 @@ def verify_events(events: Sequence[Event], fight_id: str) -> VerifyReport:
         if chain_hash(prev, e.canonical()) != e.hash:
             return VerifyReport(fight_id, len(events), False, e.seq, "hash does not match the event's content")
         prev = e.hash
+        if i == 1 and e.type != "fight_created":
+            return VerifyReport(fight_id, len(events), False, 1, "the log does not start with fight_created")
         try:
-            if i == 1:
-                if e.type != "fight_created":
-                    return VerifyReport(fight_id, len(events), False, 1, "the log does not start with fight_created")
-                state = core.fold(rs, [e])
-            elif e.type in core.CONTROL_EVENTS:
-                state = core.fold(rs, events[:i])
-            else:
-                assert state is not None
-                state = core.apply(rs, state, e)  # effective when appended; later reverts refold
+            next(walker)  # folds this event (in seq order, so the first bad seq is the one reported)
         except (CombatError, KeyError, TypeError, ValueError, AttributeError, AssertionError) as exc:
             return VerifyReport(fight_id, len(events), False, e.seq, f"does not fold: {exc!r}")
     return VerifyReport(fight_id, len(events), True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import types
 import typing
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import attrs
 
@@ -339,6 +339,25 @@ def undone_after(undone: Iterable[int], events: Sequence[Event]) -> set[int]:
 def touches_before(events: Sequence[Event], seq: int) -> bool:
     """Whether a control event among ``events`` changes the history at or before ``seq``."""
     return any(e.type in CONTROL_EVENTS and min(e.payload["seqs"], default=seq + 1) <= seq for e in events)
+
+
+def walk(ruleset: Ruleset, events: Sequence[Event]) -> Iterator[tuple[Event, FightState, FightState]]:
+    """Each event of a whole log with the state just before and just after it.
+
+    Ordinary events are applied one by one; a control event (undo/redo) changes
+    history, so the state after it is a refold of the log up to it. The first
+    event's "before" is the state it creates (nothing exists before it).
+    """
+    before: FightState | None = None
+    for i, event in enumerate(events, start=1):
+        if before is None:
+            after = before = fold(ruleset, [event])
+        elif event.type in CONTROL_EVENTS:
+            after = fold(ruleset, events[:i])
+        else:
+            after = apply(ruleset, before, event)
+        yield event, before, after
+        before = after
 
 
 def fold(ruleset: Ruleset, events: Sequence[Event], start: FightState | None = None) -> FightState:

@@ -147,18 +147,11 @@ class FightHub:
         missing = next((i for i, en in enumerate(entries) if en.before is None), None)
         if missing is None:
             return
-        rs = self.ruleset()
         state = self._state_before(entries[missing].event)
         for en in entries[missing:]:
             if en.before is None:
                 en.before = state
-            e = en.event
-            if e.seq <= 1:
-                state = core.fold(rs, [e])  # fight_created starts the fold
-            elif e.type in core.CONTROL_EVENTS:
-                state = self.engine.state_at(self.fight_id, e.seq)
-            else:
-                state = core.apply(rs, en.before, e)
+            state = self.engine.state_after(en.before, en.event)
 
     def _groups(self, state: FightState, event: Event) -> dict[str, list[Subscriber]]:
         if not event_is_private(event) and not any(c.hidden for c in state.combatants.values()):
@@ -183,12 +176,7 @@ class FightHub:
         dropped: list[Subscriber] = []
         for i, (event, explanation) in enumerate(zip(result.events, explanations)):
             prev = state
-            if i == len(result.events) - 1:
-                state = result.state
-            elif event.type in core.CONTROL_EVENTS:
-                state = self.engine.state_at(self.fight_id, event.seq)
-            else:
-                state = core.apply(rs, state, event)
+            state = result.state if i == len(result.events) - 1 else self.engine.state_after(state, event)
             keep = any(c.hidden for c in prev.combatants.values()) or any(c.hidden for c in state.combatants.values())
             entry = _Entry(event, explanation, prev if keep else None)
             self._recent.append(entry)
@@ -262,8 +250,7 @@ class FightHub:
         out: list[_Entry] = []
         for e in self.engine.store.events(self.fight_id, after=after):
             out.append(_Entry(e, core.explain(rs, state, e), state))
-            state = self.engine.state_at(self.fight_id, e.seq) if e.type in core.CONTROL_EVENTS \
-                else core.apply(rs, state, e)
+            state = self.engine.state_after(state, e)
         return out
 
     def history_items(self, seat: Seat, after: int, upto: int | None) -> list[dict[str, Any]]:
