@@ -85,7 +85,7 @@ class ServerProcess:
         self.proc = subprocess.Popen(
             [sys.executable, *prefix, "-m", "combat_server.server", "--port", str(self.port), "--database-url", self.db_url,
              "--log-level", "info" if log_path else "warning", "--rate", "100000", "--burst", "100000",
-             "--queue-size", "4096", *self.extra],
+             "--queue-size", "4096", *self.extra, *os.environ.get("BENCH_SERVER_ARGS", "").split()],
             stdout=subprocess.PIPE, stderr=open(log_path, "ab") if log_path else subprocess.DEVNULL, cwd=ROOT,
         )
         assert self.proc.stdout is not None
@@ -255,6 +255,7 @@ async def bench_load(args: argparse.Namespace) -> None:
         connections = sum(1 + len(o) for _, _, o in setups)
         setup_s = time.perf_counter() - t_setup
         latencies: list[float] = []
+        when: list[tuple[float, float]] = []  # (seconds into the window, ms): where the slow ones cluster
         errors: list[str] = []
         interval = 1.0 / rate
         total = int(rate * seconds)
@@ -267,6 +268,7 @@ async def bench_load(args: argparse.Namespace) -> None:
                 r = await gm.command(kind, a, timeout=10)
                 await asyncio.wait_for(arrivals.event(r["last_seq"]).wait(), 10)
                 latencies.append((max(arrivals.seen[r["last_seq"]]) - t0) * 1000)
+                when.append((t0 - start, latencies[-1]))
             except Exception as exc:  # counted, reported
                 errors.append(type(exc).__name__ + ": " + str(exc))
 
@@ -287,7 +289,8 @@ async def bench_load(args: argparse.Namespace) -> None:
                            "offered_rate": rate, "achieved_rate": total / elapsed, "p50_ms": p50, "p99_ms": p99,
                            "errors": len(errors), "error_samples": errors[:5], "setup_s": setup_s,
                            "window": [wall_start, time.time()], "p90_ms": pct(latencies, 90),
-                           "max_ms": max(latencies, default=float("nan"))}
+                           "max_ms": max(latencies, default=float("nan")),
+                           "slowest": sorted(when, key=lambda w: -w[1])[:30]}
         row(f"(2) {fights} fights x {per_fight} clients",
             f"{connections} conns, {total / elapsed:.0f} cmd/s: p50 {p50:.2f} p99 {p99:.2f} ms, {len(errors)} err",
             "p99 <= 25 ms, 0 errors", p99 <= 25 and not errors)

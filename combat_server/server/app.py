@@ -118,6 +118,8 @@ class CombatServer:
         self._seats: dict[str, Seat] = {}  # token hash -> seat
         self._server: Server | None = None
         self.sessions: set[Session] = set()
+        #: Connections closed since start (the GC policy counts them: each leaves a reference cycle).
+        self.connections_closed = 0
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -263,6 +265,7 @@ class CombatServer:
             await session.run()
         finally:
             self.sessions.discard(session)
+            self.connections_closed += 1
 
 
 class Session:

@@ -8,18 +8,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import os
 import signal
 import sys
-from typing import Any, Sequence
+from typing import Any, Coroutine, Sequence
+
+import structlog
 
 from combat_server.engine.fight import Engine
 from combat_server.rules.model import GM_ACTOR, Command
 from combat_server.server.app import CombatServer, ServerConfig, is_loopback
-from combat_server.store.sql import default_database_url, open_store
+from combat_server.server.gcpolicy import GcPolicy
+from combat_server.store.sql import SqlStore, default_database_url, open_store
 
-__all__ = ["add_serve_command", "run_serve", "build_demo", "main"]
+__all__ = ["add_serve_command", "run_serve", "build_demo", "checkpoint_loop", "main"]
+
+log = structlog.get_logger("combat_server.server")
 
 DEMO_SHEET: dict[str, Any] = {
     "st": 12, "dx": 12, "ht": 11, "shield_skill": 12,
@@ -52,6 +56,9 @@ def add_serve_command(subparsers: Any, common: argparse.ArgumentParser | None = 
     p.add_argument("--burst", type=int, default=400, help="messages a connection may send at once")
     p.add_argument("--max-message", type=int, default=64 * 1024, help="longest message accepted, characters")
     p.add_argument("--snapshot-every", type=int, default=100, help="store a state snapshot every N events")
+    p.add_argument("--gc-sweep", type=float, default=1.0, metavar="SECONDS",
+                   help="run the garbage collector's full passes from a sweep every SECONDS instead of when CPython "
+                        "decides (pauses stay short with many connections; 0 leaves CPython's default)")
     p.add_argument("--log-level", dest="serve_log_level", default="info",
                    help="log level of the server (default info: one line per command)")
     p.set_defaults(func=run_serve)
@@ -114,8 +121,37 @@ def _configure_logging(args: argparse.Namespace) -> None:
     configure_logging(json=getattr(args, "log_json", None), level=getattr(args, "serve_log_level", "info"))
 
 
+def loop_task(coro: Coroutine[Any, Any, None]) -> "asyncio.Task[None]":
+    return asyncio.get_running_loop().create_task(coro)
+
+
+async def checkpoint_loop(store: SqlStore, interval: float = 1.0) -> None:
+    """Checkpoint the SQLite WAL every ``interval`` seconds in a worker thread (:meth:`SqlStore.checkpoint`)."""
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            await asyncio.to_thread(store.checkpoint)
+        except Exception as exc:  # a locked or full disk: say so, try again next time
+            log.warning("checkpoint_failed", error=f"{type(exc).__name__}: {exc}")
+
+
+def _gc_policy(args: argparse.Namespace, server: CombatServer) -> "asyncio.Task[None] | None":
+    """Install the GC policy (:mod:`combat_server.server.gcpolicy`) and start its sweeps.
+
+    ``COMBAT_GC_LOG=path`` appends one line per collection (time, generation, ms,
+    objects freed) to that file, to see the pauses.
+    """
+    if args.gc_sweep <= 0:
+        return None
+    path = os.environ.get("COMBAT_GC_LOG")
+    trace = open(path, "a", buffering=1, encoding="utf-8") if path else None
+    policy = GcPolicy(sweep_interval=args.gc_sweep, trace=trace)
+    policy.install()
+    return loop_task(policy.run(lambda: server.connections_closed, lambda: len(server.sessions)))
+
+
 async def _serve(args: argparse.Namespace, config: ServerConfig) -> None:
-    store = open_store(args.database_url, migrate=True)
+    store = open_store(args.database_url, migrate=True, background_checkpoints=True)
     engine = Engine(store, snapshot_every=args.snapshot_every)
     server = CombatServer(engine, config)
     await server.start()
@@ -127,7 +163,8 @@ async def _serve(args: argparse.Namespace, config: ServerConfig) -> None:
         print(f"\ndemo fight {links.pop('fight')}: open the web client at {server.base_url}/", flush=True)
         for who, link in links.items():
             print(f"  {who:<20} {link}", flush=True)
-    _tune_gc()
+    sweeper = _gc_policy(args, server)
+    checkpoints = loop_task(checkpoint_loop(store)) if store.background_checkpoints else None
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -138,43 +175,11 @@ async def _serve(args: argparse.Namespace, config: ServerConfig) -> None:
     try:
         await stop.wait()
     finally:
+        for task in (sweeper, checkpoints):
+            if task is not None:
+                task.cancel()
         await server.close()
         store.dispose()
-
-
-#: Allocations between young-generation collections (CPython's default is 700).
-GC_THRESHOLD = int(os.environ.get("COMBAT_GC_THRESHOLD", "700"))
-
-
-def _tune_gc() -> None:
-    """Keep the cyclic garbage collector off the latency path.
-
-    Startup leaves many long-lived objects (modules, SQLAlchemy metadata,
-    rulesets); ``gc.freeze()`` moves them out of the collector's sight so a full
-    collection no longer walks them. The young-generation threshold stays at
-    CPython's 700 (``COMBAT_GC_THRESHOLD`` to change it): measured, 20,000 made
-    each young collection 5-20 ms, worse for the tail than many short ones.
-    ``COMBAT_GC_LOG=path`` appends one line per collection (time, generation, ms,
-    objects freed) to that file, to see the pauses.
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(GC_THRESHOLD, 20, 20)
-    path = os.environ.get("COMBAT_GC_LOG")
-    if path:
-        import time
-
-        out = open(path, "a", buffering=1, encoding="utf-8")
-        started: list[float] = [0.0]
-
-        def note(phase: str, info: dict[str, int]) -> None:
-            if phase == "start":
-                started[0] = time.perf_counter()
-            else:
-                ms = (time.perf_counter() - started[0]) * 1000
-                out.write(f"{time.time():.3f} gen {info['generation']} {ms:.2f} ms collected {info['collected']}\n")
-
-        gc.callbacks.append(note)
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import attrs
 import sqlalchemy as sa
@@ -56,19 +56,26 @@ class SeatRow:
     token_hash: str
 
 
-def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
-    cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA synchronous=NORMAL")
-    cur.execute("PRAGMA foreign_keys=ON")
-    cur.execute("PRAGMA busy_timeout=10000")
-    cur.close()
+def _sqlite_pragmas(autocheckpoint: bool) -> Callable[[Any, Any], None]:
+    def on_connect(dbapi_conn: Any, _record: Any) -> None:
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=10000")
+        if not autocheckpoint:
+            cur.execute("PRAGMA wal_autocheckpoint=0")
+        cur.close()
+
+    return on_connect
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, *, background_checkpoints: bool = False) -> Engine:
+    """``background_checkpoints`` (SQLite): commits never checkpoint the WAL; call
+    :meth:`SqlStore.checkpoint` from another thread instead (the server does)."""
     if url.startswith("sqlite"):
         engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 10})
-        sa_event.listen(engine, "connect", _sqlite_pragmas)
+        sa_event.listen(engine, "connect", _sqlite_pragmas(autocheckpoint=not background_checkpoints))
         return engine
     # No pre-ping: it would cost a round trip per command. A connection dropped by a
     # database restart fails one command (the client retries with the same command id)
@@ -88,14 +95,32 @@ def alembic_config(url: str) -> Any:
 class SqlStore:
     """The fight log in SQL. Every public method is one transaction."""
 
-    def __init__(self, url: str, engine: Engine | None = None) -> None:
+    def __init__(self, url: str, engine: Engine | None = None, *, background_checkpoints: bool = False) -> None:
         self.url = url
-        self.engine = engine or make_engine(url)
+        self.engine = engine or make_engine(url, background_checkpoints=background_checkpoints)
+        self.background_checkpoints = background_checkpoints and self.engine.dialect.name == "sqlite"
         self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
 
     @property
     def dialect(self) -> str:
         return self.engine.dialect.name
+
+    def checkpoint(self) -> tuple[int, int, int]:
+        """Copy the SQLite WAL into the database file without blocking writers (PASSIVE).
+
+        Why: by default the commit that crosses 1,000 WAL pages runs the
+        checkpoint itself, fsync included: 15-20 ms inside one command, about once
+        a second at 150 commands/s (docs/benchmarks.md). A store opened with
+        ``background_checkpoints`` leaves that to whoever calls this, off the
+        event loop. Returns SQLite's (busy, WAL frames, frames checkpointed);
+        ``(0, 0, 0)`` on PostgreSQL, which has no WAL of ours to copy.
+        """
+        if self.engine.dialect.name != "sqlite":
+            return (0, 0, 0)
+        with self.engine.connect() as conn:
+            row = conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
+            conn.commit()
+        return (int(row[0]), int(row[1]), int(row[2]))
 
     # ------------------------------------------------------------ schema
 
@@ -392,15 +417,19 @@ def _row_to_seat(r: Any) -> SeatRow:
     return SeatRow(r.fight_id, r.seat_id, r.role, r.label, tuple(r.combatants), r.token_hash)
 
 
-def open_store(url: str | None = None, *, migrate: bool = False, check: bool = True) -> SqlStore:
-    """Open the store at ``url``; migrate it, or refuse to use an unmigrated one."""
+def open_store(url: str | None = None, *, migrate: bool = False, check: bool = True,
+               background_checkpoints: bool = False) -> SqlStore:
+    """Open the store at ``url``; migrate it, or refuse to use an unmigrated one.
+
+    ``background_checkpoints``: see :meth:`SqlStore.checkpoint` (SQLite only).
+    """
     url = url or default_database_url()
     sqlite_path = sa.engine.make_url(url).database if url.startswith("sqlite") else None
     if not migrate and sqlite_path and sqlite_path != ":memory:" and not Path(sqlite_path).exists():
         # Refuse before SQLite creates an empty file as a side effect of looking.
         raise MigrationMissing(None, f"no database at {sqlite_path}: run `combat-server migrate` first",
                                current=None, head=None)
-    store = SqlStore(url)
+    store = SqlStore(url, background_checkpoints=background_checkpoints)
     try:
         if migrate:
             store.migrate()
