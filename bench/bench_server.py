@@ -392,11 +392,22 @@ def bench_cold_load_sync(args: argparse.Namespace) -> None:
             cold.store.dispose()
         assert state.seq == args.events
         out[label] = {"events": args.events, "median_ms": statistics.median(times), "min_ms": min(times)}
+        if every:  # a GM's undo and redo of the last command in the same long fight
+            steps: dict[str, list[float]] = {"undo": [], "redo": []}
+            for i in range(10):
+                kind = "undo" if i % 2 == 0 else "redo"
+                t0 = time.perf_counter()
+                engine.execute(fid, Command(kind, {}, GM_ACTOR, f"{kind}{i}"))
+                steps[kind].append((time.perf_counter() - t0) * 1000)
+            out["undo_redo"] = {k: statistics.median(v) for k, v in steps.items()}
         store.dispose()
     RESULTS["cold_load"] = out
     w, wo = out["with snapshots"]["median_ms"], out["without snapshots"]["median_ms"]
     row(f"(4) cold load {args.events} events", f"with snapshots {w:.1f} ms, without {wo:.1f} ms (median of 7)",
         "<= 30 ms with snapshots", w <= 30)
+    ur = out["undo_redo"]
+    print(f"    undo / redo of the last command in that fight: {ur['undo']:.1f} / {ur['redo']:.1f} ms (median of 5)",
+          flush=True)
 
 
 async def bench_cold_load(args: argparse.Namespace) -> None:

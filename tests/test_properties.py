@@ -12,7 +12,7 @@ from typing import Any, Iterator
 
 import attrs
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from combat_server.engine.fight import Engine
@@ -157,3 +157,73 @@ def test_snapshot_plus_tail_equals_full_refold(
     for seq in range(1, len(events)):
         expected = core.fold(rs, events[:seq])
         assert state_bytes(cold.state_at(fid, seq)) == state_bytes(expected)
+
+
+def _reference_decision(log: list[Any], state: FightState, command: Command) -> tuple[str, Any]:
+    """What undo/redo must decide, read off the whole log (the specification; the engine reads only its end)."""
+    undone = core.undone_after((), log)
+    live = [e for e in log if e.type not in core.CONTROL_EVENTS and e.seq not in undone and e.type != "fight_created"]
+    if command.type == "redo":
+        restored = {int(e.payload["revert"]) for e in log if e.type == "restored"}
+        pending = [e for e in log if e.type == "reverted" and e.seq not in restored]
+        if not pending:
+            return "refused", "redo/nothing"
+        if any(e.seq > pending[-1].seq for e in live):
+            return "refused", "redo/history_moved_on"
+        return "restored", list(pending[-1].payload["seqs"])
+    to = command.args.get("to")
+    if to == "last_command":
+        if not live:
+            return "refused", "undo/nothing"
+        last = live[-1]
+        seqs = [e.seq for e in live if e.command_id == last.command_id] if last.command_id else [last.seq]
+    elif to == "turn_start":
+        if not state.turn_start_seq:
+            return "refused", "undo/no_turn"
+        seqs = [e.seq for e in live if e.seq > state.turn_start_seq]
+    else:
+        seq = command.args["seq"]
+        if not 1 <= seq <= state.seq:
+            return "refused", "undo/bad_seq"
+        seqs = [e.seq for e in live if e.seq > seq]
+    return ("reverted", seqs) if seqs else ("refused", "undo/nothing")
+
+
+@SETTINGS
+@given(sequence=st.lists(st.one_of(op, st.tuples(st.just("start")), st.tuples(st.just("start"))), min_size=1, max_size=24),
+       chunk=st.integers(1, 5))
+@example(sequence=[("start",), ("note", "x"), ("undo_last",), ("undo_last",)], chunk=3)
+def test_undo_and_redo_read_from_the_end_decide_as_the_whole_log_does(
+    stores: tuple[SqlStore, SqlStore], sequence: list[Any], chunk: int
+) -> None:
+    """Undo/redo read the log backwards in chunks (here of 1-5 events, so commands straddle chunks);
+    every decision equals the one taken from the whole log. Two combatants are there from the
+    start so that ``start_combat`` (two events: combat started, first turn) can run."""
+    from combat_server.engine import history
+
+    engine = Engine(stores[1], snapshot_every=3)
+    fid = engine.create_fight("gurps", dice_mode="seeded", seed="prop").fight_id
+    for name, side in (("Alice", "pc"), ("Orc", "npc")):
+        engine.execute(fid, Command("add_combatant", {"name": name, "side": side, "sheet": {"st": 10, "ht": 10}},
+                                    GM_ACTOR, f"add-{name}"))
+    was, history._FIRST_CHUNK = history._FIRST_CHUNK, chunk
+    try:
+        for n, o in enumerate(sequence):
+            state = engine.load(fid)
+            command = (Command("start_combat", {}, GM_ACTOR, f"c{n}") if o[0] == "start"
+                       else _command(state, o, n))
+            if command.type not in ("undo", "redo"):
+                try:
+                    engine.execute(fid, command)
+                except Rejected:
+                    pass
+                continue
+            expected = _reference_decision(engine.store.events(fid), state, command)
+            try:
+                event = engine.execute(fid, command).events[0]
+                got: tuple[str, Any] = (event.type, list(event.payload["seqs"]))
+            except Rejected as exc:
+                got = ("refused", exc.code)
+            assert got == expected
+    finally:
+        history._FIRST_CHUNK = was

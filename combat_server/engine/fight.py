@@ -278,8 +278,13 @@ class Engine:
         if command.type in ("undo", "redo"):
             if not command.actor.is_gm:
                 raise reject("auth/gm_only", f"only the GM may {command.type}")
-            log = self.store.events(state.fight_id)
-            draft = decide_undo(state, log, command.args) if command.type == "undo" else decide_redo(log)
+            fid = state.fight_id
+
+            def read(after: int) -> list[Event]:
+                return self.store.events(fid, after=after)
+
+            draft = (decide_undo(state, read, command.args) if command.type == "undo"
+                     else decide_redo(state, self.store.control_events(fid), read))
             event = self._make_event(state.fight_id, state.seq + 1, last_hash, draft, command.actor.seat_id,
                                      command.command_id, state.ruleset_version)
             return [(event, core.explain(rs, state, event))], state

@@ -335,11 +335,18 @@ class SqlStore:
             return _row_to_event(row) if row is not None else None
 
     def control_events(self, fight_id: str, after: int = 0) -> list[Event]:
+        """The fight's undo/redo events (every cold load and undo asks), found by the (fight, type) index.
+
+        ``seq + 0`` keeps SQLite's planner off the primary key: with a plain ``seq``
+        it walks the whole fight in seq order to skip a sort of a few rows (4-6 ms
+        instead of 0.2 ms at 10,000 events).
+        """
+        seq = t.events.c.seq + 0
         q = sa.select(t.events).where(
-            t.events.c.fight_id == fight_id, t.events.c.seq > after, t.events.c.type.in_(("reverted", "restored"))
+            t.events.c.fight_id == fight_id, seq > after, t.events.c.type.in_(("reverted", "restored"))
         )
         with self.engine.connect() as conn:
-            return [_row_to_event(r) for r in conn.execute(q.order_by(t.events.c.seq))]
+            return [_row_to_event(r) for r in conn.execute(q.order_by(seq))]
 
     def command_range(self, fight_id: str, command_id: str) -> tuple[int, int] | None:
         q = sa.select(t.commands.c.first_seq, t.commands.c.last_seq).where(

@@ -318,3 +318,26 @@ def test_history_marks_undone_events_without_hiding_them(engine: Engine) -> None
     assert [(e.event.seq, e.undone) for e in entries] == [(1, False), (2, False), (3, True), (4, False)]
     assert all(e.explanation for e in entries)
     assert [(e.event.seq, e.undone) for e in engine.history(fid, upto=3)][-1] == (3, False)
+
+
+def test_undo_and_redo_read_only_the_end_of_a_long_log(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A GM undoing in a long fight waits for the last command's events, not for the whole log."""
+    fid = engine.create_fight("gurps", title="long").fight_id
+    engine.execute(fid, Command("add_combatant", {"id": "orc", "name": "Orc", "sheet": SHEET}, GM_ACTOR, "add"))
+    for i in range(300):
+        engine.execute(fid, Command("adjust", {"combatant": "orc", "changes": {"hp": i % 9}, "reason": "r"},
+                                    GM_ACTOR, f"a{i}"))
+    read: list[int] = []
+    events = engine.store.events
+
+    def counting(fight_id: str, after: int = 0, upto: int | None = None) -> list[Any]:
+        out = events(fight_id, after=after, upto=upto)
+        read.append(len(out))
+        return out
+
+    monkeypatch.setattr(engine.store, "events", counting)
+    undo = engine.execute(fid, Command("undo", {}, GM_ACTOR, "u"))
+    assert undo.events[0].payload["seqs"] == [302]
+    redo = engine.execute(fid, Command("redo", {}, GM_ACTOR, "r"))
+    assert redo.events[0].payload["seqs"] == [302]
+    assert sum(read) < 300 / 2, read
