@@ -74,8 +74,10 @@ class PushedEvent:
 class CombatClient:
     def __init__(self, url: str, *, reconnect: bool = True, reconnect_timeout: float = 30.0,
                  on_event: Callable[[PushedEvent], None] | None = None, max_size: int = 16 * 1024 * 1024,
-                 record: bool = False) -> None:
+                 record: bool = False, compression: bool = False) -> None:
         self.url = url
+        #: Offer permessage-deflate (used only if the server was started with ``--compression``).
+        self.compression = compression
         self.reconnect = reconnect
         self.reconnect_timeout = reconnect_timeout
         self.on_event = on_event
@@ -112,9 +114,16 @@ class CombatClient:
         return client
 
     async def _open(self) -> None:
-        self._ws = await connect(self.url, compression=None, max_size=self.max_size, open_timeout=10,
-                                 close_timeout=2)
+        self._ws = await connect(self.url, compression="deflate" if self.compression else None,
+                                 max_size=self.max_size, open_timeout=10, close_timeout=2)
         self._connected.set()
+
+    @property
+    def compressed(self) -> bool:
+        """Whether this connection negotiated permessage-deflate."""
+        if self._ws is None or self._ws.response is None:
+            return False
+        return "permessage-deflate" in self._ws.response.headers.get("Sec-WebSocket-Extensions", "")
 
     async def close(self) -> None:
         self._closed = True
