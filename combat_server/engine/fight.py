@@ -44,6 +44,10 @@ class _PreviewDice:
 EXPORT_FORMAT = "combat-server/fight-log"
 
 
+#: Tries of one command when other writers keep winning the append (several server processes).
+CONFLICT_ATTEMPTS = 10
+
+
 def utc_now() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
 
@@ -157,6 +161,34 @@ class Engine:
         self._remember(state, last_hash)
         return state, last_hash
 
+    def cached_seq(self, fight_id: str) -> int | None:
+        """The seq of the cached state of the fight (``None``: not cached); no store access."""
+        with self._lock:
+            cached = self._states.get(fight_id)
+            return None if cached is None else cached[0].seq
+
+    def refresh(self, fight_id: str) -> FightState:
+        """The fight with whatever another process appended since it was cached.
+
+        Folds only the new tail onto the cached state (one query) when it is a
+        plain continuation; after an undo or redo, or a chain that does not
+        continue the cached hash, it reloads from the store.
+        """
+        with self._lock:
+            cached = self._states.get(fight_id)
+        if cached is None:
+            return self.load(fight_id)
+        state, last_hash = cached
+        tail = self.store.events(fight_id, after=state.seq)
+        if not tail:
+            return state
+        if tail[0].prev_hash != last_hash or any(e.type in core.CONTROL_EVENTS for e in tail):
+            self.forget(fight_id)
+            return self.load(fight_id)
+        fresh = core.fold(get_ruleset(state.ruleset, state.ruleset_version), tail, start=state)
+        self._remember(fresh, tail[-1].hash)
+        return fresh
+
     def forget(self, fight_id: str) -> None:
         with self._lock:
             self._states.pop(fight_id, None)
@@ -218,7 +250,7 @@ class Engine:
         time, so the common path costs no extra lookup; a retry whose decision is now
         refused (e.g. no longer your turn) is looked up before the refusal is raised.
         """
-        for attempt in range(3):
+        for attempt in range(CONFLICT_ATTEMPTS):
             state, last_hash = self._load(fight_id)
             try:
                 decided, new_state = self._decide_batch(state, last_hash, command, faces)
@@ -230,13 +262,14 @@ class Engine:
                     return self._duplicate(fight_id, done)
                 raise
             except Conflict:
-                self.forget(fight_id)
                 if command.command_id:
                     done = self.store.command_range(fight_id, command.command_id)
                     if done is not None:
                         return self._duplicate(fight_id, done)
-                if attempt == 2:
+                if attempt == CONFLICT_ATTEMPTS - 1:
+                    self.forget(fight_id)
                     raise
+                self.refresh(fight_id)  # another writer (process) got there first: decide again on its result
                 continue
             if any(e.type in core.CONTROL_EVENTS for e in events):
                 self.forget(fight_id)

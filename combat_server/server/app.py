@@ -5,9 +5,10 @@ The loop stays thin (STYLE.md principle 1): decode and validate a message,
 authorise it against the connection's seat, hand it to the engine under the
 fight's lock, publish what was appended, reply. The engine is synchronous and
 fast (about a millisecond per command on SQLite), so it is called directly on
-the loop: a thread hop would cost more than it saves and the engine's caches
-are not thread-safe. Fights are independent: one fight's lock never waits for
-another's.
+the loop there: a thread hop would cost more than it saves. On PostgreSQL it
+runs in worker threads (round trips release the GIL). Fights are independent:
+one fight's lock never waits for another's. Several processes can serve the
+same fights on one PostgreSQL database (server/peers.py).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from combat_server.engine.fight import CommandResult, Engine
 from combat_server.errors import CombatError, reject
 from combat_server.rules.model import Actor, Command
 from combat_server.server.hub import FightHub, Seat
+from combat_server.server.peers import PeerListener
 from combat_server.server.protocol import (
     CLOSE_FLOODING, CLOSE_REASONS, CLOSE_SHUTDOWN, CLOSE_TOO_SLOW, PROTOCOL_VERSION, ProtocolError, dumps,
     decode_client_message, error_message, reply_ref, validate_client_message,
@@ -76,6 +78,9 @@ class ServerConfig:
     web_dir: Path = WEB_DIR
     #: Fights whose hubs (subscribers, catch-up cache) are kept in memory.
     max_hubs: int = 4096
+    #: On PostgreSQL, LISTEN for other server processes' appends and push them to this
+    #: process's subscribers (several processes serving the same fights, server/peers.py).
+    listen_peers: bool = True
     #: permessage-deflate for clients that offer it (browsers do): about a fifth of the
     #: bytes on the wire, but each message is compressed per connection, which halves
     #: broadcast throughput; off by default (issue 4).
@@ -124,6 +129,8 @@ class CombatServer:
         self.sessions: set[Session] = set()
         #: Connections closed since start (the GC policy counts them: each leaves a reference cycle).
         self.connections_closed = 0
+        self.peers: PeerListener | None = None
+        self._peers_task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -134,6 +141,9 @@ class CombatServer:
             max_size=self.config.hard_max_message, max_queue=16, write_limit=WRITE_LIMIT,
             ping_interval=20, ping_timeout=20, close_timeout=5,
         )
+        if self.engine.store.dialect == "postgresql" and self.config.listen_peers:
+            self.peers = PeerListener(self.engine.store.url, self.peer_appended, self.resync_peers)
+            self._peers_task = asyncio.get_running_loop().create_task(self.peers.run())
 
     @property
     def port(self) -> int:
@@ -159,6 +169,13 @@ class CombatServer:
     async def close(self) -> None:
         if self._server is None:
             return
+        if self._peers_task is not None:
+            self._peers_task.cancel()
+            try:
+                await self._peers_task
+            except asyncio.CancelledError:
+                pass
+            self._peers_task = None
         for session in list(self.sessions):
             await session.close(CLOSE_SHUTDOWN)
         self._server.close()
@@ -175,6 +192,35 @@ class CombatServer:
     async def serve_forever(self) -> None:
         assert self._server is not None
         await self._server.serve_forever()
+
+    # ------------------------------------------------------------------ other server processes
+
+    async def peer_appended(self, fight_id: str, seq: int) -> None:
+        """Another process (or this one) appended up to ``seq``: push what this process has not."""
+        hub = self._hubs.get(fight_id)
+        if hub is None or not hub.subscribers:
+            cached = self.engine.cached_seq(fight_id)
+            if cached is not None and cached < seq:
+                self.engine.forget(fight_id)  # the next command or subscriber loads the fresh log
+            return
+        async with hub.lock:
+            if seq > hub.synced_seq:  # not our own append, which was pushed before the lock was free
+                await self._refresh(hub)
+
+    async def resync_peers(self) -> None:
+        """After notifications may have been lost: bring every watched fight up to the store."""
+        for hub in list(self._hubs.values()):
+            if hub.subscribers:
+                async with hub.lock:
+                    await self._refresh(hub)
+
+    async def _refresh(self, hub: FightHub) -> None:
+        """Reload the fight from the store and push what the subscribers have not seen (lock held)."""
+        if self.engine_in_threads:
+            state = await asyncio.to_thread(self.engine.refresh, hub.fight_id)
+        else:
+            state = self.engine.refresh(hub.fight_id)
+        hub.catch_up(state)
 
     # ------------------------------------------------------------------ fights and seats
 
@@ -512,6 +558,9 @@ class Session:
         engine = self.server.engine
         before = hub.state()
         expect = m.get("expect_seq")
+        if expect is not None and expect > before.seq and self.server.peers is not None:
+            await self.server._refresh(hub)  # another process may have moved the fight on
+            before = hub.state()
         if expect is not None and expect != before.seq:
             done = engine.store.command_range(hub.fight_id, command.command_id)
             if done is None:

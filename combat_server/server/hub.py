@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from typing import Any, Protocol
+from typing import Any, Protocol, Sequence
 
 import attrs
 
@@ -91,6 +91,8 @@ class FightHub:
         self._fid_json = _dumps(fight_id)
         self._encoder = StateEncoder()
         self._derived = self._encoder.derived
+        #: The last state pushed to the subscribers (each got every event up to its seq).
+        self.synced_state = engine.load(fight_id)
 
     # ------------------------------------------------------------------ helpers
 
@@ -166,20 +168,56 @@ class FightHub:
     # ------------------------------------------------------------------ publish (lock held)
 
     def publish(self, result: CommandResult, before: FightState) -> None:
-        """Push each new event with the state right after it to every subscriber, in order."""
+        """Push each new event with the state right after it to every subscriber, in order.
+
+        If another server process appended to this fight since this hub last
+        published (several processes on one PostgreSQL), the engine's append
+        retried on the fresh log, so ``result`` starts after events the
+        subscribers have not seen: those are pushed first, from the store.
+        """
         assert self.lock.locked(), "publish only while holding the fight lock"
-        rs = get_ruleset(result.state.ruleset, result.state.ruleset_version)
-        if self._recent and self._recent[-1].event.seq != result.first_seq - 1:
+        if result.first_seq - 1 > self.synced_seq:
+            before = self._push_from_store(result.first_seq - 1)
+        self._push(before, result.events, result.explanations, result.state)
+
+    def catch_up(self, state: FightState) -> None:
+        """Push what other processes appended up to ``state`` (the engine's fresh state), in order."""
+        assert self.lock.locked(), "catch up only while holding the fight lock"
+        if state.seq > self.synced_seq:
+            self._push_from_store(state.seq)
+
+    @property
+    def synced_seq(self) -> int:
+        return self.synced_state.seq
+
+    def _push_from_store(self, upto: int) -> FightState:
+        """Push the stored events (synced_seq, upto]; returns the state after ``upto``."""
+        events = self.engine.store.events(self.fight_id, after=self.synced_seq, upto=upto)
+        return self._push(self.synced_state, events, (), None)
+
+    def _push(self, before: FightState, events: Sequence[Event], explanations: Sequence[str],
+              final: FightState | None) -> FightState:
+        """Push ``events`` (consecutive, starting right after ``before``); returns the state after the last.
+
+        ``explanations`` may be shorter than ``events`` (the rest are explained
+        here); ``final`` is the state after the last event if the caller has it.
+        """
+        if not events:
+            return before
+        rs = get_ruleset(before.ruleset, before.ruleset_version)
+        if self._recent and self._recent[-1].event.seq != events[0].seq - 1:
             self._recent.clear()  # never leave a gap in the catch-up cache
         state = before
-        explanations = list(result.explanations) + [""] * (len(result.events) - len(result.explanations))
         dropped: list[Subscriber] = []
-        for i, (event, explanation) in enumerate(zip(result.events, explanations)):
+        for i, event in enumerate(events):
             prev = state
-            state = result.state if i == len(result.events) - 1 else self.engine.state_after(state, event)
+            last = i == len(events) - 1
+            state = final if last and final is not None else self.engine.state_after(state, event)
+            explanation = explanations[i] if i < len(explanations) else core.explain(rs, prev, event)
             keep = any(c.hidden for c in prev.combatants.values()) or any(c.hidden for c in state.combatants.values())
             entry = _Entry(event, explanation, prev if keep else None)
             self._recent.append(entry)
+            self.synced_state = state
             if not event_is_private(event):
                 self._item(entry, "*", state)  # encoded once, now: catch-ups reuse it
             if not self.subscribers:
@@ -195,6 +233,7 @@ class FightHub:
         for sub in dropped:
             self.remove(sub)
             sub.drop_too_slow()
+        return state
 
     # ------------------------------------------------------------------ subscribe (lock held)
 
@@ -202,6 +241,10 @@ class FightHub:
         """Register ``sub``; returns the state now and the catch-up messages after ``after``."""
         assert self.lock.locked(), "subscribe only while holding the fight lock"
         state = self.state()
+        if state.seq < self.synced_seq:  # a stale cache: the hub has pushed more than the engine holds
+            self.engine.forget(self.fight_id)
+            state = self.state()
+        self.catch_up(state)  # the others first, so everyone has seen exactly up to state.seq
         seat = sub.seat
         assert seat is not None
         messages: list[str] = []

@@ -27,6 +27,8 @@ MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 _EVENT_COLUMNS = "fight_id, seq, type, payload, actor, command_id, recorded_at, ruleset_version, prev_hash, hash"
 _SQLITE_EVENT = f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 _SQLITE_COMMAND = "INSERT INTO commands (fight_id, command_id, first_seq, last_seq, actor) VALUES (?, ?, ?, ?, ?)"
+#: PostgreSQL NOTIFY channel of appends, payload "fight_id last_seq" (several server processes, DESIGN.md).
+APPEND_CHANNEL = "combat_appends"
 _PG_EVENT_VALUES = "(%s, %s, %s, %s::jsonb, %s, %s, %s, %s, %s, %s)"
 _PG_COMMAND = "INSERT INTO commands (fight_id, command_id, first_seq, last_seq, actor) VALUES (%s, %s, %s, %s, %s)"
 
@@ -243,16 +245,21 @@ class SqlStore:
             conn.exec_driver_sql(_SQLITE_EVENT, rows if len(rows) > 1 else rows[0])
 
     def _append_postgresql(self, events: Sequence[Event], command_row: tuple[Any, ...] | None) -> None:
-        # One statement, one round trip: the command row and the events in a single
-        # INSERT (a data-modifying CTE), run in autocommit, so it is atomic on its own.
+        # One statement, one round trip: the command row and the events inserted by
+        # data-modifying CTEs, then a NOTIFY on APPEND_CHANNEL ("fight_id last_seq")
+        # that PostgreSQL delivers to the other server processes only when the
+        # statement commits (autocommit: it is atomic on its own).
         values = ", ".join([_PG_EVENT_VALUES] * len(events))
         params: list[Any] = []
-        sql = f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES {values}"
+        ctes = []
         if command_row is not None:
-            sql = f"WITH c AS ({_PG_COMMAND}) {sql}"
+            ctes.append(f"c AS ({_PG_COMMAND})")
             params.extend(command_row)
+        ctes.append(f"e AS (INSERT INTO events ({_EVENT_COLUMNS}) VALUES {values} RETURNING seq)")
         for e in events:
             params.extend(self._event_row(e))
+        sql = f"WITH {', '.join(ctes)} SELECT pg_notify('{APPEND_CHANNEL}', %s || ' ' || max(seq)) FROM e"
+        params.append(events[0].fight_id)
         with self._autocommit.connect() as conn:
             conn.exec_driver_sql(sql, tuple(params))
 

@@ -1,0 +1,210 @@
+"""Several server processes serving the same fights on one PostgreSQL database (DESIGN.md).
+
+Two real servers (each its own engine, store, connection pool and LISTEN
+connection) on one PostgreSQL schema, real websocket clients on both: whatever
+server a command goes to, every subscriber of every server gets every event
+once, in order, with the same state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import sqlalchemy as sa
+
+from combat_server.client import CombatClient
+from combat_server.server import CombatServer
+from combat_server.server.peers import libpq_url, parse_payload
+
+from .conftest import SHEET, MakeServer
+
+
+async def _pair(make_server: MakeServer, pg_databases: Any) -> tuple[CombatServer, CombatServer]:
+    url = pg_databases.new_url()
+    a = await make_server(url=url)
+    b = await make_server(url=url)
+    for s in (a, b):
+        assert s.peers is not None
+        await asyncio.wait_for(s.peers.listening.wait(), 10)
+    return a, b
+
+
+async def _fight(server: CombatServer) -> tuple[CombatClient, str, dict[str, str]]:
+    gm = await CombatClient.connect(server.ws_url)
+    created = await gm.create_fight("gurps", title="two processes")
+    await gm.subscribe(created["token"])
+    for cid, side in (("alice", "pc"), ("orc", "npc")):
+        await gm.command("add_combatant", {"id": cid, "name": cid.title(), "side": side, "sheet": SHEET})
+    tokens = {"gm": created["token"]}
+    for label in ("watch-a", "watch-b"):
+        tokens[label] = (await gm.add_seat("spectator", label=label))["token"]
+    return gm, created["fight_id"], tokens
+
+
+def _seqs(client: CombatClient) -> list[int]:
+    return [e.seq for e in client.events]
+
+
+async def _adjusts(client: CombatClient, n: int, tag: str) -> None:
+    for i in range(n):
+        await client.command("adjust", {"combatant": "orc", "changes": {"hp": i % 9}, "reason": f"{tag} {i}"})
+
+
+async def test_a_watcher_on_another_process_gets_every_event_in_order(
+    pg_databases, make_server: MakeServer  # type: ignore[no-untyped-def]
+) -> None:
+    a, b = await _pair(make_server, pg_databases)
+    gm, fid, tokens = await _fight(a)
+    watcher = await CombatClient.connect(b.ws_url)
+    await watcher.subscribe(tokens["watch-b"], after=0)
+    await _adjusts(gm, 10, "a")
+    await watcher.wait_for_seq(gm.last_seq, timeout=10)
+    assert _seqs(watcher) == list(range(1, gm.last_seq + 1))
+    pushed_a = {e.seq: e.state for e in gm.events if e.state is not None}
+    pushed_b = {e.seq: e.state for e in watcher.events if e.state is not None}
+    assert pushed_b and all(pushed_b[s] == pushed_a[s] for s in pushed_b if s in pushed_a)
+    assert [e.explanation for e in watcher.events] == [e.explanation for e in gm.events]
+    await gm.close()
+    await watcher.close()
+
+
+async def test_commands_racing_on_two_processes_reach_every_subscriber_once_in_order(
+    pg_databases, make_server: MakeServer  # type: ignore[no-untyped-def]
+) -> None:
+    """The unique (fight, seq) key keeps one writer winning; the loser retries on the fresh log and
+    its process first pushes the winner's events, so nobody sees a gap or a repeat."""
+    a, b = await _pair(make_server, pg_databases)
+    gm_a, fid, tokens = await _fight(a)
+    gm_b = await CombatClient.connect(b.ws_url)
+    await gm_b.subscribe(tokens["gm"], after=0)
+    watchers = []
+    for server, label in ((a, "watch-a"), (b, "watch-b")):
+        w = await CombatClient.connect(server.ws_url)
+        await w.subscribe(tokens[label], after=0)
+        watchers.append(w)
+    await asyncio.gather(_adjusts(gm_a, 15, "a"), _adjusts(gm_b, 15, "b"))
+    last = a.engine.store.fight(fid).last_seq
+    for c in (gm_a, gm_b, *watchers):
+        await c.wait_for_seq(last, timeout=10)
+        assert _seqs(c) == list(range(1, last + 1))
+    assert watchers[0].state == watchers[1].state
+    reasons = [e.event["payload"].get("reason", "") for e in watchers[1].events if e.type == "condition_adjusted"]
+    assert sorted(reasons) == sorted([f"a {i}" for i in range(15)] + [f"b {i}" for i in range(15)])
+    assert a.engine.verify(fid).ok
+    for c in (gm_a, gm_b, *watchers):
+        await c.close()
+
+
+async def test_subscribing_on_a_process_with_a_stale_cache_gets_everything(
+    pg_databases, make_server: MakeServer  # type: ignore[no-untyped-def]
+) -> None:
+    a, b = await _pair(make_server, pg_databases)
+    gm, fid, tokens = await _fight(a)
+    early = await CombatClient.connect(b.ws_url)
+    await early.subscribe(tokens["watch-b"], after=0)
+    await early.close()  # b now holds the fight in its cache, with nobody watching
+    await _adjusts(gm, 5, "a")
+    late = await CombatClient.connect(b.ws_url)
+    await late.subscribe(tokens["watch-b"], after=0)
+    await late.wait_for_seq(gm.last_seq, timeout=10)
+    assert _seqs(late) == list(range(1, gm.last_seq + 1))
+    await _adjusts(gm, 3, "more")
+    await late.wait_for_seq(gm.last_seq, timeout=10)
+    assert _seqs(late) == list(range(1, gm.last_seq + 1))
+    await gm.close()
+    await late.close()
+
+
+async def test_a_lost_listening_connection_reconnects_and_catches_up(
+    pg_databases, make_server: MakeServer  # type: ignore[no-untyped-def]
+) -> None:
+    """Notifications sent while b's LISTEN connection is down are lost; b re-checks the store on reconnect."""
+    a, b = await _pair(make_server, pg_databases)
+    gm, fid, tokens = await _fight(a)
+    watcher = await CombatClient.connect(b.ws_url)
+    await watcher.subscribe(tokens["watch-b"], after=0)
+    assert b.peers is not None and b.peers.backend_pid is not None
+    with a.engine.store.engine.connect() as conn:  # the database drops b's listener
+        conn.execute(sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": b.peers.backend_pid})
+        conn.commit()
+    await _adjusts(gm, 4, "while down")
+    await watcher.wait_for_seq(gm.last_seq, timeout=15)
+    assert _seqs(watcher) == list(range(1, gm.last_seq + 1))
+    assert b.peers.connections >= 2
+    await gm.close()
+    await watcher.close()
+
+
+async def test_expect_seq_is_checked_against_the_log_not_a_stale_cache(
+    pg_databases, make_server: MakeServer  # type: ignore[no-untyped-def]
+) -> None:
+    a, b = await _pair(make_server, pg_databases)
+    gm_a, fid, tokens = await _fight(a)
+    gm_b = await CombatClient.connect(b.ws_url)
+    await gm_b.subscribe(tokens["gm"], after=0)
+    await gm_b.close()
+    await _adjusts(gm_a, 2, "a")  # b's cached state is behind now
+    gm_b = await CombatClient.connect(b.ws_url)
+    await gm_b.subscribe(tokens["gm"])
+    result = await gm_b.command("note", {"text": "from b"}, expect_seq=gm_a.last_seq)
+    assert result["first_seq"] == gm_a.last_seq + 1
+    await gm_a.close()
+    await gm_b.close()
+
+
+def test_notification_payload_and_libpq_url() -> None:
+    assert parse_payload("abc123 42") == ("abc123", 42)
+    assert parse_payload("abc123") is None and parse_payload("abc x") is None and parse_payload("") is None
+    url = libpq_url("postgresql+psycopg://postgres@127.0.0.1/test?options=-csearch_path%3Dt_1")
+    assert url.startswith("postgresql://postgres@127.0.0.1/test?options=")
+
+
+async def test_two_server_processes_share_a_fight(
+    pg_databases, tmp_path  # type: ignore[no-untyped-def]
+) -> None:
+    """The same, with two real `python -m combat_server.server` processes on one database."""
+    import signal
+    import subprocess
+    import sys
+
+    from .test_crash import _free_port
+
+    url = pg_databases.new_url()
+    procs: list[subprocess.Popen[bytes]] = []
+    ports = [_free_port(), _free_port()]
+    try:
+        for port in ports:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "combat_server.server", "--port", str(port), "--database-url", url,
+                 "--log-level", "warning"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            procs.append(proc)
+            assert proc.stdout is not None
+            line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 30)
+            assert b"listening on" in line, line
+        urls = [f"ws://127.0.0.1:{p}/ws" for p in ports]
+        gm_1 = await CombatClient.connect(urls[0])
+        created = await gm_1.create_fight("gurps", title="two processes")
+        await gm_1.subscribe(created["token"])
+        await gm_1.command("add_combatant", {"id": "orc", "name": "Orc", "side": "npc", "sheet": SHEET})
+        watch_token = (await gm_1.add_seat("spectator"))["token"]
+        gm_2 = await CombatClient.connect(urls[1])
+        await gm_2.subscribe(created["token"], after=0)
+        watcher = await CombatClient.connect(urls[1])
+        await watcher.subscribe(watch_token, after=0)
+        await asyncio.sleep(0.3)  # both processes LISTEN from start-up; give the second a moment
+        await asyncio.gather(_adjusts(gm_1, 10, "one"), _adjusts(gm_2, 10, "two"))
+        last = max(gm_1.last_seq, gm_2.last_seq)
+        for c in (gm_1, gm_2, watcher):
+            await c.wait_for_seq(last, timeout=15)
+            assert _seqs(c) == list(range(1, last + 1))
+        assert gm_1.state == watcher.state
+        for c in (gm_1, gm_2, watcher):
+            await c.close()
+    finally:
+        for proc in procs:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
