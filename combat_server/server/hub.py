@@ -28,6 +28,7 @@ from combat_server.rules.ruleset import Ruleset, get_ruleset
 from combat_server.server.protocol import dumps
 from combat_server.server.views import (
     GM_VIEW, StateEncoder, event_is_private, event_view, full_state, hidden_from, redact_payload, state_view, view_key,
+    with_hidden_as_now,
 )
 
 #: How many recent events (with their explanations) a hub keeps for fast catch-up.
@@ -270,7 +271,11 @@ class FightHub:
             pass
 
     def view(self, seat: Seat, state: FightState) -> dict[str, Any]:
-        cache = self._derived if state is self.state() else None
+        """``state`` (now or past) as ``seat`` may see it; a past state hides what is hidden now too."""
+        now = self.state()
+        cache = self._derived if state is now else None
+        if state is not now:
+            state = with_hidden_as_now(state, now)
         return state_view(full_state(self.ruleset(), state, cache), state, view_key(seat.role, seat.combatants, state))
 
     def _entries_after(self, after: int, now: FightState) -> list[_Entry]:

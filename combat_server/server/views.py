@@ -120,6 +120,8 @@ def state_view(full: Mapping[str, Any], state: FightState, key: str) -> dict[str
     out["derived"] = derived
     if "prompts" in out:
         out["prompts"] = _prompts_view(out["prompts"], state, frozenset(hidden))
+    if "combat" in out:
+        out["combat"] = _combat_view(out["combat"], frozenset(hidden))
     return out
 
 
@@ -198,11 +200,12 @@ class StateEncoder:
             text = by_hidden.get(hidden)
             if text is None:
                 head, tail = plain
-                prompts = rest.get("prompts")
-                if hidden and prompts:
-                    shown = _prompts_view(prompts, state, hidden)
-                    if shown is not prompts:
-                        head, tail = head_tail(dict(rest, prompts=shown))
+                if hidden:
+                    prompts, combat = rest.get("prompts"), rest.get("combat")
+                    shown_prompts = _prompts_view(prompts, state, hidden) if prompts else prompts
+                    shown_combat = _combat_view(combat, hidden)
+                    if shown_prompts is not prompts or shown_combat is not combat:
+                        head, tail = head_tail(dict(rest, prompts=shown_prompts, combat=shown_combat))
                 cs = ",".join(self._combatant(cid, c, cid in hidden) for cid, c in state.combatants.items())
                 ds = ",".join(self._derived_text(cid, view) for cid, view in derived.items() if cid not in hidden)
                 parts = [head[1:]] if len(head) > 1 else []
@@ -213,6 +216,32 @@ class StateEncoder:
                 text = by_hidden[hidden] = "{" + ",".join(parts) + "}"
             out[key] = text
         return out
+
+
+def _combat_view(combat: Any, hidden: frozenset[str] | tuple[str, ...]) -> Any:
+    """``combat`` with the pending attack of a hidden attacker stripped of its numbers (the same object if none)."""
+    if not isinstance(combat, Mapping):
+        return combat
+    attack = combat.get("attack")
+    if not isinstance(attack, Mapping) or attack.get("attacker") not in hidden:
+        return combat
+    return dict(combat, attack={k: v for k, v in attack.items() if k not in _ATTACK_SECRETS})
+
+
+def with_hidden_as_now(state: FightState, now: FightState) -> FightState:
+    """A past ``state`` whose combatants are hidden if they were then or are now.
+
+    A sheet the GM hides later must not show in a replayed state (``state_at``),
+    just as it no longer shows in the replayed events.
+    """
+    hide = [cid for cid, c in state.combatants.items()
+            if not c.hidden and cid in now.combatants and now.combatants[cid].hidden]
+    if not hide:
+        return state
+    combatants = dict(state.combatants)
+    for cid in hide:
+        combatants[cid] = attrs.evolve(combatants[cid], hidden=True)
+    return attrs.evolve(state, combatants=combatants)
 
 
 def prompt_view(prompt: Mapping[str, Any], state: FightState) -> dict[str, Any]:
@@ -323,5 +352,5 @@ def event_view(event: Event, state: FightState, key: str, hidden: frozenset[str]
 
 __all__ = [
     "GM_VIEW", "PUBLIC_VIEW", "VISIBLE_CONDITION", "DerivedCache", "StateEncoder", "view_key", "hidden_from", "full_state", "state_view",
-    "event_view", "event_is_private", "prompt_view", "redact_payload",
+    "event_view", "event_is_private", "prompt_view", "redact_payload", "with_hidden_as_now",
 ]

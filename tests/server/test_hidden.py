@@ -193,3 +193,29 @@ async def test_gm_sees_everything(fight: Fight) -> None:
     replayed = {i["seq"]: i for i in await fight.gm.replay()}
     for e in fight.gm.events:
         assert (replayed[e.seq]["event"], replayed[e.seq]["explanation"]) == (e.event, e.explanation)
+
+
+async def test_pending_attack_of_hidden_orc_shows_no_numbers_in_pushed_state(fight: Fight) -> None:
+    """While Alice chooses her defence, the state's pending attack keeps the orc's weapon, not its
+    skill, margin or damage dice (the event was already redacted; the state must be too)."""
+    await _orc_attacks(fight)
+    assert fight.gm.state is not None and fight.gm.state["combat"]["attack"]["effective"] == 14
+    for c in (fight.alice, fight.spectator):
+        assert c.state is not None
+        attack = c.state["combat"]["attack"]
+        assert attack["attacker"] == "orc" and attack["weapon"] == "axe"
+        assert not {"effective", "margin", "damage_dice", "damage_adds"} & set(attack)
+        seq_state = await c.state_at(c.last_seq)
+        assert not {"effective", "margin", "damage_dice", "damage_adds"} & set(seq_state["combat"]["attack"])
+
+
+async def test_state_at_hides_a_sheet_the_gm_hid_later(fight: Fight) -> None:
+    """A combatant hidden after seq N shows in ``state_at(N)`` as it does now: name and visible condition."""
+    await fight.gm.command("add_combatant", {"id": "elf", "name": "Elf", "side": "npc", "sheet": SHEET})
+    seq = fight.gm.last_seq
+    await fight.gm.command("update_combatant", {"id": "elf", "hidden": True})
+    await fight.spectator.wait_for_seq(fight.gm.last_seq)
+    for c in (fight.alice, fight.spectator):
+        past = await c.state_at(seq)
+        assert past["combatants"]["elf"]["sheet"] is None and "elf" not in past["derived"]
+    assert (await fight.gm.state_at(seq))["combatants"]["elf"]["sheet"] is not None
