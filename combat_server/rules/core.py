@@ -69,7 +69,12 @@ def decide(ruleset: Ruleset, state: FightState, command: Command, dice: DiceSour
         raise reject("fight/ended", "the fight has ended")
     handler = _CORE_DECIDERS.get(command.type)
     if handler is not None:
-        return handler(ruleset, state, command)
+        drafts = handler(ruleset, state, command)
+        after = state
+        for d in drafts:
+            after = apply(ruleset, after, Event(state.fight_id, after.seq + 1, d.type, dict(d.payload), "", "", "",
+                                                state.ruleset_version, "", ""))
+        return drafts + ruleset.follow_up(after, dice)
     if command.type in ruleset.command_types:
         return ruleset.decide(state, command, dice)
     raise reject("command/unknown", f"unknown command type {command.type!r}")

@@ -68,6 +68,15 @@ class Ruleset(abc.ABC):
         """Hook after a core event was folded (e.g. a combatant joins the sequence)."""
         return state
 
+    def follow_up(self, state: FightState, dice: DiceSource) -> list[EventDraft]:
+        """The ruleset's automatic steps after a core command changed the fight (``state``: after it).
+
+        Why: a GM removing the combatant whose turn it is, or knocking it out with
+        an adjustment, must not leave the turn sequence waiting for someone who
+        cannot act; the ruleset moves the fight on exactly as after its own commands.
+        """
+        return []
+
     def explain(self, state_before: FightState, event: Event, hidden: frozenset[str] = frozenset()) -> str | None:
         """One readable sentence citing rule ids, or ``None`` to use the core text.
 

@@ -320,3 +320,48 @@ def test_preview_refuses_an_illegal_maneuver_like_the_real_one(duel: Table) -> N
         duel.engine.preview(duel.fight_id, Command("maneuver", {"combatant": "orc", "maneuver": "attack",
                                                                "target": "knight"}, GM_ACTOR, "p"))
     assert err.value.code == "command/not_your_turn"
+
+
+# --------------------------------------------------------------------------- core commands mid-turn (G-19)
+
+
+def test_removing_the_combatant_whose_turn_it_is_starts_the_next_turn(duel: Table) -> None:
+    """G-19: the GM removes the knight on its turn; the orc's turn starts at once, nobody waits for ''."""
+    duel.add("archer", ARCHER)
+    duel.send("remove_combatant", {"id": "knight"})
+    assert duel.current == "orc" and duel.state.combat.phase == "maneuver"
+    duel.maneuver("orc", "do_nothing")
+    assert duel.current == "archer"
+    assert duel.refold_matches()
+
+
+def test_removing_the_target_of_a_pending_attack_ends_the_attackers_turn(duel: Table) -> None:
+    """G-19: the orc, about to choose its defence, is removed: the knight's attack has nothing left to
+    resolve, the knight's turn ends and the sequence goes on (nobody left to wait for a defence)."""
+    duel.add("archer", ARCHER)
+    duel.maneuver("knight", "attack", [[3, 4, 5]], target="orc", weapon="broadsword")
+    assert duel.prompt("defend").combatant == "orc"
+    duel.send("remove_combatant", {"id": "orc"})
+    assert duel.state.combat.attack is None
+    assert duel.current == "archer" and duel.state.combat.phase == "maneuver"
+    assert duel.refold_matches()
+
+
+def test_knocked_out_by_the_gm_on_its_own_turn_the_combatant_is_skipped(duel: Table) -> None:
+    """G-19: dead and unconscious combatants are skipped; an adjustment on the knight's own turn
+    skips the rest of it, so its player cannot attack while unconscious."""
+    duel.send("adjust", {"combatant": "knight", "changes": {"unconscious": True}, "reason": "poison"})
+    assert duel.last("turn_skipped").payload["combatant"] == "knight"
+    assert duel.current == "orc"
+    with pytest.raises(Rejected) as err:
+        duel.maneuver("knight", "attack", [[3, 4, 5]], target="orc", weapon="broadsword")
+    assert err.value.code == "command/not_your_turn"
+
+
+def test_core_command_that_changes_nothing_in_the_turn_adds_no_turn_events(duel: Table) -> None:
+    """A note or an HP adjustment on someone able to act leaves the turn where it was."""
+    before = duel.state.combat
+    first = duel.send("note", {"text": "the bridge creaks"})
+    second = duel.send("adjust", {"combatant": "orc", "changes": {"hp": 9}, "reason": "arrow"})
+    assert [e.type for e in first.events + second.events] == ["note_added", "condition_adjusted"]
+    assert duel.state.combat == before

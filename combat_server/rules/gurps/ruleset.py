@@ -69,6 +69,13 @@ class GurpsRuleset(Ruleset):
         settle(b)
         return b.drafts
 
+    def follow_up(self, state: FightState, dice: DiceSource) -> list[EventDraft]:
+        # G-19: after a core command (a combatant removed, knocked out by an adjustment or a
+        # ruling) the sequence moves on as after any maneuver: skip who cannot act, end turns.
+        b = Batch(self, state, dice)
+        settle(b)
+        return b.drafts
+
     def apply(self, state: FightState, event: Event) -> FightState:
         return apply_event(state, event)
 
