@@ -68,16 +68,60 @@ def decide(ruleset: Ruleset, state: FightState, command: Command, dice: DiceSour
     if state.status == "ended" and command.type not in ("note",):
         raise reject("fight/ended", "the fight has ended")
     handler = _CORE_DECIDERS.get(command.type)
+    if handler is None and command.type not in ruleset.command_types:
+        raise reject("command/unknown", f"unknown command type {command.type!r}")
+    args = ReadArgs(command.args)
+    command = attrs.evolve(command, args=args)
     if handler is not None:
         drafts = handler(ruleset, state, command)
         after = state
         for d in drafts:
             after = apply(ruleset, after, Event(state.fight_id, after.seq + 1, d.type, dict(d.payload), "", "", "",
                                                 state.ruleset_version, "", ""))
-        return drafts + ruleset.follow_up(after, dice)
-    if command.type in ruleset.command_types:
-        return ruleset.decide(state, command, dice)
-    raise reject("command/unknown", f"unknown command type {command.type!r}")
+        drafts += ruleset.follow_up(after, dice)
+    else:
+        drafts = ruleset.decide(state, command, dice)
+    unused = [k for k in args.unused() if k not in ruleset.command_fields.get(command.type, ())]
+    if unused:
+        raise reject("command/unknown_field",
+                     f"{command.type}: {', '.join(repr(k) for k in unused)} not used by this command "
+                     "(misspelt, or not for this maneuver or verdict?)", fields=unused)
+    return drafts
+
+
+class ReadArgs(Mapping[str, JSON]):
+    """A command's args that remember which fields the rules looked at.
+
+    Why: a misspelt field (``weapn``) or one the chosen option ignores (adjustments
+    with an upheld ruling) would otherwise be dropped silently and the command
+    applied as if it were not there. Whatever the decision never read is refused,
+    unless the ruleset lists it among the command's fields (``Ruleset.command_fields``:
+    a roll can end a decision before every field was needed, e.g. a collapse at
+    0 FP before the attack's target is looked at).
+    """
+
+    def __init__(self, data: Mapping[str, JSON]) -> None:
+        self._data = data
+        self._read: set[str] = set()
+
+    def __getitem__(self, key: str) -> JSON:
+        self._read.add(key)
+        return self._data[key]
+
+    def __contains__(self, key: object) -> bool:
+        if isinstance(key, str):
+            self._read.add(key)
+        return key in self._data
+
+    def __iter__(self) -> Iterator[str]:
+        self._read.update(self._data)  # whoever walks all the fields uses them all
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def unused(self) -> list[str]:
+        return sorted(k for k in self._data if k not in self._read)
 
 
 def _arg(command: Command, name: str, kind: type | tuple[type, ...], required: bool = True) -> Any:

@@ -68,6 +68,10 @@ class Ruleset(abc.ABC):
         """Hook after a core event was folded (e.g. a combatant joins the sequence)."""
         return state
 
+    #: Per ruleset command, the fields it accepts even when a decision does not read them
+    #: (core.ReadArgs refuses any other unread field as misspelt or misplaced).
+    command_fields: ClassVar[Mapping[str, frozenset[str]]] = {}
+
     def follow_up(self, state: FightState, dice: DiceSource) -> list[EventDraft]:
         """The ruleset's automatic steps after a core command changed the fight (``state``: after it).
 

@@ -365,3 +365,51 @@ def test_core_command_that_changes_nothing_in_the_turn_adds_no_turn_events(duel:
     second = duel.send("adjust", {"combatant": "orc", "changes": {"hp": 9}, "reason": "arrow"})
     assert [e.type for e in first.events + second.events] == ["note_added", "condition_adjusted"]
     assert duel.state.combat == before
+
+
+# --------------------------------------------------------------------------- fields a command does not use
+
+
+def test_misspelt_field_is_refused_not_ignored(duel: Table) -> None:
+    """'weapn' would otherwise attack with the default weapon: refused, nothing appended."""
+    before = duel.engine.store.fight(duel.fight_id).last_seq
+    with pytest.raises(Rejected) as err:
+        duel.maneuver("knight", "attack", [[3, 4, 5]], target="orc", weapn="punch")
+    assert err.value.code == "command/unknown_field" and err.value.details["fields"] == ["weapn"]
+    assert duel.engine.store.fight(duel.fight_id).last_seq == before
+
+
+def test_misspelt_field_of_a_core_command_is_refused(duel: Table) -> None:
+    with pytest.raises(Rejected) as err:
+        duel.send("adjust", {"combatant": "orc", "changes": {"hp": 3}, "reason": "arrow", "silent": True})
+    assert err.value.code == "command/unknown_field" and "silent" in err.value.message
+
+
+def test_upheld_ruling_with_adjustments_is_refused(duel: Table) -> None:
+    """An upheld ruling changes nothing, so adjustments sent with it would be silently lost."""
+    player = Actor("p1", "player", ("knight",), "kim")
+    seq = duel.engine.load(duel.fight_id).seq
+    duel.send("dispute", {"seq": seq, "comment": "that was a hit"}, actor=player)
+    prompt = duel.prompt("dispute")
+    with pytest.raises(Rejected) as err:
+        duel.send("rule", {"dispute": prompt.id, "verdict": "uphold",
+                           "adjustments": [{"combatant": "orc", "changes": {"hp": 3}}]})
+    assert err.value.code == "command/unknown_field" and "adjustments" in err.value.message
+
+
+def test_documented_field_a_short_cut_decision_never_read_is_accepted(duel: Table) -> None:
+    """G-51: a collapse at 0 FP ends the attack before its target is looked at; target is still valid."""
+    duel.send("adjust", {"combatant": "knight", "changes": {"fp": 0}, "reason": "spent"})
+    duel.maneuver("knight", "attack", [[6, 6, 6]], target="orc")
+    assert duel.cond("knight").collapsed is True
+
+
+def test_circumstance_modifiers_are_the_gms(duel: Table) -> None:
+    """G-35: a player cannot add '+50 I say so' to its own roll; the GM can state a modifier."""
+    player = Actor("p1", "player", ("knight",), "kim")
+    with pytest.raises(Rejected) as err:
+        duel.send("maneuver", {"combatant": "knight", "maneuver": "attack", "target": "orc",
+                               "modifiers": [{"value": 50, "reason": "I say so"}]}, [[3, 4, 5]], actor=player)
+    assert err.value.code == "auth/gm_only"
+    duel.maneuver("knight", "attack", [[3, 4, 5]], target="orc", modifiers=[{"value": -2, "reason": "darkness"}])
+    assert {"value": -2, "reason": "darkness", "rule": "G-35"} in duel.last("attack_rolled").payload["record"]["modifiers"]

@@ -104,6 +104,7 @@ CASES = [
     # --- raised by the engine and the rules, passed through unchanged
     case("command/unknown", lambda t, c: gm_req(t, cmd("explode"))),
     case("command/missing_field", lambda t, c: gm_req(t, cmd("adjust", {"reason": "r", "changes": {"hp": 1}}))),
+    case("command/unknown_field", lambda t, c: gm_req(t, cmd("note", {"text": "n", "txet": "typo"}))),
     case("combatant/unknown", lambda t, c: gm_req(t, cmd("adjust", {"combatant": "nobody", "reason": "r",
                                                                     "changes": {"hp": 1}}))),
     case("adjust/reason_required", lambda t, c: gm_req(t, cmd("adjust", {"combatant": "alice", "reason": " ",

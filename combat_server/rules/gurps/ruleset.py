@@ -13,6 +13,7 @@ from combat_server.rules.gurps.explain import combatant_view, explain_event
 from combat_server.rules.gurps.turns import settle, start_combat
 from combat_server.rules.gurps.sheet import Sheet
 from combat_server.rules.gurps.state import Combat, Condition
+from combat_server.errors import reject
 from combat_server.rules.model import JSON, Command, DiceSource, Event, EventDraft, FightState
 from combat_server.rules.ruleset import Ruleset
 
@@ -33,6 +34,18 @@ class GurpsRuleset(Ruleset):
     command_types: ClassVar[frozenset[str]] = frozenset(
         {"start_combat", "maneuver", "defend", "roll", "fright_check", "trigger_wait", "spend_fatigue"}
     )
+
+    command_fields: ClassVar[Mapping[str, frozenset[str]]] = {  # as documented in docs/gurps.md
+        "start_combat": frozenset({"order"}),
+        "maneuver": frozenset({"combatant", "maneuver", "option", "target", "weapon", "weapon2", "range",
+                               "target_speed", "yards", "shots", "modifiers", "object", "posture", "task",
+                               "trigger", "action", "forward", "sprint", "item"}),
+        "defend": frozenset({"prompt", "defense", "weapon"}),
+        "roll": frozenset({"prompt"}),
+        "fright_check": frozenset({"combatant", "modifier", "reason"}),
+        "trigger_wait": frozenset({"combatant", "target", "weapon", "option"}),
+        "spend_fatigue": frozenset({"combatant", "points", "reason"}),
+    }
 
     def validate_sheet(self, raw: Mapping[str, JSON]) -> Sheet:
         return sheet_mod.validate_sheet(raw)
@@ -55,6 +68,10 @@ class GurpsRuleset(Ruleset):
         if t == "start_combat":
             start_combat(b, actor.is_gm, args)
         elif t == "maneuver":
+            if args.get("modifiers") and not actor.is_gm:
+                # G-35 circumstance modifiers (and G-03's skill penalties) are the GM's call.
+                raise reject("auth/gm_only", "only the GM states circumstance modifiers (G-35); "
+                             "ask the GM, who can add them or adjust afterwards", field="modifiers")
             maneuvers.choose(b, controls, args)
         elif t == "defend":
             attacks.defend(b, controls, args)
