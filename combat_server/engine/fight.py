@@ -9,6 +9,7 @@ itself (DESIGN.md, flow step 7), with a bound against loops.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import secrets
 import threading
@@ -46,6 +47,12 @@ EXPORT_FORMAT = "combat-server/fight-log"
 
 #: Tries of one command when other writers keep winning the append (several server processes).
 CONFLICT_ATTEMPTS = 10
+
+
+def command_digest(command: Command) -> str:
+    """What a command asks for (type and args), hashed: a retry must ask for the same thing."""
+    body = canonical_json({"type": command.type, "args": _plain(command.args)})
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
 def utc_now() -> str:
@@ -255,17 +262,18 @@ class Engine:
             try:
                 decided, new_state = self._decide_batch(state, last_hash, command, faces)
                 events = [event for event, _ in decided]
-                self.store.append(fight_id, state.seq, events, command.command_id, command.actor.seat_id)
+                self.store.append(fight_id, state.seq, events, command.command_id, command.actor.seat_id,
+                                  command_digest(command))
             except Rejected:
                 done = self.store.command_range(fight_id, command.command_id) if command.command_id else None
                 if done is not None:
-                    return self._duplicate(fight_id, done)
+                    return self._duplicate(fight_id, command, done)
                 raise
             except Conflict:
                 if command.command_id:
                     done = self.store.command_range(fight_id, command.command_id)
                     if done is not None:
-                        return self._duplicate(fight_id, done)
+                        return self._duplicate(fight_id, command, done)
                 if attempt == CONFLICT_ATTEMPTS - 1:
                     self.forget(fight_id)
                     raise
@@ -281,7 +289,13 @@ class Engine:
                                  explanations=tuple(text for _, text in decided))
         raise InvariantBroken(None, "unreachable")
 
-    def _duplicate(self, fight_id: str, done: tuple[int, int]) -> CommandResult:
+    def _duplicate(self, fight_id: str, command: Command, done: tuple[int, int]) -> CommandResult:
+        """A retry is answered with the original result; the same id for another command is refused."""
+        stored = self.store.command_digest(fight_id, command.command_id)
+        if stored is not None and stored != command_digest(command):
+            raise reject("command/id_reused",
+                         f"command id {command.command_id.split(':', 1)[-1]!r} was already used for another command "
+                         f"(seqs {done[0]}-{done[1]}); send a new id", first_seq=done[0], last_seq=done[1])
         events = self.store.events(fight_id, after=done[0] - 1, upto=done[1])
         return CommandResult(fight_id, done[0], done[1], tuple(events), self.load(fight_id), duplicate=True)
 

@@ -26,11 +26,13 @@ MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 
 _EVENT_COLUMNS = "fight_id, seq, type, payload, actor, command_id, recorded_at, ruleset_version, prev_hash, hash"
 _SQLITE_EVENT = f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-_SQLITE_COMMAND = "INSERT INTO commands (fight_id, command_id, first_seq, last_seq, actor) VALUES (?, ?, ?, ?, ?)"
+_SQLITE_COMMAND = ("INSERT INTO commands (fight_id, command_id, first_seq, last_seq, actor, digest) "
+                   "VALUES (?, ?, ?, ?, ?, ?)")
 #: PostgreSQL NOTIFY channel of appends, payload "fight_id last_seq" (several server processes, DESIGN.md).
 APPEND_CHANNEL = "combat_appends"
 _PG_EVENT_VALUES = "(%s, %s, %s, %s::jsonb, %s, %s, %s, %s, %s, %s)"
-_PG_COMMAND = "INSERT INTO commands (fight_id, command_id, first_seq, last_seq, actor) VALUES (%s, %s, %s, %s, %s)"
+_PG_COMMAND = ("INSERT INTO commands (fight_id, command_id, first_seq, last_seq, actor, digest) "
+               "VALUES (%s, %s, %s, %s, %s, %s)")
 
 
 def default_database_url() -> str:
@@ -263,7 +265,8 @@ class SqlStore:
         with self._autocommit.connect() as conn:
             conn.exec_driver_sql(sql, tuple(params))
 
-    def append(self, fight_id: str, expected_seq: int, events: Sequence[Event], command_id: str, actor: str) -> None:
+    def append(self, fight_id: str, expected_seq: int, events: Sequence[Event], command_id: str, actor: str,
+               digest: str | None = None) -> None:
         """Append a command's events atomically, iff the log still ends at ``expected_seq``.
 
         The (fight_id, seq) primary key is the check: the batch starts at
@@ -276,7 +279,7 @@ class SqlStore:
         if events[0].seq != expected_seq + 1:
             raise Conflict(None, f"batch starts at seq {events[0].seq}, not {expected_seq + 1}",
                            expected=expected_seq)
-        command_row = (fight_id, command_id, events[0].seq, events[-1].seq, actor) if command_id else None
+        command_row = (fight_id, command_id, events[0].seq, events[-1].seq, actor, digest) if command_id else None
         try:
             if self.dialect == "postgresql":
                 self._append_postgresql(events, command_row)
@@ -354,6 +357,15 @@ class SqlStore:
         )
         with self.engine.connect() as conn:
             return [_row_to_event(r) for r in conn.execute(q.order_by(seq))]
+
+    def command_digest(self, fight_id: str, command_id: str) -> str | None:
+        """The stored hash of what the command with this id asked for (``None``: unknown id, or older row)."""
+        q = sa.select(t.commands.c.digest).where(
+            t.commands.c.fight_id == fight_id, t.commands.c.command_id == command_id
+        )
+        with self.engine.connect() as conn:
+            value = conn.execute(q).scalar()
+            return None if value is None else str(value)
 
     def command_range(self, fight_id: str, command_id: str) -> tuple[int, int] | None:
         q = sa.select(t.commands.c.first_seq, t.commands.c.last_seq).where(

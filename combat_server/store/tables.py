@@ -45,6 +45,9 @@ commands = sa.Table(
     sa.Column("first_seq", sa.Integer, nullable=False),
     sa.Column("last_seq", sa.Integer, nullable=False),
     sa.Column("actor", sa.String(64), nullable=False),
+    # What the command asked for (a hash of its type and args): a retry with the same id must
+    # be the same command; the same id for another command is refused (migration 0003).
+    sa.Column("digest", sa.String(64), nullable=True),
 )
 
 snapshots = sa.Table(

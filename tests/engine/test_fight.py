@@ -341,3 +341,18 @@ def test_undo_and_redo_read_only_the_end_of_a_long_log(engine: Engine, monkeypat
     redo = engine.execute(fid, Command("redo", {}, GM_ACTOR, "r"))
     assert redo.events[0].payload["seqs"] == [302]
     assert sum(read) < 300 / 2, read
+
+
+def test_a_command_id_reused_for_another_command_is_refused(engine: Engine) -> None:
+    """A retry (same id, same command) is answered with the original result; the same id for a
+    different command is refused, so a client never believes a maneuver happened when it did not."""
+    fid = engine.create_fight("gurps", title="ids").fight_id
+    first = engine.execute(fid, Command("note", {"text": "one"}, GM_ACTOR, "gm:c-1"))
+    retry = engine.execute(fid, Command("note", {"text": "one"}, GM_ACTOR, "gm:c-1"))
+    assert retry.duplicate and (retry.first_seq, retry.last_seq) == (first.first_seq, first.last_seq)
+    before = dump_tables(engine.store)
+    with pytest.raises(Rejected) as err:
+        engine.execute(fid, Command("note", {"text": "two"}, GM_ACTOR, "gm:c-1"))
+    assert err.value.code == "command/id_reused" and "'c-1'" in err.value.message
+    assert err.value.details["first_seq"] == first.first_seq
+    assert dump_tables(engine.store) == before

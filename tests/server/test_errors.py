@@ -104,6 +104,7 @@ CASES = [
     # --- raised by the engine and the rules, passed through unchanged
     case("command/unknown", lambda t, c: gm_req(t, cmd("explode"))),
     case("command/missing_field", lambda t, c: gm_req(t, cmd("adjust", {"reason": "r", "changes": {"hp": 1}}))),
+    case("command/id_reused", lambda t, c: _reused(t)),
     case("command/unknown_field", lambda t, c: gm_req(t, cmd("note", {"text": "n", "txet": "typo"}))),
     case("combatant/unknown", lambda t, c: gm_req(t, cmd("adjust", {"combatant": "nobody", "reason": "r",
                                                                     "changes": {"hp": 1}}))),
@@ -117,6 +118,13 @@ CASES = [
     case("fight/unknown_ruleset", lambda t, c: _fresh_req(c, {"type": "create_fight", "ruleset": "chess",
                                                                "server_key": KEY})),
 ]
+
+
+async def _reused(t: Table) -> tuple[CombatClient, ServerError]:
+    """The command id of the GM's add_combatant (seq 2) sent again with an adjust."""
+    used = next(e.event["command_id"] for e in t.gm.events if e.seq == 2).split(":", 1)[1]
+    return t.gm, await _request(t.gm, cmd("adjust", {"combatant": "alice", "changes": {"hp": 3}, "reason": "r"},
+                                          command_id=used))
 
 
 async def _pair(client: CombatClient, error: Awaitable[ServerError]) -> tuple[CombatClient, ServerError]:

@@ -169,19 +169,25 @@ def test_fight_and_its_gm_seat_are_written_together(store: SqlStore) -> None:
     assert dump_tables(store) == before
 
 
-def test_a_store_from_the_first_migration_upgrades_with_its_fights(databases: Databases) -> None:
-    """A database left at revision 0001 with a fight in it upgrades to head; the fight still verifies."""
+def test_a_store_taken_back_to_the_first_migration_upgrades_with_its_fights(databases: Databases) -> None:
+    """A fight written at head survives a downgrade to 0001 (no digest column, the old index back)
+    and the upgrade to head again; it still verifies, and its commands, now without a digest,
+    are still answered as duplicates when retried."""
     from alembic import command
 
+    from combat_server.rules.model import GM_ACTOR, Command
     from combat_server.store.sql import alembic_config
 
-    store = SqlStore(databases.new_url())
+    store = databases.new_store()
+    fight_id = populate(Engine(store))
     cfg = alembic_config(store.url)
     with store.engine.begin() as conn:
         cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0001")
+        command.downgrade(cfg, "0001")
+    assert store.current_revision() == "0001"
+    assert store.migrate() == store.head_revision() == "0003"
     engine = Engine(store)
-    fight_id = populate(engine)
-    assert store.migrate() == store.head_revision() == "0002"
-    assert Engine(store).verify(fight_id).ok
-    store.dispose()
+    assert engine.verify(fight_id).ok
+    assert store.command_digest(fight_id, "p-3") is None
+    retry = engine.execute(fight_id, Command("note", {"text": "anything"}, GM_ACTOR, "p-3"))
+    assert retry.duplicate
