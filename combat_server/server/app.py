@@ -130,6 +130,7 @@ class CombatServer:
         #: Connections closed since start (the GC policy counts them: each leaves a reference cycle).
         self.connections_closed = 0
         self.peers: PeerListener | None = None
+        self._refreshing: dict[str, int] = {}  # fight -> highest notified seq of its queued peer refresh
         self._peers_task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
@@ -195,17 +196,37 @@ class CombatServer:
 
     # ------------------------------------------------------------------ other server processes
 
-    async def peer_appended(self, fight_id: str, seq: int) -> None:
-        """Another process (or this one) appended up to ``seq``: push what this process has not."""
+    def peer_appended(self, fight_id: str, seq: int) -> None:
+        """Another process (or this one) appended up to ``seq``: push what this process has not.
+
+        Called for every notification, so it never waits: our own appends were
+        usually pushed already (one comparison), a fight nobody watches here only
+        drops its cached state, and a watched one gets at most one queued refresh
+        (it reads up to the end of the log, so later notifications fold into it).
+        """
         hub = self._hubs.get(fight_id)
         if hub is None or not hub.subscribers:
             cached = self.engine.cached_seq(fight_id)
             if cached is not None and cached < seq:
                 self.engine.forget(fight_id)  # the next command or subscriber loads the fresh log
             return
-        async with hub.lock:
-            if seq > hub.synced_seq:  # not our own append, which was pushed before the lock was free
-                await self._refresh(hub)
+        if seq <= hub.synced_seq:
+            return
+        queued = self._refreshing.get(fight_id)
+        self._refreshing[fight_id] = max(seq, queued or 0)
+        if queued is None:
+            asyncio.get_running_loop().create_task(self._peer_refresh(hub))
+
+    async def _peer_refresh(self, hub: FightHub) -> None:
+        try:
+            async with hub.lock:
+                # From here on a notification queues another refresh; ours covers up to ``seq``.
+                seq = self._refreshing.pop(hub.fight_id, 0)
+                if seq > hub.synced_seq:  # not our own append, pushed while we waited for the lock
+                    await self._refresh(hub)
+        except Exception:  # a database hiccup: the next notification or resync tries again
+            self._refreshing.pop(hub.fight_id, None)
+            log.exception("peer_refresh_failed", fight_id=hub.fight_id)
 
     async def resync_peers(self) -> None:
         """After notifications may have been lost: bring every watched fight up to the store."""

@@ -58,6 +58,9 @@ def add_serve_command(subparsers: Any, common: argparse.ArgumentParser | None = 
     p.add_argument("--snapshot-every", type=int, default=100, help="store a state snapshot every N events")
     p.add_argument("--compression", action="store_true",
                    help="offer permessage-deflate to clients (less bandwidth, about half the broadcast throughput)")
+    p.add_argument("--no-peers", dest="listen_peers", action="store_false",
+                   help="on PostgreSQL, do not LISTEN for other server processes' appends (only one process "
+                        "serves these fights)")
     p.add_argument("--gc-sweep", type=float, default=1.0, metavar="SECONDS",
                    help="run the garbage collector's full passes from a sweep every SECONDS instead of when CPython "
                         "decides (pauses stay short with many connections; 0 leaves CPython's default)")
@@ -80,7 +83,7 @@ def _config(args: argparse.Namespace) -> ServerConfig:
         host=args.host, port=args.port, create_policy=policy, server_key=args.server_key or None,
         public_url=args.public_url, queue_size=args.queue_size, rate=args.rate, burst=args.burst,
         max_message=args.max_message, hard_max_message=max(args.max_message * 4, 1024 * 1024),
-        compression=args.compression,
+        compression=args.compression, listen_peers=args.listen_peers,
     )
 
 

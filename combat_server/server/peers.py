@@ -46,7 +46,7 @@ def parse_payload(payload: str) -> tuple[str, int] | None:
 class PeerListener:
     """LISTEN for other processes' appends; ``run()`` until cancelled, reconnecting as needed."""
 
-    def __init__(self, database_url: str, on_append: Callable[[str, int], Awaitable[None]],
+    def __init__(self, database_url: str, on_append: Callable[[str, int], None],
                  on_reconnect: Callable[[], Awaitable[None]]) -> None:
         self.conninfo = libpq_url(database_url)
         self.on_append = on_append
@@ -78,7 +78,7 @@ class PeerListener:
                 async for note in conn.notifies():
                     parsed = parse_payload(note.payload)
                     if parsed is not None:
-                        await self.on_append(*parsed)
+                        self.on_append(*parsed)  # never waits: the next notification is read at once
             except psycopg.Error as exc:
                 log.warning("peer_listen_lost", error=str(exc).strip())
             finally:
