@@ -42,6 +42,13 @@ async def _fight(server: CombatServer) -> tuple[CombatClient, str, dict[str, str
     return gm, created["fight_id"], tokens
 
 
+async def _watch(server: CombatServer, token: str) -> CombatClient:
+    """A client of ``server`` subscribed with ``token`` from the first event."""
+    client = await CombatClient.connect(server.ws_url)
+    await client.subscribe(token, after=0)
+    return client
+
+
 def _seqs(client: CombatClient) -> list[int]:
     return [e.seq for e in client.events]
 
@@ -56,8 +63,7 @@ async def test_a_watcher_on_another_process_gets_every_event_in_order(
 ) -> None:
     a, b = await _pair(make_server, pg_databases)
     gm, fid, tokens = await _fight(a)
-    watcher = await CombatClient.connect(b.ws_url)
-    await watcher.subscribe(tokens["watch-b"], after=0)
+    watcher = await _watch(b, tokens["watch-b"])
     await _adjusts(gm, 10, "a")
     await watcher.wait_for_seq(gm.last_seq, timeout=10)
     assert _seqs(watcher) == list(range(1, gm.last_seq + 1))
@@ -76,12 +82,10 @@ async def test_commands_racing_on_two_processes_reach_every_subscriber_once_in_o
     its process first pushes the winner's events, so nobody sees a gap or a repeat."""
     a, b = await _pair(make_server, pg_databases)
     gm_a, fid, tokens = await _fight(a)
-    gm_b = await CombatClient.connect(b.ws_url)
-    await gm_b.subscribe(tokens["gm"], after=0)
+    gm_b = await _watch(b, tokens["gm"])
     watchers = []
     for server, label in ((a, "watch-a"), (b, "watch-b")):
-        w = await CombatClient.connect(server.ws_url)
-        await w.subscribe(tokens[label], after=0)
+        w = await _watch(server, tokens[label])
         watchers.append(w)
     await asyncio.gather(_adjusts(gm_a, 15, "a"), _adjusts(gm_b, 15, "b"))
     last = a.engine.store.fight(fid).last_seq
@@ -101,12 +105,10 @@ async def test_subscribing_on_a_process_with_a_stale_cache_gets_everything(
 ) -> None:
     a, b = await _pair(make_server, pg_databases)
     gm, fid, tokens = await _fight(a)
-    early = await CombatClient.connect(b.ws_url)
-    await early.subscribe(tokens["watch-b"], after=0)
+    early = await _watch(b, tokens["watch-b"])
     await early.close()  # b now holds the fight in its cache, with nobody watching
     await _adjusts(gm, 5, "a")
-    late = await CombatClient.connect(b.ws_url)
-    await late.subscribe(tokens["watch-b"], after=0)
+    late = await _watch(b, tokens["watch-b"])
     await late.wait_for_seq(gm.last_seq, timeout=10)
     assert _seqs(late) == list(range(1, gm.last_seq + 1))
     await _adjusts(gm, 3, "more")
@@ -122,8 +124,7 @@ async def test_a_lost_listening_connection_reconnects_and_catches_up(
     """Notifications sent while b's LISTEN connection is down are lost; b re-checks the store on reconnect."""
     a, b = await _pair(make_server, pg_databases)
     gm, fid, tokens = await _fight(a)
-    watcher = await CombatClient.connect(b.ws_url)
-    await watcher.subscribe(tokens["watch-b"], after=0)
+    watcher = await _watch(b, tokens["watch-b"])
     assert b.peers is not None and b.peers.backend_pid is not None
     with a.engine.store.engine.connect() as conn:  # the database drops b's listener
         conn.execute(sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": b.peers.backend_pid})
@@ -141,8 +142,7 @@ async def test_expect_seq_is_checked_against_the_log_not_a_stale_cache(
 ) -> None:
     a, b = await _pair(make_server, pg_databases)
     gm_a, fid, tokens = await _fight(a)
-    gm_b = await CombatClient.connect(b.ws_url)
-    await gm_b.subscribe(tokens["gm"], after=0)
+    gm_b = await _watch(b, tokens["gm"])
     await gm_b.close()
     await _adjusts(gm_a, 2, "a")  # b's cached state is behind now
     gm_b = await CombatClient.connect(b.ws_url)

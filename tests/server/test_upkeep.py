@@ -8,6 +8,7 @@ checkpoints inside a commit (now :func:`checkpoint_loop`, in a worker thread).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import weakref
 from pathlib import Path
@@ -19,7 +20,7 @@ from combat_server.engine.fight import Engine
 from combat_server.rules.model import GM_ACTOR, Command
 from combat_server.server.cli import checkpoint_loop
 from combat_server.server.gcpolicy import NEVER, GcPolicy
-from combat_server.store.sql import open_store
+from combat_server.store.sql import SqlStore, open_store
 
 from .conftest import Connect
 
@@ -126,48 +127,44 @@ async def test_policy_run_sweeps_on_its_interval(policy: GcPolicy) -> None:
 # --------------------------------------------------------------------------- SQLite WAL checkpoints
 
 
+@contextlib.contextmanager
+def _wal_fight(tmp_path: Path, background: bool) -> Iterator[tuple[Path, SqlStore, Engine, str]]:
+    """A SQLite file store with a fight in it, its WAL copied in: (file, store, engine, fight id)."""
+    path = tmp_path / "wal.sqlite"
+    store = open_store(f"sqlite:///{path}", migrate=True, background_checkpoints=background)
+    try:
+        engine = Engine(store)
+        fid = engine.create_fight("gurps", title="wal").fight_id
+        store.checkpoint()
+        yield path, store, engine, fid
+    finally:
+        store.dispose()
+
+
 def _notes(engine: Engine, fight_id: str, n: int, size: int = 3000) -> None:
     for i in range(n):
         engine.execute(fight_id, Command("note", {"text": f"{i} " + "x" * size}, GM_ACTOR, f"note-{i}"))
 
 
 def test_commits_never_checkpoint_with_background_checkpoints(tmp_path: Path) -> None:
-    path = tmp_path / "bg.sqlite"
-    store = open_store(f"sqlite:///{path}", migrate=True, background_checkpoints=True)
-    try:
-        engine = Engine(store)
-        fid = engine.create_fight("gurps", title="wal").fight_id
-        store.checkpoint()
+    with _wal_fight(tmp_path, background=True) as (path, store, engine, fid):
         size = path.stat().st_size
         _notes(engine, fid, 1500)  # > 1,000 WAL pages: a default connection would have checkpointed
         assert path.stat().st_size == size
         busy, frames, copied = store.checkpoint()
         assert busy == 0 and frames > 1000 and copied == frames
         assert path.stat().st_size > size + 1500 * 3000
-    finally:
-        store.dispose()
 
 
 def test_default_store_still_checkpoints_on_commit(tmp_path: Path) -> None:
-    path = tmp_path / "auto.sqlite"
-    store = open_store(f"sqlite:///{path}", migrate=True)
-    try:
-        engine = Engine(store)
-        fid = engine.create_fight("gurps", title="wal").fight_id
+    with _wal_fight(tmp_path, background=False) as (path, _store, engine, fid):
         size = path.stat().st_size
         _notes(engine, fid, 1500)
         assert path.stat().st_size > size  # a commit crossed 1,000 pages and copied the WAL
-    finally:
-        store.dispose()
 
 
 async def test_checkpoint_loop_copies_the_wal_off_the_event_loop(tmp_path: Path) -> None:
-    path = tmp_path / "loop.sqlite"
-    store = open_store(f"sqlite:///{path}", migrate=True, background_checkpoints=True)
-    try:
-        engine = Engine(store)
-        fid = engine.create_fight("gurps", title="wal").fight_id
-        store.checkpoint()
+    with _wal_fight(tmp_path, background=True) as (path, store, engine, fid):
         size = path.stat().st_size
         _notes(engine, fid, 50)
         assert path.stat().st_size == size
@@ -181,8 +178,6 @@ async def test_checkpoint_loop_copies_the_wal_off_the_event_loop(tmp_path: Path)
             task.cancel()
         assert path.stat().st_size > size + 50 * 3000
         assert Engine(open_store(f"sqlite:///{path}")).load(fid).seq == engine.load(fid).seq
-    finally:
-        store.dispose()
 
 
 def test_checkpoint_is_a_no_op_on_postgresql(pg_databases) -> None:  # type: ignore[no-untyped-def]
