@@ -21,7 +21,7 @@ import attrs
 
 from combat_server.canonical import GENESIS_HASH, canonical_json, chain_hash
 from combat_server.engine.dice import ManualDice, SeededDice, ServerDice
-from combat_server.engine.history import decide_redo, decide_undo
+from combat_server.engine.history import UNDO_FIELDS, decide_redo, decide_undo
 from combat_server.errors import CombatError, Conflict, IntegrityFailure, InvariantBroken, Rejected, reject
 from combat_server.rules import core
 from combat_server.rules.model import (
@@ -167,6 +167,11 @@ class Engine:
         state, last_hash = self._load_from_store(fight_id)
         self._remember(state, last_hash)
         return state, last_hash
+
+    def cached_fights(self) -> list[str]:
+        """The fights whose state is cached now."""
+        with self._lock:
+            return list(self._states)
 
     def cached_seq(self, fight_id: str) -> int | None:
         """The seq of the cached state of the fight (``None``: not cached); no store access."""
@@ -330,8 +335,10 @@ class Engine:
             def read(after: int) -> list[Event]:
                 return self.store.events(fid, after=after)
 
-            draft = (decide_undo(state, read, command.args) if command.type == "undo"
+            args = core.ReadArgs(command.args)
+            draft = (decide_undo(state, read, args) if command.type == "undo"
                      else decide_redo(state, self.store.control_events(fid), read))
+            core.refuse_unused(command.type, args, UNDO_FIELDS if command.type == "undo" else ())
             event = self._make_event(state.fight_id, state.seq + 1, last_hash, draft, command.actor.seat_id,
                                      command.command_id, state.ruleset_version)
             return [(event, core.explain(rs, state, event))], state

@@ -17,6 +17,8 @@ from combat_server.rules.core import CONTROL_EVENTS
 from combat_server.rules.model import JSON, Event, EventDraft, FightState
 
 UNDO_TARGETS = ("last_command", "turn_start", "seq")
+#: The fields of ``undo`` (``seq`` is read only with ``to: seq``); ``redo`` has none.
+UNDO_FIELDS = ("to", "seq", "reason")
 
 #: Returns the events with seq > its argument, in order.
 ReadAfter = Callable[[int], Sequence[Event]]

@@ -81,12 +81,18 @@ def decide(ruleset: Ruleset, state: FightState, command: Command, dice: DiceSour
         drafts += ruleset.follow_up(after, dice)
     else:
         drafts = ruleset.decide(state, command, dice)
-    unused = [k for k in args.unused() if k not in ruleset.command_fields.get(command.type, ())]
+    refuse_unused(command.type, args, ruleset.command_fields.get(command.type, ()))
+    return drafts
+
+
+def refuse_unused(command_type: str, args: "ReadArgs", accepted: Iterable[str] = ()) -> None:
+    """Refuse a command whose decision did not read some field (and the ruleset does not list it)."""
+    known = set(accepted)
+    unused = [k for k in args.unused() if k not in known]
     if unused:
         raise reject("command/unknown_field",
-                     f"{command.type}: {', '.join(repr(k) for k in unused)} not used by this command "
+                     f"{command_type}: {', '.join(repr(k) for k in unused)} not used by this command "
                      "(misspelt, or not for this maneuver or verdict?)", fields=unused)
-    return drafts
 
 
 class ReadArgs(Mapping[str, JSON]):

@@ -37,7 +37,7 @@ from websockets.http11 import Request, Response
 
 from combat_server.engine.fight import CommandResult, Engine
 from combat_server.errors import CombatError, reject
-from combat_server.rules.model import Actor, Command
+from combat_server.rules.model import Actor, Command, Event, FightState
 from combat_server.server.hub import FightHub, Seat
 from combat_server.server.peers import PeerListener
 from combat_server.server.protocol import (
@@ -131,6 +131,7 @@ class CombatServer:
         self.connections_closed = 0
         self.peers: PeerListener | None = None
         self._refreshing: dict[str, int] = {}  # fight -> highest notified seq of its queued peer refresh
+        self._peer_tasks: set[asyncio.Task[None]] = set()
         self._peers_task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
@@ -170,13 +171,14 @@ class CombatServer:
     async def close(self) -> None:
         if self._server is None:
             return
-        if self._peers_task is not None:
-            self._peers_task.cancel()
+        for task in [t for t in (self._peers_task, *self._peer_tasks) if t is not None]:
+            task.cancel()
             try:
-                await self._peers_task
-            except asyncio.CancelledError:
-                pass
-            self._peers_task = None
+                await task
+            except BaseException as exc:  # cancelled, or it had already failed: shut down anyway
+                if not isinstance(exc, asyncio.CancelledError):
+                    log.warning("peer_task_failed", error=f"{type(exc).__name__}: {exc}")
+        self._peers_task = None
         for session in list(self.sessions):
             await session.close(CLOSE_SHUTDOWN)
         self._server.close()
@@ -215,7 +217,9 @@ class CombatServer:
         queued = self._refreshing.get(fight_id)
         self._refreshing[fight_id] = max(seq, queued or 0)
         if queued is None:
-            asyncio.get_running_loop().create_task(self._peer_refresh(hub))
+            task = asyncio.get_running_loop().create_task(self._peer_refresh(hub))
+            self._peer_tasks.add(task)
+            task.add_done_callback(self._peer_tasks.discard)
 
     async def _peer_refresh(self, hub: FightHub) -> None:
         try:
@@ -225,11 +229,15 @@ class CombatServer:
                 if seq > hub.synced_seq:  # not our own append, pushed while we waited for the lock
                     await self._refresh(hub)
         except Exception:  # a database hiccup: the next notification or resync tries again
-            self._refreshing.pop(hub.fight_id, None)
             log.exception("peer_refresh_failed", fight_id=hub.fight_id)
 
     async def resync_peers(self) -> None:
-        """After notifications may have been lost: bring every watched fight up to the store."""
+        """After notifications may have been lost: bring every watched fight up to the store,
+        and drop the cached state of the others (they reload on their next use)."""
+        for fight_id in self.engine.cached_fights():
+            hub = self._hubs.get(fight_id)
+            if hub is None or not hub.subscribers:
+                self.engine.forget(fight_id)
         for hub in list(self._hubs.values()):
             if hub.subscribers:
                 async with hub.lock:
@@ -237,11 +245,14 @@ class CombatServer:
 
     async def _refresh(self, hub: FightHub) -> None:
         """Reload the fight from the store and push what the subscribers have not seen (lock held)."""
-        if self.engine_in_threads:
-            state = await asyncio.to_thread(self.engine.refresh, hub.fight_id)
-        else:
+        def fetch() -> tuple[FightState, list[Event]]:
             state = self.engine.refresh(hub.fight_id)
-        hub.catch_up(state)
+            tail = self.engine.store.events(hub.fight_id, after=hub.synced_seq, upto=state.seq) \
+                if state.seq > hub.synced_seq and hub.subscribers else []
+            return state, tail
+
+        state, tail = await asyncio.to_thread(fetch) if self.engine_in_threads else fetch()
+        hub.catch_up(state, tail)
 
     # ------------------------------------------------------------------ fights and seats
 
@@ -521,6 +532,8 @@ class Session:
         hub = self.server.hub(seat.fight_id)
         after = int(m.get("after", 0))
         async with hub.lock:
+            if self.server.peers is not None:
+                await self.server._refresh(hub)  # another process may have moved the fight on
             now = hub.state()
             if after > now.seq:
                 raise ProtocolError("replay/bad_seq", f"fight {seat.fight_id} has only {now.seq} events",

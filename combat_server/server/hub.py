@@ -178,14 +178,30 @@ class FightHub:
         """
         assert self.lock.locked(), "publish only while holding the fight lock"
         if result.first_seq - 1 > self.synced_seq:
-            before = self._push_from_store(result.first_seq - 1)
+            if not self.subscribers:  # nobody to tell: the catch-up cache restarts after the gap
+                self._recent.clear()
+                before = self.synced_state = self.engine.state_at(self.fight_id, result.first_seq - 1)
+            else:
+                before = self._push_from_store(result.first_seq - 1)
         self._push(before, result.events, result.explanations, result.state)
 
-    def catch_up(self, state: FightState) -> None:
-        """Push what other processes appended up to ``state`` (the engine's fresh state), in order."""
+    def catch_up(self, state: FightState, events: Sequence[Event] | None = None) -> None:
+        """Push what other processes appended up to ``state`` (the engine's fresh state), in order.
+
+        ``events``: the stored events (synced_seq, state.seq] if the caller already
+        read them (off the loop); a hub nobody watches just moves on to ``state``
+        (a later subscriber's catch-up reads the store).
+        """
         assert self.lock.locked(), "catch up only while holding the fight lock"
-        if state.seq > self.synced_seq:
-            self._push_from_store(state.seq)
+        if state.seq <= self.synced_seq:
+            return
+        if not self.subscribers:
+            self._recent.clear()
+            self.synced_state = state
+            return
+        if events is None or not events or events[0].seq != self.synced_seq + 1 or events[-1].seq != state.seq:
+            events = self.engine.store.events(self.fight_id, after=self.synced_seq, upto=state.seq)
+        self._push(self.synced_state, events, (), state)
 
     @property
     def synced_seq(self) -> int:
@@ -283,20 +299,24 @@ class FightHub:
         if recent and recent[-1].event.seq == now.seq and recent[0].event.seq <= after + 1:
             skip = after + 1 - recent[0].event.seq
             return [recent[i] for i in range(skip, len(recent))]
-        entries = self._entries_from_store(after)
+        entries = self._entries_from_store(after, now.seq)
         if entries and entries[-1].event.seq == now.seq:
             self._recent.clear()
             self._recent.extend(entries[-RECENT_EVENTS:])
         return entries
 
-    def _entries_from_store(self, after: int) -> list[_Entry]:
-        """Explain the events after ``after`` from the store (cold catch-up, after a restart)."""
+    def _entries_from_store(self, after: int, upto: int) -> list[_Entry]:
+        """Explain the events (after, upto] from the store (cold catch-up, after a restart).
+
+        Bounded by ``upto``, the state the subscriber is handed: what another
+        process appended since reaches it live, not twice.
+        """
         if after == 0:
-            return [_Entry(le.event, le.explanation) for le in self.engine.history(self.fight_id)]
+            return [_Entry(le.event, le.explanation) for le in self.engine.history(self.fight_id, upto)]
         rs = self.ruleset()
         state = self.engine.state_at(self.fight_id, after)
         out: list[_Entry] = []
-        for e in self.engine.store.events(self.fight_id, after=after):
+        for e in self.engine.store.events(self.fight_id, after=after, upto=upto):
             out.append(_Entry(e, core.explain(rs, state, e), state))
             state = self.engine.state_after(state, e)
         return out

@@ -8,9 +8,11 @@ this process's subscribers from the store, in order, with no gap (the hub's
 ``synced_seq``). Nothing here decides anything: the unique (fight, seq) key
 keeps one writer winning, and the loser's engine retries on the fresh log.
 
-A notification can be lost while the listening connection is down; after it
-reconnects, :meth:`CombatServer.resync_peers` checks every watched fight against
-the store, so a subscriber never misses an event for long.
+A notification can be lost while the listening connection is down; each time
+LISTEN takes effect (at start and after every reconnection),
+:meth:`CombatServer.resync_peers` checks every watched fight against the store
+and drops the cached state of the others, so a subscriber never misses an event
+for long. A silent connection is checked every ``HEARTBEAT_SECONDS``.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ log = structlog.get_logger("combat_server.peers")
 
 #: Seconds between reconnection attempts of the listening connection.
 RETRY_SECONDS = 1.0
+#: Seconds without a notification after which the listening connection is checked.
+HEARTBEAT_SECONDS = 10.0
 
 
 def libpq_url(sqlalchemy_url: str) -> str:
@@ -37,8 +41,8 @@ def libpq_url(sqlalchemy_url: str) -> str:
 
 def parse_payload(payload: str) -> tuple[str, int] | None:
     """``'fight_id last_seq'`` -> (fight_id, last_seq); ``None`` for anything else."""
-    parts = payload.split(" ")
-    if len(parts) != 2 or not parts[0] or not parts[1].isdigit():
+    parts = payload.rsplit(" ", 1)
+    if len(parts) != 2 or not parts[0] or not parts[1].isascii() or not parts[1].isdecimal():
         return None
     return parts[0], int(parts[1])
 
@@ -58,33 +62,42 @@ class PeerListener:
         self.connections = 0
 
     async def run(self) -> None:
-        import psycopg
-
+        """LISTEN, hand each notification on, and start over after any failure (a database
+        restart, a dropped connection, an error in a handler): a listener that died would
+        silently stop every other process's pushes."""
         while True:
             try:
-                conn = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
-            except psycopg.Error as exc:
-                log.warning("peer_listen_failed", error=str(exc).strip())
-                await asyncio.sleep(RETRY_SECONDS)
-                continue
-            try:
-                await conn.execute(f"LISTEN {APPEND_CHANNEL}")
-                self.backend_pid = conn.info.backend_pid
-                self.connections += 1
-                self.listening.set()
-                if self.connections > 1:
-                    log.info("peer_listen_resumed", connections=self.connections)
-                    await self.on_reconnect()  # notifications sent while we were away are lost
-                async for note in conn.notifies():
+                await self._session()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("peer_listen_lost", error=f"{type(exc).__name__}: {exc}".strip())
+            finally:
+                self.listening.clear()
+            await asyncio.sleep(RETRY_SECONDS)
+
+    async def _session(self) -> None:
+        import psycopg
+
+        conn = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+        try:
+            await conn.execute(f"LISTEN {APPEND_CHANNEL}")
+            self.backend_pid = conn.info.backend_pid
+            self.connections += 1
+            self.listening.set()
+            # Appends made before LISTEN took effect (at start, or while disconnected) sent
+            # notifications nobody here heard: check every fight against the store.
+            await self.on_reconnect()
+            while True:
+                # A timeout turns a connection that died silently (a network cut, no RST) into
+                # an error within HEARTBEAT_SECONDS, via the SELECT 1 below.
+                async for note in conn.notifies(timeout=HEARTBEAT_SECONDS):
                     parsed = parse_payload(note.payload)
                     if parsed is not None:
                         self.on_append(*parsed)  # never waits: the next notification is read at once
-            except psycopg.Error as exc:
-                log.warning("peer_listen_lost", error=str(exc).strip())
-            finally:
-                self.listening.clear()
-                await conn.close()
-            await asyncio.sleep(RETRY_SECONDS)
+                await conn.execute("SELECT 1")
+        finally:
+            await conn.close()
 
 
 __all__ = ["PeerListener", "libpq_url", "parse_payload", "RETRY_SECONDS"]

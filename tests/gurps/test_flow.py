@@ -413,3 +413,30 @@ def test_circumstance_modifiers_are_the_gms(duel: Table) -> None:
     assert err.value.code == "auth/gm_only"
     duel.maneuver("knight", "attack", [[3, 4, 5]], target="orc", modifiers=[{"value": -2, "reason": "darkness"}])
     assert {"value": -2, "reason": "darkness", "rule": "G-35"} in duel.last("attack_rolled").payload["record"]["modifiers"]
+
+
+def test_misspelt_field_of_aim_is_refused(table: Table) -> None:
+    """Aim copies its args to record the weapon; a misspelt field must still be refused."""
+    table.add("archer", ARCHER)
+    table.add("orc", ORC, side="npc")
+    table.send("start_combat", {"order": ["archer", "orc"]})
+    with pytest.raises(Rejected) as err:
+        table.maneuver("archer", "aim", target="orc", weapn="knife")
+    assert err.value.code == "command/unknown_field"
+    table.maneuver("archer", "aim", target="orc", weapon="bow")
+    assert table.cond("archer").aim_weapon == "bow"
+
+
+def test_misspelt_field_of_undo_is_refused_not_read_as_last_command(duel: Table) -> None:
+    """'too' instead of 'to' would undo only the last command: refused, nothing appended."""
+    duel.send("note", {"text": "a"})
+    before = duel.engine.store.fight(duel.fight_id).last_seq
+    with pytest.raises(Rejected) as err:
+        duel.send("undo", {"too": "seq", "seq": 2})
+    assert err.value.code == "command/unknown_field" and err.value.details["fields"] == ["too"]
+    assert duel.engine.store.fight(duel.fight_id).last_seq == before
+    duel.send("undo", {})
+    with pytest.raises(Rejected) as err:
+        duel.send("redo", {"bogus": 1})
+    assert err.value.code == "command/unknown_field"
+    assert duel.engine.store.fight(duel.fight_id).last_seq == before + 1

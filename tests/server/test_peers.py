@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 import sqlalchemy as sa
 
 from combat_server.client import CombatClient
@@ -208,3 +209,86 @@ async def test_two_server_processes_share_a_fight(
                 proc.wait(10)
             except subprocess.TimeoutExpired:
                 proc.kill()
+
+
+def _received_seqs(client: CombatClient) -> list[int]:
+    """Every seq a recording client received, catch-up and live, in arrival order."""
+    assert client.received is not None
+    seqs: list[int] = []
+    for m in client.received:
+        if m["type"] == "events":
+            seqs += [item["seq"] for item in m["items"]]
+        elif m["type"] == "event":
+            seqs.append(m["seq"])
+    return seqs
+
+
+async def test_subscribing_while_a_peer_notification_is_in_flight_gets_each_seq_once(
+    pg_databases, make_server: MakeServer, monkeypatch: pytest.MonkeyPatch  # type: ignore[no-untyped-def]
+) -> None:
+    """b hears about a's appends late (NOTIFY is asynchronous; here 0.3 s late) and a subscriber
+    joins in between, with a catch-up read from the store: no seq twice, none missing."""
+    from combat_server.server import hub as hub_module
+
+    monkeypatch.setattr(hub_module, "RECENT_EVENTS", 4)  # catch-up from the store, not the recent cache
+    a, b = await _pair(make_server, pg_databases)
+    gm, fid, tokens = await _fight(a)
+    first = await _watch(b, tokens["watch-b"])
+    await _adjusts(gm, 10, "early")
+    await first.wait_for_seq(gm.last_seq)
+    assert b.peers is not None
+    heard = b.peers.on_append
+    b.peers.on_append = lambda f, s: asyncio.get_running_loop().call_later(0.3, heard, f, s)
+    await _adjusts(gm, 2, "late")
+    late = await CombatClient.connect(b.ws_url, record=True)
+    await late.subscribe(tokens["watch-b"], after=0)
+    await asyncio.sleep(0.6)
+    assert _received_seqs(late) == list(range(1, gm.last_seq + 1))
+    await first.wait_for_seq(gm.last_seq)
+    assert _seqs(first) == list(range(1, gm.last_seq + 1))
+    for c in (gm, first, late):
+        await c.close()
+
+
+async def test_listener_survives_a_failing_handler(
+    pg_databases, make_server: MakeServer  # type: ignore[no-untyped-def]
+) -> None:
+    """An error while handling a notification or resyncing restarts the listener; it never dies."""
+    a, b = await _pair(make_server, pg_databases)
+    gm, fid, tokens = await _fight(a)
+    watcher = await _watch(b, tokens["watch-b"])
+    assert b.peers is not None
+    heard, failures = b.peers.on_append, [0]
+
+    def flaky(fight_id: str, seq: int) -> None:
+        if not failures[0]:
+            failures[0] += 1
+            raise RuntimeError("handler bug")
+        heard(fight_id, seq)
+
+    b.peers.on_append = flaky
+    await _adjusts(gm, 3, "through a failure")
+    await watcher.wait_for_seq(gm.last_seq, timeout=15)
+    assert failures[0] == 1 and b.peers.connections >= 2
+    assert _seqs(watcher) == list(range(1, gm.last_seq + 1))
+    await gm.close()
+    await watcher.close()
+
+
+async def test_subscribing_after_lost_notifications_sees_the_log_not_a_stale_cache(
+    pg_databases, make_server: MakeServer  # type: ignore[no-untyped-def]
+) -> None:
+    """b's listener is down while a appends (the notifications are lost); a subscriber on b that
+    already saw everything (after = the real last seq) is accepted, not refused as ahead of b."""
+    a, b = await _pair(make_server, pg_databases)
+    gm, fid, tokens = await _fight(a)
+    early = await _watch(b, tokens["watch-b"])
+    await early.close()  # b caches the fight, nobody watches it there
+    assert b.peers is not None
+    b.peers.on_append = lambda f, s: None  # deaf: as if every notification were lost
+    await _adjusts(gm, 3, "unheard")
+    late = await CombatClient.connect(b.ws_url)
+    reply = await late.subscribe(tokens["watch-b"], after=gm.last_seq)
+    assert reply["last_seq"] == gm.last_seq
+    await gm.close()
+    await late.close()
