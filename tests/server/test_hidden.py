@@ -124,6 +124,7 @@ async def test_damage_against_hidden_orc_hides_its_dr_and_hp(fight: Fight) -> No
         assert rolled.event["payload"]["dice"] == [4]
         assert not {"dr", "penetrating", "multiplier", "injury"} & set(rolled.event["payload"])
         assert "DR" not in rolled.explanation
+        assert "[4] +3 = 7 basic" in rolled.explanation  # Alice's own adds (sw+1 at ST 12: 1d+3) stay
         injury = _one(c, "injury_applied")
         assert not {"hp_before", "hp_after", "hp_max", "injury"} & set(injury.event["payload"])
         assert "15" not in injury.explanation and "HP" not in injury.explanation

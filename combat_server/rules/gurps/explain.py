@@ -171,8 +171,12 @@ def _feint_resisted(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> s
 def _damage_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     dice = ", ".join(str(d) for d in p["dice"])
     half = ", halved at 1/2D (A-17)" if p.get("half_damage") else ""
+    adds = f" {p['adds']:+d}" if p["adds"] else ""
+    mods = "".join(f" {m['value']:+d} {m['reason']} ({m['rule']})" for m in p.get("modifiers", []))
     if p["attacker"] in h or p["target"] in h:
-        how = "maximum damage (G-36)" if p.get("max_damage") else f"[{dice}]"
+        if p["attacker"] in h:  # the hidden attacker's adds and modifiers would give its ST and skill away
+            adds = mods = ""
+        how = "maximum damage (G-36)" if p.get("max_damage") else f"[{dice}]{adds}{mods}"
         text = f"{p['weapon']} damage {how}{half}"
         if p["attacker"] not in h:
             text += f" = {p['basic']} basic"
@@ -180,8 +184,6 @@ def _damage_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> st
             return text + (" (G-42)." if p["penetrating"] > 0 else " (G-42); nothing gets through.")
         return (text + f"; DR {p['dr']} -> {p['penetrating']} penetrating (G-42)"
                 + (f"; injury {p['injury']} (G-42, A-20)." if p["penetrating"] > 0 else "; nothing gets through."))
-    adds = f" {p['adds']:+d}" if p["adds"] else ""
-    mods = "".join(f" {m['value']:+d} {m['reason']} ({m['rule']})" for m in p.get("modifiers", []))
     how = "maximum damage (G-36)" if p.get("max_damage") else f"[{dice}]{adds}{mods}"
     text = (f"{p['weapon']} damage {how} = {p['basic']} basic{half}; DR {p['dr']} -> {p['penetrating']} penetrating "
             f"(G-42)")
