@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 import structlog
+import structlog.tracebacks
 
 __all__ = ["configure_logging", "get_logger"]
 
@@ -32,14 +33,18 @@ def configure_logging(json: bool | None = None, level: str = "info") -> None:
         raise ValueError(f"unknown log level {level!r} (known: {', '.join(_LEVELS)})") from None
     if json is None:
         json = not sys.stderr.isatty()
-    renderer: Any = structlog.processors.JSONRenderer() if json else structlog.dev.ConsoleRenderer()
+    # Tracebacks without the frames' local variables: those hold seat tokens, client
+    # messages and hidden sheets, which must never reach a log (protocol.md).
+    renderer: Any = (structlog.processors.JSONRenderer() if json
+                     else structlog.dev.ConsoleRenderer(exception_formatter=structlog.dev.plain_traceback))
     processors: list[Any] = [
         structlog.contextvars.merge_contextvars,
         structlog.processors.add_log_level,
         structlog.processors.TimeStamper(fmt="iso", utc=True),
     ]
     if json:
-        processors.append(structlog.processors.dict_tracebacks)
+        processors.append(structlog.processors.ExceptionRenderer(
+            structlog.tracebacks.ExceptionDictTransformer(show_locals=False)))
     processors.append(renderer)
     structlog.configure(
         processors=processors,

@@ -59,3 +59,23 @@ def test_capture_logs_sees_events() -> None:
     with structlog.testing.capture_logs() as logs:
         get_logger("test").info("hello", n=1)
     assert logs == [{"event": "hello", "n": 1, "logger": "test", "log_level": "info"}]
+
+
+def _fail_holding_a_token(message: dict[str, str]) -> None:
+    token = message["token"]
+    raise RuntimeError(f"boom after reading a {len(token)}-character token")
+
+
+@pytest.mark.parametrize("as_json", [True, False])
+def test_tracebacks_leave_local_variables_out(capsys: pytest.CaptureFixture[str], as_json: bool) -> None:
+    """An internal error's traceback names the frames, never their locals: a subscribe message's
+    seat token (or a hidden sheet) in a local variable must not reach the log."""
+    configure_logging(json=as_json)
+    token = "-".join(["tSECRET", "seat", "token"])  # built, so the traceback's source lines cannot show it
+    try:
+        _fail_holding_a_token({"type": "subscribe", "token": token})
+    except RuntimeError:
+        get_logger("test").exception("internal_error")
+    err = capsys.readouterr().err
+    assert "internal_error" in err and "_fail_holding_a_token" in err and "boom" in err
+    assert token not in err
