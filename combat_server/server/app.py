@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable, Mapping
 
 import attrs
+import sqlalchemy as sa
 import structlog
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
@@ -499,6 +500,12 @@ class Session:
                 self.send(reply)
         except CombatError as exc:
             self.send(error_message(exc, ref, command_id))
+        except (sa.exc.OperationalError, sa.exc.InterfaceError) as exc:  # the database is down or dropped us
+            if self.seat is not None:
+                self.server.engine.forget(self.seat.fight_id)
+            log.warning("store_unavailable", seat=self.seat.seat_id if self.seat else None,
+                        error=f"{type(exc.orig).__name__}: {str(exc.orig).strip()[:200]}")
+            self.send(error_message(ProtocolError("store/unavailable"), ref, command_id))
         except Exception as exc:  # a bug: say so, keep serving the others
             log.exception("internal_error", seat=self.seat.seat_id if self.seat else None)
             self.send(error_message(ProtocolError("internal/error", f"internal error: {type(exc).__name__}"),
@@ -570,6 +577,9 @@ class Session:
                     "duplicate": result.duplicate}
         except CombatError as exc:
             outcome = exc.code
+            raise
+        except (sa.exc.OperationalError, sa.exc.InterfaceError):
+            outcome = "store/unavailable"
             raise
         except Exception:
             outcome = "internal/error"

@@ -54,6 +54,8 @@ SERVER_ERRORS: Mapping[str, tuple[bool, str]] = {
     "seat/no_combatants": (True, "a player seat must be bound to at least one combatant"),
     "command/stale_seq": (True, "expect_seq is not the fight's last seq any more: look at the new state"),
     "replay/bad_seq": (True, "there is no such seq in this fight (yet)"),
+    "store/unavailable": (True, "the database could not be reached; send the command again with the same "
+                                "command_id (it is answered, never applied twice)"),
     "internal/error": (True, "a bug on the server; nothing was appended"),
 }
 

@@ -100,6 +100,7 @@ CASES = [
     case("seat/no_combatants", lambda t, c: gm_req(t, {"type": "add_seat", "role": "player"})),
     case("command/stale_seq", lambda t, c: gm_req(t, cmd("note", {"text": "late"}, expect_seq=1))),
     case("replay/bad_seq", lambda t, c: gm_req(t, {"type": "state_at", "seq": 999})),
+    case("store/unavailable", lambda t, c: _database_fails(t)),
     case("internal/error", _internal),
     # --- raised by the engine and the rules, passed through unchanged
     case("command/unknown", lambda t, c: gm_req(t, cmd("explode"))),
@@ -118,6 +119,19 @@ CASES = [
     case("fight/unknown_ruleset", lambda t, c: _fresh_req(c, {"type": "create_fight", "ruleset": "chess",
                                                                "server_key": KEY})),
 ]
+
+
+async def _database_fails(t: Table) -> tuple[CombatClient, ServerError]:
+    """The database fails under a read (its events table out of reach for a moment; a real outage on
+    PostgreSQL is in test_postgres.py): a clear, retryable store/unavailable, not a server bug."""
+    store = t.server.engine.store
+    with store.engine.begin() as conn:
+        conn.exec_driver_sql("ALTER TABLE events RENAME TO events_away")
+    try:
+        return t.gm, await _request(t.gm, {"type": "state_at", "seq": 1})
+    finally:
+        with store.engine.begin() as conn:
+            conn.exec_driver_sql("ALTER TABLE events_away RENAME TO events")
 
 
 async def _reused(t: Table) -> tuple[CombatClient, ServerError]:

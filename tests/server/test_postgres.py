@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
+
+import pytest
 
 from combat_server.client import CombatClient
 
@@ -44,3 +47,42 @@ async def test_postgres_server_runs_commands_of_many_fights_in_threads_in_order(
     finally:
         for c in gms + watchers:
             await c.close()
+
+
+def _drop_pool_connections(store: Any) -> None:
+    """PostgreSQL terminates the one connection left in the server's pool, as a restart would."""
+    import sqlalchemy as sa
+
+    store.engine.dispose()
+    with store.engine.connect() as conn:
+        victim = conn.exec_driver_sql("SELECT pg_backend_pid()").scalar()
+    admin = sa.create_engine(store.engine.url.render_as_string(hide_password=False))
+    with admin.connect() as conn:
+        assert conn.execute(sa.text("SELECT pg_terminate_backend(:p)"), {"p": victim}).scalar()
+    admin.dispose()
+
+
+async def test_a_database_outage_is_a_retryable_store_error_not_a_server_bug(
+    make_server: MakeServer, pg_databases  # type: ignore[no-untyped-def]
+) -> None:
+    """PostgreSQL drops the server's connection (as on a restart): a read in flight gets
+    store/unavailable and works when asked again; a command's append retries on a fresh
+    connection by itself and is applied once."""
+    from combat_server.client import ServerError
+
+    server = await make_server(url=pg_databases.new_url())
+    gm = await CombatClient.connect(server.ws_url)
+    created = await gm.create_fight("gurps", title="outage")
+    await gm.subscribe(created["token"])
+    await gm.command("note", {"text": "before"})
+    store = server.engine.store
+    _drop_pool_connections(store)
+    with pytest.raises(ServerError) as err:
+        await gm.state_at(1)
+    assert err.value.code == "store/unavailable"
+    assert (await gm.state_at(1))["seq"] == 1
+    _drop_pool_connections(store)
+    result = await gm.command("note", {"text": "during the outage"}, command_id="n-1")
+    notes = [e for e in store.events(created["fight_id"]) if e.type == "note_added"]
+    assert [n.seq for n in notes] == [2, result["first_seq"]] == [2, 3]
+    await gm.close()
