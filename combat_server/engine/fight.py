@@ -335,6 +335,7 @@ class Engine:
             def read(after: int) -> list[Event]:
                 return self.store.events(fid, after=after)
 
+            core.refuse_unknown(command.type, command.args, UNDO_FIELDS if command.type == "undo" else ())
             args = core.ReadArgs(command.args)
             draft = (decide_undo(state, read, args) if command.type == "undo"
                      else decide_redo(state, self.store.control_events(fid), read))

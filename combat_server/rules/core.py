@@ -70,6 +70,9 @@ def decide(ruleset: Ruleset, state: FightState, command: Command, dice: DiceSour
     handler = _CORE_DECIDERS.get(command.type)
     if handler is None and command.type not in ruleset.command_types:
         raise reject("command/unknown", f"unknown command type {command.type!r}")
+    declared = CORE_FIELDS.get(command.type) if handler is not None else ruleset.command_fields.get(command.type)
+    if declared is not None:  # a field the command does not have: refused before anything else is checked
+        refuse_unknown(command.type, command.args, declared)
     args = ReadArgs(command.args)
     command = attrs.evolve(command, args=args)
     if handler is not None:
@@ -81,11 +84,26 @@ def decide(ruleset: Ruleset, state: FightState, command: Command, dice: DiceSour
         drafts += ruleset.follow_up(after, dice)
     else:
         drafts = ruleset.decide(state, command, dice)
-    refuse_unused(command.type, args, ruleset.command_fields.get(command.type, ()))
+    refuse_unused(command.type, args, declared or ())
     return drafts
 
 
-def refuse_unused(command_type: str, args: "ReadArgs", accepted: Iterable[str] = ()) -> None:
+def refuse_unknown(command_type: str, args: Mapping[str, JSON], declared: Iterable[str]) -> None:
+    """Refuse a field that is not among the command's ``declared`` fields."""
+    refuse_unused(command_type, _AllUnread(args), declared)
+
+
+class _AllUnread:
+    """``args`` as if the decision had read none of them (the check against declared fields)."""
+
+    def __init__(self, data: Mapping[str, JSON]) -> None:
+        self._data = data
+
+    def unused(self) -> list[str]:
+        return sorted(self._data)
+
+
+def refuse_unused(command_type: str, args: "ReadArgs | _AllUnread", accepted: Iterable[str] = ()) -> None:
     """Refuse a command whose decision did not read some field (and the ruleset does not list it)."""
     known = set(accepted)
     unused = [k for k in args.unused() if k not in known]
@@ -288,6 +306,9 @@ def _decide_rule(ruleset: Ruleset, state: FightState, command: Command) -> list[
     if verdict not in ("uphold", "override"):
         raise reject("command/bad_field", "rule: verdict must be 'uphold' or 'override'", field="verdict")
     comment = _arg(command, "comment", str, required=False) or ""
+    if verdict == "uphold" and command.args.get("adjustments"):
+        raise reject("command/bad_field", "rule: an upheld ruling changes nothing; adjustments go with verdict "
+                     "'override'", field="adjustments")
     events = [EventDraft("dispute_ruled", {"dispute": dispute_id, "verdict": verdict, "comment": comment})]
     if verdict == "override":
         adjustments = _arg(command, "adjustments", list)
@@ -300,6 +321,18 @@ def _decide_rule(ruleset: Ruleset, state: FightState, command: Command) -> list[
             events.extend(_decide_adjust(ruleset, state, sub))
     return events
 
+
+#: The fields of each core command (docs/protocol.md); any other is refused (command/unknown_field).
+CORE_FIELDS: Mapping[str, frozenset[str]] = {
+    "add_combatant": frozenset({"id", "name", "side", "sheet", "hidden"}),
+    "update_combatant": frozenset({"id", "name", "side", "sheet", "hidden"}),
+    "remove_combatant": frozenset({"id", "reason"}),
+    "adjust": frozenset({"combatant", "changes", "reason"}),
+    "note": frozenset({"text"}),
+    "end_fight": frozenset({"reason"}),
+    "dispute": frozenset({"seq", "comment"}),
+    "rule": frozenset({"dispute", "verdict", "adjustments", "comment"}),
+}
 
 _CORE_DECIDERS = {
     "add_combatant": _decide_add,

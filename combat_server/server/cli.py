@@ -199,7 +199,8 @@ def run_serve(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m combat_server.server")
     sub = parser.add_subparsers(dest="command")
-    add_serve_command(sub)
+    serve = add_serve_command(sub)
+    serve.prog = "python -m combat_server.server"  # `serve` is implied here: the usage line must not show it
     args = parser.parse_args(["serve", *(sys.argv[1:] if argv is None else argv)])
     code: int = args.func(args)
     return code

@@ -394,7 +394,7 @@ def test_upheld_ruling_with_adjustments_is_refused(duel: Table) -> None:
     with pytest.raises(Rejected) as err:
         duel.send("rule", {"dispute": prompt.id, "verdict": "uphold",
                            "adjustments": [{"combatant": "orc", "changes": {"hp": 3}}]})
-    assert err.value.code == "command/unknown_field" and "adjustments" in err.value.message
+    assert err.value.code == "command/bad_field" and err.value.details["field"] == "adjustments"
 
 
 def test_documented_field_a_short_cut_decision_never_read_is_accepted(duel: Table) -> None:
@@ -440,3 +440,19 @@ def test_misspelt_field_of_undo_is_refused_not_read_as_last_command(duel: Table)
         duel.send("redo", {"bogus": 1})
     assert err.value.code == "command/unknown_field"
     assert duel.engine.store.fight(duel.fight_id).last_seq == before + 1
+
+
+def test_a_misspelt_field_is_named_even_when_the_command_fails_for_another_reason(duel: Table) -> None:
+    """update_combatant {id, hiden} would otherwise say 'nothing to change'; the typo is the cause."""
+    with pytest.raises(Rejected) as err:
+        duel.send("update_combatant", {"id": "orc", "hiden": True})
+    assert err.value.code == "command/unknown_field" and err.value.details["fields"] == ["hiden"]
+    with pytest.raises(Rejected) as err:
+        duel.send("start_combat", {"ordr": ["orc", "knight"]})  # combat has started: still the typo first
+    assert err.value.code == "command/unknown_field"
+
+
+def test_a_misspelt_field_of_redo_is_named_before_nothing_to_redo(duel: Table) -> None:
+    with pytest.raises(Rejected) as err:
+        duel.send("redo", {"all": True})
+    assert err.value.code == "command/unknown_field"

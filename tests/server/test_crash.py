@@ -133,3 +133,4 @@ def test_module_runs_without_the_main_cli() -> None:
     out = subprocess.run([sys.executable, "-m", "combat_server.server", "--help"], capture_output=True, text=True,
                          timeout=60, env={**os.environ})
     assert out.returncode == 0 and "--server-key" in out.stdout
+    assert out.stdout.startswith("usage: python -m combat_server.server [")  # no `serve`: it is implied here
