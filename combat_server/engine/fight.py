@@ -11,8 +11,10 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import random
 import secrets
 import threading
+import time
 import uuid
 from collections import OrderedDict
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
@@ -282,6 +284,8 @@ class Engine:
                 if attempt == CONFLICT_ATTEMPTS - 1:
                     self.forget(fight_id)
                     raise
+                if attempt:  # writers that keep colliding: a short random pause breaks the lockstep
+                    time.sleep(random.uniform(0, 0.002 * attempt))
                 self.refresh(fight_id)  # another writer (process) got there first: decide again on its result
                 continue
             if any(e.type in core.CONTROL_EVENTS for e in events):
