@@ -104,6 +104,16 @@ def test_all_out_defense_double_allows_second_different_defence(duel: Table) -> 
     assert duel.last("defense_rolled").payload["success"] is True
 
 
+def test_all_out_defense_double_gives_one_second_defence_not_a_third(duel: Table) -> None:
+    """G-24: if the first defence fails, one more, different; when that fails too, the attack hits."""
+    duel.maneuver("knight", "all_out_defense", option="double")
+    duel.maneuver("orc", "attack", [[3, 4, 5]], target="knight")
+    duel.defend("dodge", [[6, 6, 6]])
+    duel.defend("block", [[6, 6, 6]])
+    assert not [p for p in duel.state.prompts if p.kind == "defend"]
+    assert duel.prompt("roll").options["purpose"] == "damage"
+
+
 def test_move_and_attack_melee_is_minus_four_capped_at_nine(duel: Table) -> None:
     """G-32/A-15: Move and Attack, melee: -4 after all other modifiers, capped at 9."""
     duel.maneuver("knight", "evaluate", target="orc")

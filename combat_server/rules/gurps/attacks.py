@@ -306,7 +306,9 @@ def defend(b: Batch, actor_controls: Any, args: Mapping[str, Any]) -> None:
         opens.append(roll_prompt(attack.target, "concentrate_will",
                                  f"{b.name(attack.target)} defended while concentrating: Will-3 (G-27)"))
     retry = attrs.evolve(attack, defense_tried=attack.defense_tried + (choice,), hits=hits_left)
-    if not success and tcond.maneuver == "all_out_defense" and tcond.maneuver_option == "double":
+    # G-24 Double Defense: one second, different defence if the *first* fails; never a third.
+    if (not success and not attack.defense_tried and tcond.maneuver == "all_out_defense"
+            and tcond.maneuver_option == "double"):
         again = defense_options(b.state, retry)
         if again["allowed"]:
             opens.append(prompt("defend", attack.target,
