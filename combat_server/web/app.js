@@ -822,7 +822,8 @@ function payloadDice(p) {
   const parts = [];
   const rec = p.record;
   if (rec && rec.dice) {
-    parts.push(dieBoxes(rec.dice), h("span", {}, ` = ${rec.total} vs ${rec.target}`));
+    // A hidden roller's target is withheld by the server: show the total alone.
+    parts.push(dieBoxes(rec.dice), h("span", {}, typeof rec.target === "number" ? ` = ${rec.total} vs ${rec.target}` : ` = ${rec.total}`));
     for (const m of rec.modifiers || []) parts.push(h("span", { class: "mod" }, `${signed(m.value)} ${m.reason}`));
     if (rec.outcome) parts.push(h("span", { class: "outcome " + rec.outcome.replace(/ /g, "-") }, rec.outcome));
   } else if (Array.isArray(p.dice) && p.dice.length) {
@@ -916,7 +917,7 @@ function askDice(count, sides, text) {
 function renderScrubber() {
   const r = $("#scrubber");
   r.max = String(Math.max(1, S.lastSeq));
-  if (S.viewSeq === null) r.value = r.max;
+  r.value = S.viewSeq === null ? r.max : String(S.viewSeq);  // follows jumps from the log, not only drags
   $("#scrub-label").textContent = S.viewSeq === null ? `live · event ${S.lastSeq}` : `event ${S.viewSeq} of ${S.lastSeq}`;
   r.setAttribute("aria-valuetext", $("#scrub-label").textContent);
 }

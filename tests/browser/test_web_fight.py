@@ -272,3 +272,21 @@ def test_controls_are_reachable_by_keyboard(browser: Any, server: ServerProcess)
     outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
     assert outline == "solid"
     page.context.close()
+
+
+def test_log_jump_moves_the_timeline_and_long_words_wrap(browser: Any, server: ServerProcess) -> None:
+    """Clicking '#N' in the log shows event N and puts the slider there (arrow keys step from N,
+    not from the live end); a 400-character word in a note wraps instead of widening the page."""
+    gm = _page(browser, server.url + "/")
+    gm.get_by_role("button", name="Open a demo fight").click()
+    expect(gm.locator("#roster li.combatant")).to_have_count(4)
+    gm.locator("summary", has_text="Note or end the fight").click()
+    gm.locator("#note-form [name=text]").fill("x" * 400)
+    gm.locator("#note-form").get_by_role("button").first.click()
+    expect(gm.locator("#log li[data-type=note_added]", has_text="x" * 400)).to_have_count(1)
+    assert gm.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    gm.locator("#log li .seq", has_text=re.compile(r"^#2$")).click()
+    expect(gm.locator("#scrub-label")).to_have_text(re.compile(r"^event 2 of \d+$"))
+    assert gm.locator("#scrubber").input_value() == "2"
+    assert gm.js_errors == []
+    gm.context.close()
