@@ -290,3 +290,27 @@ def test_log_jump_moves_the_timeline_and_long_words_wrap(browser: Any, server: S
     assert gm.locator("#scrubber").input_value() == "2"
     assert gm.js_errors == []
     gm.context.close()
+
+
+def test_gm_hides_and_shows_an_npc_already_in_the_fight(browser: Any, server: ServerProcess) -> None:
+    """The GM's roster has 'Hide sheet' on every combatant: a player then sees the NPC's name and
+    'hidden', no HP numbers; 'Show sheet' gives them back."""
+    gm = _page(browser, server.url + "/")
+    gm.get_by_role("button", name="Open a demo fight").click()
+    expect(gm.locator("#roster li.combatant")).to_have_count(4)
+    link = gm.locator("#links li[data-label='Brenna the Bold'] input").input_value()
+    brenna = _page(browser, link)
+    npc = gm.locator("#roster li.combatant.side-npc").first
+    cid = npc.get_attribute("data-cid")
+    player_view = brenna.locator(f"#roster li[data-cid='{cid}']")
+    expect(player_view.locator(".bar.hp .bar-num")).to_contain_text(re.compile(r"\d"))
+    npc.get_by_role("button", name="Hide sheet").click()
+    expect(player_view.locator(".tag", has_text="hidden")).to_be_visible()
+    expect(player_view.locator(".bar.hp .bar-num")).not_to_contain_text(re.compile(r"\d"))
+    expect(brenna.locator("#roster .hide-toggle")).to_have_count(0)  # players get no such button
+    gm.locator(f"#roster li[data-cid='{cid}']").get_by_role("button", name="Show sheet").click()
+    expect(player_view.locator(".tag", has_text="hidden")).to_have_count(0)
+    expect(player_view.locator(".bar.hp .bar-num")).to_contain_text(re.compile(r"\d"))
+    assert gm.js_errors == [] and brenna.js_errors == []
+    gm.context.close()
+    brenna.context.close()
