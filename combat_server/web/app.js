@@ -60,7 +60,7 @@ const S = {
   state: null, lastSeq: 0, log: [], entries: new Map(),
   pending: new Map(), refs: 0, cmds: 0,
   subscribed: false, everSubscribed: false, retry: 0, retryTimer: null, lostAt: 0, catchup: 0,
-  viewSeq: null, viewState: null, actKey: "", promptKey: "", disputeKey: "",
+  viewSeq: null, viewState: null, actKey: "", promptKey: "", disputeKey: "", waitKey: null,
 };
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -270,7 +270,7 @@ function accept(item) {
 
 function resetFight() {
   S.state = null; S.lastSeq = 0; S.log = []; S.entries.clear();
-  S.viewSeq = null; S.viewState = null; S.actKey = ""; S.promptKey = ""; S.disputeKey = "";
+  S.viewSeq = null; S.viewState = null; S.actKey = ""; S.promptKey = ""; S.disputeKey = ""; S.waitKey = null;
   $("#log").replaceChildren();
 }
 
@@ -343,6 +343,7 @@ function render() {
   renderRoster(st);
   renderPast();
   renderPrompts();
+  renderWaits();
   renderAct();
   renderGM();
   renderScrubber();
@@ -543,6 +544,47 @@ function renderAct() {
   else box.replaceChildren(h("p", { class: "hint" }, `Waiting for ${nameOf(st, cur)}'s player.`),
     h("details", { class: "gm-override" }, h("summary", {}, `Act for ${nameOf(st, cur)} as GM`), maneuverForm(st, cur)));
   updatePreview();
+}
+
+const ATTACKING = ["attack", "all_out_attack", "move_and_attack", "feint", "aim"];
+
+/** G-34: a Wait of a combatant this seat runs can be triggered during someone else's turn. */
+function renderWaits() {
+  const box = $("#waits");
+  const st = S.state;
+  const combat = st.combat;
+  const blocking = (st.prompts || []).some((p) => p.kind !== "dispute");
+  const ready = S.viewSeq === null && !isSpectator() && st.status === "active" && combat && combat.phase === "maneuver"
+    && !combat.interrupted_by && !blocking;
+  const waiting = !ready ? [] : Object.values(st.combatants).filter((c) => c.id !== combat.current && controls(c.id)
+    && (c.condition || {}).wait_action);
+  const key = waiting.map((c) => `${c.id}:${c.condition.wait_action}:${c.condition.wait_trigger}`).join("|") + "@" + (combat ? combat.current : "");
+  if (key === S.waitKey) return;
+  S.waitKey = key;
+  box.replaceChildren(...waiting.map((c) => waitCard(st, c)));
+}
+
+function waitCard(st, c) {
+  const k = c.condition;
+  const d = (st.derived || {})[c.id] || {};
+  const fields = [];
+  let target = null, weapon = null;
+  if (ATTACKING.includes(k.wait_action)) {
+    const foes = Object.values(st.combatants).filter((o) => o.id !== c.id && !(o.condition || {}).dead);
+    target = h("select", { name: "target", "aria-label": "target" }, foes.map((o) => h("option", { value: o.id }, o.name)));
+    weapon = h("select", { name: "weapon", "aria-label": "weapon" }, (d.weapons || []).map((w) => h("option", { value: w.name }, w.name)));
+    fields.push(h("label", { class: "inline" }, "Target ", target), h("label", { class: "inline" }, "Weapon ", weapon));
+  }
+  const go = h("button", { type: "button", class: "primary" }, "Trigger the Wait");
+  go.onclick = () => {
+    const args = { combatant: c.id };
+    if (target) args.target = target.value;
+    if (weapon && weapon.value) args.weapon = weapon.value;
+    act("trigger_wait", args, undefined, go);
+  };
+  return h("div", { class: "card wait-card", dataset: { cid: c.id } },
+    h("p", {}, `${c.name} waits: “${k.wait_trigger}” → ${k.wait_action.replace(/_/g, " ")} (G-34). When it happens, interrupt the turn:`),
+    h("div", { class: "row wrap" }, ...fields, go));
 }
 
 function legalManeuvers(st, cid) {

@@ -314,3 +314,27 @@ def test_gm_hides_and_shows_an_npc_already_in_the_fight(browser: Any, server: Se
     assert gm.js_errors == [] and brenna.js_errors == []
     gm.context.close()
     brenna.context.close()
+
+
+def test_a_wait_is_triggered_from_the_page_on_another_turn(browser: Any, server: ServerProcess) -> None:
+    """G-34: Tam waits ('when the orc steps in', then attack); on the next combatant's turn the
+    GM (running Tam here) gets 'Trigger the Wait', and the attack interrupts the sequence."""
+    gm = _page(browser, server.url + "/")
+    gm.get_by_role("button", name="Open a demo fight").click()
+    expect(gm.locator("#roster li.combatant")).to_have_count(4)
+    gm.get_by_role("button", name="Start combat").click()
+    expect(gm.locator("#current-name")).to_have_text("Tam Quickfingers")
+    act = gm.locator("#act")
+    act.locator("summary", has_text="Act for").click()
+    act.locator("label.maneuver-choice", has_text="Wait").click()
+    act.get_by_label("Trigger", exact=True).fill("when the orc steps in")
+    act.get_by_label("Then", exact=True).select_option("attack")
+    act.locator("#go-btn").click()
+    expect(gm.locator("#current-name")).not_to_have_text("Tam Quickfingers")
+    card = gm.locator("#waits .wait-card")
+    expect(card).to_contain_text("when the orc steps in")
+    card.get_by_role("button", name="Trigger the Wait").click()
+    expect(gm.locator("#log li[data-type=wait_triggered]")).to_have_count(1)
+    expect(gm.locator("#waits .wait-card")).to_have_count(0)
+    assert gm.js_errors == []
+    gm.context.close()
