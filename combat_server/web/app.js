@@ -525,7 +525,9 @@ function renderAct() {
   const blocking = (st.prompts || []).some((p) => p.kind !== "dispute");
   const canAct = S.viewSeq === null && !isSpectator() && st.status === "active" && combat && combat.phase === "maneuver"
     && !combat.interrupted_by && controls(cur) && !blocking;
-  const key = canAct ? `${cur}:${combat.round}:${st.turn_start_seq}` : (blocking ? "prompt" : "idle:" + (cur || "") + st.status + (S.viewSeq !== null));
+  // The roster is part of the key: a combatant added mid-turn must appear in the target list.
+  const roster = Object.values(st.combatants).map((c) => `${c.id}${(c.condition || {}).dead ? "+" : ""}`).join(",");
+  const key = canAct ? `${cur}:${combat.round}:${st.turn_start_seq}:${roster}` : (blocking ? "prompt" : "idle:" + (cur || "") + st.status + (S.viewSeq !== null));
   $("#act-h").textContent = !canAct ? "Actions" : !ownsTurn(cur) ? `${nameOf(st, cur)}'s turn` : isGM() ? `${nameOf(st, cur)} acts (you run this NPC)` : `Your move: ${nameOf(st, cur)}`;
   if (key === S.actKey) { if (canAct) updatePreview(); return; }
   S.actKey = key;
@@ -540,10 +542,30 @@ function renderAct() {
     box.replaceChildren(msg ? h("p", { class: "hint" }, msg) : "");
     return;
   }
+  const before = $("#maneuver-form", box);
+  const kept = before && key.startsWith(`${cur}:${combat.round}:${st.turn_start_seq}:`) ? formValues(before) : null;
+  const wasOpen = !!$("details.gm-override[open]", box);
   if (ownsTurn(cur)) box.replaceChildren(maneuverForm(st, cur));
   else box.replaceChildren(h("p", { class: "hint" }, `Waiting for ${nameOf(st, cur)}'s player.`),
-    h("details", { class: "gm-override" }, h("summary", {}, `Act for ${nameOf(st, cur)} as GM`), maneuverForm(st, cur)));
+    h("details", { class: "gm-override", open: wasOpen && kept ? true : undefined }, h("summary", {}, `Act for ${nameOf(st, cur)} as GM`), maneuverForm(st, cur)));
+  if (kept) restoreForm($("#maneuver-form", box), kept);
   updatePreview();
+}
+
+/** What the user has typed and chosen in a form, to carry it over when the form is rebuilt. */
+function formValues(form) {
+  return $$("input, select", form).map((el) => [el.name, el.type === "radio" ? (el.checked ? el.value : null) : el.value])
+    .filter(([n, v]) => n && v !== null);
+}
+
+function restoreForm(form, values) {
+  for (const [name, value] of values) {
+    for (const el of $$(`[name="${name}"]`, form)) {
+      if (el.type === "radio") el.checked = el.value === value;
+      else if (el.tagName !== "SELECT" || $$("option", el).some((o) => o.value === value)) el.value = value;
+    }
+  }
+  form.dispatchEvent(new Event("change"));
 }
 
 const ATTACKING = ["attack", "all_out_attack", "move_and_attack", "feint", "aim"];

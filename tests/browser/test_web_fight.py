@@ -338,3 +338,24 @@ def test_a_wait_is_triggered_from_the_page_on_another_turn(browser: Any, server:
     expect(gm.locator("#waits .wait-card")).to_have_count(0)
     assert gm.js_errors == []
     gm.context.close()
+
+
+def test_a_combatant_added_mid_turn_appears_in_the_target_list(browser: Any, server: ServerProcess) -> None:
+    """While the GM has Tam's maneuver form open (a target chosen), the GM adds a troll: the troll is
+    in the Target list at once and the choice already made is kept."""
+    gm = _page(browser, server.url + "/")
+    gm.get_by_role("button", name="Open a demo fight").click()
+    expect(gm.locator("#roster li.combatant")).to_have_count(4)
+    gm.get_by_role("button", name="Start combat").click()
+    expect(gm.locator("#current-name")).to_have_text("Tam Quickfingers")
+    act = gm.locator("#act")
+    act.locator("summary", has_text="Act for").click()
+    target = act.get_by_label("Target", exact=True)
+    chosen = target.locator("option").nth(1).get_attribute("value")
+    target.select_option(chosen)
+    gm.locator("summary", has_text="Add a combatant").click()
+    _add_by_form(gm, "Troll", "npc", 10, 10)
+    expect(act.get_by_label("Target", exact=True).locator("option", has_text="Troll")).to_have_count(1)
+    expect(act.get_by_label("Target", exact=True)).to_have_value(chosen)
+    assert gm.js_errors == []
+    gm.context.close()
