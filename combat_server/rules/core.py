@@ -155,9 +155,15 @@ def _arg(command: Command, name: str, kind: type | tuple[type, ...], required: b
         return None
     value = command.args[name]
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        kinds = (kind,) if isinstance(kind, type) else kind
+        names = " or ".join(_JSON_NAMES.get(k, k.__name__) for k in kinds)
         raise reject("command/bad_field", f"{command.type}: field {name!r} must be {names}", field=name)
     return value
+
+
+#: How a field's expected type is named to users (JSON words, not Python's).
+_JSON_NAMES: Mapping[type, str] = {dict: "an object", list: "a list", str: "text", int: "a whole number",
+                                   bool: "true or false", float: "a number"}
 
 
 def _slug(name: str) -> str:

@@ -1147,7 +1147,10 @@ function wire() {
   $("#redo-btn").addEventListener("click", (e) => act("redo", {}, undefined, e.currentTarget));
   $("#undo-to-form").addEventListener("submit", (e) => {
     e.preventDefault();
-    act("undo", { to: "seq", seq: Number(e.currentTarget.elements.seq.value) }, undefined, $("button", e.currentTarget));
+    const seq = Number(e.currentTarget.elements.seq.value);
+    const later = S.lastSeq - seq;  // as the log's "Undo after" asks: a typo here can revert the whole fight
+    if (later > 0 && !confirm(`Undo everything after event #${seq} (${later} event${later === 1 ? "" : "s"})?`)) return;
+    act("undo", { to: "seq", seq }, undefined, $("button", e.currentTarget));
   });
   const adj = $("#adjust-form");
   adj.elements.combatant.addEventListener("change", () => {

@@ -359,3 +359,22 @@ def test_a_combatant_added_mid_turn_appears_in_the_target_list(browser: Any, ser
     expect(act.get_by_label("Target", exact=True)).to_have_value(chosen)
     assert gm.js_errors == []
     gm.context.close()
+
+
+def test_undo_to_a_seq_asks_first(browser: Any, server: ServerProcess) -> None:
+    """'Undo to there' names how many events it would revert; dismissing changes nothing."""
+    gm = _page(browser, server.url + "/")
+    gm.get_by_role("button", name="Open a demo fight").click()
+    expect(gm.locator("#roster li.combatant")).to_have_count(4)
+    gm.locator("summary", has_text="Undo / redo").click()
+    gm.locator("#undo-to-form [name=seq]").fill("2")
+    asked: list[str] = []
+    gm.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    gm.locator("#undo-to-form").get_by_role("button", name="Undo to there").click()
+    expect(gm.locator("#log li[data-type=reverted]")).to_have_count(0)
+    assert asked and "after event #2" in asked[0]
+    gm.once("dialog", lambda d: d.accept())
+    gm.locator("#undo-to-form").get_by_role("button", name="Undo to there").click()
+    expect(gm.locator("#log li[data-type=reverted]")).to_have_count(1)
+    assert gm.js_errors == []
+    gm.context.close()

@@ -456,3 +456,10 @@ def test_a_misspelt_field_of_redo_is_named_before_nothing_to_redo(duel: Table) -
     with pytest.raises(Rejected) as err:
         duel.send("redo", {"all": True})
     assert err.value.code == "command/unknown_field"
+
+
+def test_a_wrong_type_is_named_in_json_words(duel: Table) -> None:
+    """Users write JSON: 'changes must be an object', not Python's 'must be dict'."""
+    with pytest.raises(Rejected) as err:
+        duel.send("adjust", {"combatant": "orc", "changes": [1], "reason": "r"})
+    assert err.value.code == "command/bad_field" and "must be an object" in err.value.message
