@@ -413,8 +413,19 @@ function renderPast() {
   if (S.viewSeq !== null) {
     const e = S.entries.get(S.viewSeq);
     $("#past-text").textContent = `Viewing the fight as it was after event #${S.viewSeq}` +
-      (e ? ` — ${e.data.explanation.replace(/\.\s*$/, "")}` : "") + ". Actions are paused.";
+      (e ? ` — ${e.data.explanation.replace(/\.\s*$/, "")}` : "") + ". Actions are paused." + waitingForMe();
   }
+}
+
+/** While the past is shown, what the live fight is waiting for from this seat (it would be hidden otherwise). */
+function waitingForMe() {
+  const st = S.state;
+  if (!st || isSpectator()) return "";
+  const mine = (st.prompts || []).filter((p) => p.kind !== "dispute" && p.combatant && S.seat && S.seat.combatants.includes(p.combatant));
+  if (mine.length) return ` Live, the table is waiting for you: ${mine[0].text || human(mine[0].kind)}.`;
+  const cur = st.combat && st.combat.current;
+  if (st.status === "active" && cur && S.seat && S.seat.combatants.includes(cur)) return ` Live, it is ${nameOf(st, cur)}'s turn: yours.`;
+  return "";
 }
 
 // ---- prompts: defence, rolls, disputes

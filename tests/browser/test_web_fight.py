@@ -378,3 +378,18 @@ def test_undo_to_a_seq_asks_first(browser: Any, server: ServerProcess) -> None:
     expect(gm.locator("#log li[data-type=reverted]")).to_have_count(1)
     assert gm.js_errors == []
     gm.context.close()
+
+
+def test_a_player_looking_at_the_past_is_told_the_table_waits_for_them(browser: Any, server: ServerProcess) -> None:
+    gm = _page(browser, server.url + "/")
+    gm.get_by_role("button", name="Open a demo fight").click()
+    expect(gm.locator("#roster li.combatant")).to_have_count(4)
+    gm.get_by_role("button", name="Start combat").click()
+    expect(gm.locator("#current-name")).to_have_text("Tam Quickfingers")
+    tam = _page(browser, gm.locator("#links li[data-label='Tam Quickfingers'] input").input_value())
+    expect(tam.locator("#current-name")).to_have_text("Tam Quickfingers")
+    tam.locator("#log li .seq", has_text=re.compile(r"^#2$")).click()
+    expect(tam.locator("#past-text")).to_contain_text("it is Tam Quickfingers's turn: yours")
+    assert tam.js_errors == []
+    gm.context.close()
+    tam.context.close()
