@@ -60,7 +60,7 @@ const S = {
   state: null, lastSeq: 0, log: [], entries: new Map(),
   pending: new Map(), refs: 0, cmds: 0,
   subscribed: false, everSubscribed: false, retry: 0, retryTimer: null, lostAt: 0, catchup: 0,
-  viewSeq: null, viewState: null, actKey: "", promptKey: "", disputeKey: "", waitKey: null,
+  viewSeq: null, viewState: null, actKey: "", promptKey: "", disputeKey: "", waitKey: null, rulingDrafts: {},
 };
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -812,6 +812,8 @@ function renderDisputes(st) {
   const key = disputes.map((p) => p.id).join("|");
   if (key === S.disputeKey) return;
   S.disputeKey = key;
+  // What the GM typed into a ruling survives a second dispute arriving or a look at the past.
+  for (const f of $$("form.dispute-rule", box)) S.rulingDrafts[f.dataset.dispute] = { values: formValues(f), open: !!$("details[open]", f) };
   box.replaceChildren(...disputes.map((p) => {
     const seq = (p.options || {}).seq;
     const form = h("form", { class: "dispute-rule", dataset: { dispute: p.id }, autocomplete: "off" },
@@ -838,6 +840,11 @@ function renderDisputes(st) {
     if (guess && st.combatants[guess]) sel.value = guess;
     fill();
     sel.addEventListener("change", fill);
+    const draft = S.rulingDrafts[p.id];
+    if (draft) {
+      restoreForm(form, draft.values);
+      if (draft.open) $("details.override", form).open = true;
+    }
     $$("button[data-verdict]", form).forEach((b) => b.addEventListener("click", async () => {
       const verdict = b.dataset.verdict;
       const args = { dispute: p.id, verdict, comment: form.elements.comment.value.trim() };

@@ -393,3 +393,25 @@ def test_a_player_looking_at_the_past_is_told_the_table_waits_for_them(browser: 
     assert tam.js_errors == []
     gm.context.close()
     tam.context.close()
+
+
+def test_a_ruling_being_typed_survives_a_look_at_the_past(browser: Any, server: ServerProcess) -> None:
+    """The GM starts a ruling, looks at the disputed event and comes back: the text is still there."""
+    gm = _page(browser, server.url + "/")
+    gm.get_by_role("button", name="Open a demo fight").click()
+    expect(gm.locator("#roster li.combatant")).to_have_count(4)
+    brenna = _page(browser, gm.locator("#links li[data-label='Brenna the Bold'] input").input_value())
+    entry = brenna.locator("#log li[data-type=combatant_added]").first
+    entry.hover()
+    entry.get_by_role("button", name="Dispute").click()
+    brenna.get_by_label("What is wrong?").fill("that sheet is wrong")
+    brenna.get_by_role("button", name="Send dispute").click()
+    ruling = gm.locator("form.dispute-rule")
+    ruling.get_by_label("Your ruling").fill("the sheet stands")
+    ruling.get_by_role("button", name=re.compile(r"^View event #\d+$")).click()
+    expect(gm.locator("form.dispute-rule")).to_have_count(0)
+    gm.locator("#live-btn").click()
+    expect(gm.locator("form.dispute-rule").get_by_label("Your ruling")).to_have_value("the sheet stands")
+    assert gm.js_errors == [] and brenna.js_errors == []
+    gm.context.close()
+    brenna.context.close()
