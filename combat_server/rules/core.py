@@ -526,5 +526,7 @@ def explain(ruleset: Ruleset, state_before: FightState, event: Event, hidden: fr
         return f"{p.get('by_name') or p['by']} disputes event {p['seq']}: {p['comment']} (waiting for the GM's ruling)."
     if t == "dispute_ruled":
         verdict = "upheld the original ruling" if p["verdict"] == "uphold" else "overrode it with adjustments"
-        return f"GM ruled on {p['dispute']}: {verdict}." + (f" {p['comment']}" if p.get("comment") else "")
+        prompt = next((q for q in state_before.prompts if q.id == p["dispute"]), None)
+        about = f"the dispute of event {prompt.options['seq']}" if prompt and "seq" in prompt.options else p["dispute"]
+        return f"GM ruled on {about}: {verdict}." + (f" {p['comment']}" if p.get("comment") else "")
     return f"{t.replace('_', ' ')}."

@@ -398,12 +398,16 @@ function renderRoster(st) {
           c.hidden ? "Show sheet" : "Hide sheet") : null),
       bar("hp", k.hp, d && d.hp_max),
       bar("fp", k.fp, d && d.fp_max),
-      d ? h("div", { class: "c-stats hint" },
-        `Move ${d.move} · Dodge ${d.dodge}` + (d.weapons && d.weapons.length ? ` · ${d.weapons.filter((w) => w.name !== "punch").map((w) => `${w.name} ${w.skill}, ${w.damage}`).join("; ")}` : "")) : null,
+      d ? h("div", { class: "c-stats hint" }, statsLine(d)) : null,
       chips.length ? h("ul", { class: "chips", "aria-label": "conditions" }, chips.map(([cls, t]) => h("li", { class: "chip " + cls }, t))) : null);
   });
   ul.replaceChildren(...items);
   if (!items.length) ul.replaceChildren(h("li", { class: "hint" }, "No combatants yet."));
+}
+
+function statsLine(d) {
+  const weapons = (d.weapons || []).filter((w) => w.name !== "punch").map((w) => `${w.name} ${w.skill}, ${w.damage}`);
+  return `Move ${d.move} · Dodge ${d.dodge}` + (weapons.length ? ` · ${weapons.join("; ")}` : "");
 }
 
 function renderPast() {
@@ -735,7 +739,8 @@ function updatePreview() {
   const wantDice = manual() && rolls;
   if (wantDice && !$(".dice-entry", diceBox)) diceBox.replaceChildren(diceInputs(3, 6, "Your attack roll (3d6)"));
   if (!wantDice) diceBox.replaceChildren();
-  $("#go-btn", form).textContent = rolls ? (manual() ? "Attack with these dice" : "Roll to hit") : `Do it: ${spec.label}`;
+  $("#go-btn", form).textContent = rolls ? (spec.feint ? (manual() ? "Feint with these dice" : "Roll the feint")
+    : (manual() ? "Attack with these dice" : "Roll to hit")) : `Do it: ${spec.label}`;
 }
 
 /** The maneuver command's args as the form now stands (used to preview and to send it). */

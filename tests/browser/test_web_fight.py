@@ -415,3 +415,18 @@ def test_a_ruling_being_typed_survives_a_look_at_the_past(browser: Any, server: 
     assert gm.js_errors == [] and brenna.js_errors == []
     gm.context.close()
     brenna.context.close()
+
+
+def test_an_unarmed_combatants_stats_line_has_no_dangling_separator(browser: Any, server: ServerProcess) -> None:
+    gm = _page(browser, server.url + "/")
+    gm.get_by_role("button", name="Open a demo fight").click()
+    expect(gm.locator("#roster li.combatant")).to_have_count(4)
+    gm.locator("details:has(#add-form)").evaluate("d => { d.open = true; }")
+    form = gm.locator("#add-form")
+    form.locator("[name=name]").fill("Brawler")
+    form.locator("summary", has_text="paste a sheet").click()
+    form.get_by_label("Sheet JSON").fill('{"st": 11, "dx": 11}')
+    form.get_by_role("button", name="Add combatant").click()
+    stats = gm.locator("#roster li.combatant", has_text="Brawler").locator(".c-stats")
+    expect(stats).to_have_text(re.compile(r"^Move \d+ · Dodge \d+$"))
+    gm.context.close()

@@ -124,8 +124,8 @@ def test_dispute_and_ruling(terminal: Terminal, table: Table) -> None:
     assert found == 0
     dispute = gm.match.group(1)
     gm.sendline(f"rule {dispute} uphold order by the GM")
-    gm.expect(f"GM ruled on dispute:{dispute}: upheld the original ruling. order by the GM")
-    bob.expect(f"GM ruled on dispute:{dispute}: upheld")
+    gm.expect("GM ruled on the dispute of event 6: upheld the original ruling. order by the GM")
+    bob.expect("GM ruled on the dispute of event 6: upheld")
 
 
 def test_a_bad_token_or_address_exits_with_an_error(terminal: Terminal, table: Table) -> None:
