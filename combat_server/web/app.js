@@ -971,8 +971,14 @@ function openDispute(data) {
   form.elements.comment.value = "";
   form.onsubmit = async (e) => {
     e.preventDefault();
-    const comment = form.elements.comment.value.trim();
-    if (!comment) return;
+    const box = form.elements.comment;
+    const comment = box.value.trim();
+    if (!comment) {  // only spaces: say so, keep the dialog open
+      box.setCustomValidity("Say what is wrong, so the GM can rule on it.");
+      box.reportValidity();
+      box.addEventListener("input", () => box.setCustomValidity(""), { once: true });
+      return;
+    }
     dlg.close();
     const r = await act("dispute", { seq: data.seq, comment });
     if (r) toast(`Dispute sent: the GM will rule on event #${data.seq}.`, "ok");

@@ -430,3 +430,20 @@ def test_an_unarmed_combatants_stats_line_has_no_dangling_separator(browser: Any
     stats = gm.locator("#roster li.combatant", has_text="Brawler").locator(".c-stats")
     expect(stats).to_have_text(re.compile(r"^Move \d+ · Dodge \d+$"))
     gm.context.close()
+
+
+def test_a_dispute_of_only_spaces_is_refused_in_the_dialog(browser: Any, server: ServerProcess) -> None:
+    gm = _page(browser, server.url + "/")
+    gm.get_by_role("button", name="Open a demo fight").click()
+    expect(gm.locator("#roster li.combatant")).to_have_count(4)
+    brenna = _page(browser, gm.locator("#links li[data-label='Brenna the Bold'] input").input_value())
+    entry = brenna.locator("#log li[data-type=combatant_added]").first
+    entry.hover()
+    entry.get_by_role("button", name="Dispute").click()
+    brenna.get_by_label("What is wrong?").fill("   ")
+    brenna.get_by_role("button", name="Send dispute").click()
+    expect(brenna.locator("#dispute-dialog")).to_be_visible()
+    assert "Say what is wrong" in brenna.get_by_label("What is wrong?").evaluate("t => t.validationMessage")
+    expect(gm.locator("form.dispute-rule")).to_have_count(0)
+    gm.context.close()
+    brenna.context.close()
