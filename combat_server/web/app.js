@@ -841,7 +841,8 @@ function renderDisputes(st) {
     };
     const ev = seq && S.entries.get(seq);
     const p0 = ev && ev.data.event.payload;
-    const guess = p0 && (p0.target || p0.combatant || p0.attacker);
+    // Who the disputed event hurt or concerned: a damage or injury target first, then a defender, then the actor.
+    const guess = p0 && (p0.target || (p0.attack && p0.attack.target) || p0.defender || p0.combatant || p0.attacker);
     if (guess && st.combatants[guess]) sel.value = guess;
     fill();
     sel.addEventListener("change", fill);

@@ -447,3 +447,32 @@ def test_a_dispute_of_only_spaces_is_refused_in_the_dialog(browser: Any, server:
     expect(gm.locator("form.dispute-rule")).to_have_count(0)
     gm.context.close()
     brenna.context.close()
+
+
+def test_the_override_form_picks_the_attacks_target(browser: Any, server: ServerProcess) -> None:
+    """A disputed attack roll: the ruling's Combatant is the one attacked, not the first in the list."""
+    gm = _page(browser, server.url + "/")
+    gm.get_by_role("button", name="Open a demo fight").click()
+    expect(gm.locator("#roster li.combatant")).to_have_count(4)
+    gm.get_by_role("button", name="Start combat").click()
+    expect(gm.locator("#current-name")).to_have_text("Tam Quickfingers")
+    act = gm.locator("#act")
+    act.locator("summary", has_text="Act for").click()
+    act.locator("label.maneuver-choice", has_text="Attack with a ready weapon").click()
+    target = act.get_by_label("Target", exact=True)
+    victim = target.locator("option").last.get_attribute("value")
+    target.select_option(victim)
+    act.locator("#go-btn").click()
+    rolled = gm.locator("#log li[data-type=attack_rolled]").first
+    expect(rolled).to_be_visible()
+    brenna = _page(browser, gm.locator("#links li[data-label='Brenna the Bold'] input").input_value())
+    mine = brenna.locator("#log li[data-type=attack_rolled]").first
+    mine.hover()
+    mine.get_by_role("button", name="Dispute").click()
+    brenna.get_by_label("What is wrong?").fill("that should have missed")
+    brenna.get_by_role("button", name="Send dispute").click()
+    ruling = gm.locator("form.dispute-rule")
+    ruling.locator("summary").click()
+    expect(ruling.get_by_label("Combatant", exact=True)).to_have_value(victim)
+    gm.context.close()
+    brenna.context.close()
