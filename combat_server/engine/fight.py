@@ -284,7 +284,10 @@ class Engine:
                 if attempt == CONFLICT_ATTEMPTS - 1:
                     self.forget(fight_id)
                     raise
-                if attempt:  # writers that keep colliding: a short random pause breaks the lockstep
+                if attempt and self.store.dialect == "postgresql":
+                    # Writers (processes) that keep colliding: a short random pause breaks the lockstep.
+                    # Only on PostgreSQL, where the server runs the engine in worker threads; on SQLite
+                    # it runs on the event loop, which must not sleep.
                     time.sleep(random.uniform(0, 0.002 * attempt))
                 self.refresh(fight_id)  # another writer (process) got there first: decide again on its result
                 continue
