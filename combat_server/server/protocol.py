@@ -104,6 +104,16 @@ def decode_client_message(text: str) -> dict[str, Any]:
     return message
 
 
+def _has_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_nul(v) for v in value)
+    return False
+
+
 def reply_ref(message: Mapping[str, Any]) -> str | None:
     """The ``ref`` to echo, if the message has a usable one (even when the rest is invalid)."""
     ref = message.get("ref")
@@ -115,6 +125,8 @@ def validate_client_message(message: dict[str, Any]) -> dict[str, Any]:
     kind = message.get("type")
     if kind not in CLIENT_MESSAGES:
         raise ProtocolError("protocol/unknown_type", f"unknown message type {kind!r}", known=list(CLIENT_MESSAGES))
+    if _has_nul(message):  # PostgreSQL cannot store NUL in text or JSON: refused before anything else
+        raise ProtocolError("protocol/schema", "text may not contain the NUL character (\\u0000)")
     if "v" in message and message["v"] != PROTOCOL_VERSION:
         raise ProtocolError("protocol/version", f"this server speaks protocol {PROTOCOL_VERSION}",
                             supported=[PROTOCOL_VERSION])

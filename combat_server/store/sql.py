@@ -78,13 +78,16 @@ def make_engine(url: str, *, background_checkpoints: bool = False) -> Engine:
     """``background_checkpoints`` (SQLite): commits never checkpoint the WAL; call
     :meth:`SqlStore.checkpoint` from another thread instead (the server does)."""
     if url.startswith("sqlite"):
-        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 10})
+        # hide_parameters: a driver error's message must not carry the statement's values (event
+        # payloads hold hidden sheets) into the logs.
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 10},
+                                  hide_parameters=True)
         sa_event.listen(engine, "connect", _sqlite_pragmas(autocheckpoint=not background_checkpoints))
         return engine
     # No pre-ping: it would cost a round trip per command. A connection dropped by a
     # database restart fails one command (the client retries with the same command id)
     # and SQLAlchemy invalidates the pool on that disconnect error.
-    return sa.create_engine(url, pool_size=10, max_overflow=20, pool_recycle=1800)
+    return sa.create_engine(url, pool_size=10, max_overflow=20, pool_recycle=1800, hide_parameters=True)
 
 
 def alembic_config(url: str) -> Any:

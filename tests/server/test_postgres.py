@@ -86,3 +86,35 @@ async def test_a_database_outage_is_a_retryable_store_error_not_a_server_bug(
     notes = [e for e in store.events(created["fight_id"]) if e.type == "note_added"]
     assert [n.seq for n in notes] == [2, result["first_seq"]] == [2, 3]
     await gm.close()
+
+
+async def test_nul_in_text_is_refused_up_front_and_nothing_reaches_the_log(
+    make_server: MakeServer, pg_databases  # type: ignore[no-untyped-def]
+) -> None:
+    """PostgreSQL cannot store NUL: a hidden sheet with one in a weapon name is a schema error
+    before anything is decided (not an internal error whose message would carry the sheet)."""
+    from combat_server.client import ServerError
+
+    server = await make_server(url=pg_databases.new_url())
+    gm = await CombatClient.connect(server.ws_url)
+    created = await gm.create_fight("gurps", title="nul")
+    await gm.subscribe(created["token"])
+    sheet = {"st": 10, "weapons": [{"name": "axe\u0000", "skill": 12, "damage": "sw", "damage_type": "cut"}]}
+    with pytest.raises(ServerError) as err:
+        await gm.command("add_combatant", {"name": "Orc", "sheet": sheet, "hidden": True})
+    assert err.value.code == "protocol/schema" and "NUL" in err.value.message
+    assert server.engine.store.fight(created["fight_id"]).last_seq == 1
+    await gm.close()
+
+
+def test_driver_errors_do_not_carry_statement_values() -> None:
+    """hide_parameters: a failing statement's message names the SQL, never the values it was given."""
+    import sqlalchemy as sa
+
+    from combat_server.store.sql import make_engine
+
+    engine = make_engine("sqlite://")
+    with pytest.raises(sa.exc.OperationalError) as err, engine.connect() as conn:
+        conn.execute(sa.text("INSERT INTO nowhere VALUES (:secret)"), {"secret": "hidden-sheet-value"})
+    assert "hidden-sheet-value" not in str(err.value)
+    engine.dispose()
