@@ -463,3 +463,19 @@ def test_a_wrong_type_is_named_in_json_words(duel: Table) -> None:
     with pytest.raises(Rejected) as err:
         duel.send("adjust", {"combatant": "orc", "changes": [1], "reason": "r"})
     assert err.value.code == "command/bad_field" and "must be an object" in err.value.message
+
+
+def test_a_wait_that_turns_into_a_ranged_attack_takes_its_range(table: Table) -> None:
+    """G-34: trigger_wait takes the waited maneuver's fields (here range); a player's modifiers are the GM's."""
+    table.add("archer", ARCHER)
+    table.add("orc", ORC, side="npc")
+    table.send("start_combat", {"order": ["archer", "orc"]})
+    table.maneuver("archer", "wait", trigger="the orc charges", action="attack", target="orc", weapon="bow")
+    player = Actor("p1", "player", ("archer",), "robin")
+    with pytest.raises(Rejected) as err:
+        table.send("trigger_wait", {"combatant": "archer", "target": "orc", "weapon": "bow", "range": 10,
+                                    "modifiers": [{"value": 4, "reason": "I say so"}]}, [[3, 4, 5]], actor=player)
+    assert err.value.code == "auth/gm_only"
+    table.send("trigger_wait", {"combatant": "archer", "target": "orc", "weapon": "bow", "range": 10},
+               [[3, 4, 5]], actor=player)
+    assert table.last("attack_rolled").payload["attack"]["range_yards"] == 10

@@ -43,7 +43,9 @@ class GurpsRuleset(Ruleset):
         "defend": frozenset({"prompt", "defense", "weapon"}),
         "roll": frozenset({"prompt"}),
         "fright_check": frozenset({"combatant", "modifier", "reason"}),
-        "trigger_wait": frozenset({"combatant", "target", "weapon", "option"}),
+        # The Wait's action takes the fields of that maneuver (G-34).
+        "trigger_wait": frozenset({"combatant", "target", "weapon", "weapon2", "option", "range", "target_speed",
+                                   "yards", "shots", "modifiers", "object", "item"}),
         "spend_fatigue": frozenset({"combatant", "points", "reason"}),
     }
 
@@ -67,11 +69,11 @@ class GurpsRuleset(Ruleset):
         t = command.type
         if t == "start_combat":
             start_combat(b, actor.is_gm, args)
+        elif t in ("maneuver", "trigger_wait") and args.get("modifiers") and not actor.is_gm:
+            # G-35 circumstance modifiers (and G-03's skill penalties) are the GM's call.
+            raise reject("auth/gm_only", "only the GM states circumstance modifiers (G-35); "
+                         "ask the GM, who can add them or adjust afterwards", field="modifiers")
         elif t == "maneuver":
-            if args.get("modifiers") and not actor.is_gm:
-                # G-35 circumstance modifiers (and G-03's skill penalties) are the GM's call.
-                raise reject("auth/gm_only", "only the GM states circumstance modifiers (G-35); "
-                             "ask the GM, who can add them or adjust afterwards", field="modifiers")
             maneuvers.choose(b, controls, args)
         elif t == "defend":
             attacks.defend(b, controls, args)
