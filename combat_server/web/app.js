@@ -270,7 +270,7 @@ function accept(item) {
 
 function resetFight() {
   S.state = null; S.lastSeq = 0; S.log = []; S.entries.clear();
-  S.viewSeq = null; S.viewState = null; S.actKey = ""; S.promptKey = ""; S.disputeKey = ""; S.waitKey = null;
+  S.viewSeq = null; S.viewState = null; S.actKey = ""; S.promptKey = ""; S.disputeKey = ""; S.waitKey = null; S.rulingDrafts = {};
   $("#log").replaceChildren();
 }
 
@@ -568,19 +568,29 @@ function renderAct() {
 }
 
 /** What the user has typed and chosen in a form, to carry it over when the form is rebuilt. */
-function formValues(form) {
-  return $$("input, select", form).map((el) => [el.name, el.type === "radio" ? (el.checked ? el.value : null) : el.value])
+function formValues(form, onlyTouched = false) {
+  return $$("input, select", form).filter((el) => !onlyTouched || el.dataset.touched)
+    .map((el) => [el.name, el.type === "radio" ? (el.checked ? el.value : null) : el.value])
     .filter(([n, v]) => n && v !== null);
 }
 
+/** Put ``values`` back: radios first (a maneuver fills its option list on change), then the rest. */
 function restoreForm(form, values) {
-  for (const [name, value] of values) {
-    for (const el of $$(`[name="${name}"]`, form)) {
-      if (el.type === "radio") el.checked = el.value === value;
-      else if (el.tagName !== "SELECT" || $$("option", el).some((o) => o.value === value)) el.value = value;
+  const put = (radios) => {
+    for (const [name, value] of values) {
+      for (const el of $$(`[name="${name}"]`, form)) {
+        if ((el.type === "radio") !== radios) continue;
+        if (radios) el.checked = el.value === value;
+        else if (el.tagName !== "SELECT" || $$("option", el).some((o) => o.value === value)) {
+          el.value = value;
+          el.dataset.touched = "1";
+        }
+      }
     }
-  }
-  form.dispatchEvent(new Event("change"));
+    form.dispatchEvent(new Event("change"));
+  };
+  put(true);
+  put(false);
 }
 
 const ATTACKING = ["attack", "all_out_attack", "move_and_attack", "feint", "aim"];
@@ -818,7 +828,10 @@ function renderDisputes(st) {
   if (key === S.disputeKey) return;
   S.disputeKey = key;
   // What the GM typed into a ruling survives a second dispute arriving or a look at the past.
-  for (const f of $$("form.dispute-rule", box)) S.rulingDrafts[f.dataset.dispute] = { values: formValues(f), open: !!$("details[open]", f) };
+  // Only what the GM typed or chose: the HP/FP it pre-fills must follow the live state, not a draft.
+  for (const f of $$("form.dispute-rule", box)) S.rulingDrafts[f.dataset.dispute] = { values: formValues(f, true), open: !!$("details[open]", f) };
+  const open = (S.state.prompts || []).filter((p) => p.kind === "dispute").map((p) => p.id);  // live, even while in the past
+  for (const id of Object.keys(S.rulingDrafts)) if (!open.includes(id)) delete S.rulingDrafts[id];
   box.replaceChildren(...disputes.map((p) => {
     const seq = (p.options || {}).seq;
     const form = h("form", { class: "dispute-rule", dataset: { dispute: p.id }, autocomplete: "off" },
@@ -846,9 +859,13 @@ function renderDisputes(st) {
     if (guess && st.combatants[guess]) sel.value = guess;
     fill();
     sel.addEventListener("change", fill);
+    form.addEventListener("input", (e) => { if (e.target.name) e.target.dataset.touched = "1"; });
+    form.addEventListener("change", (e) => { if (e.isTrusted && e.target.name) e.target.dataset.touched = "1"; });
     const draft = S.rulingDrafts[p.id];
     if (draft) {
-      restoreForm(form, draft.values);
+      restoreForm(form, draft.values.filter(([n]) => n !== "combatant"));
+      const chosen = draft.values.find(([n]) => n === "combatant");
+      if (chosen && st.combatants[chosen[1]]) { sel.value = chosen[1]; sel.dataset.touched = "1"; fill(); restoreForm(form, draft.values.filter(([n]) => n === "hp" || n === "fp")); }
       if (draft.open) $("details.override", form).open = true;
     }
     $$("button[data-verdict]", form).forEach((b) => b.addEventListener("click", async () => {

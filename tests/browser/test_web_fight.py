@@ -476,3 +476,56 @@ def test_the_override_form_picks_the_attacks_target(browser: Any, server: Server
     expect(ruling.get_by_label("Combatant", exact=True)).to_have_value(victim)
     gm.context.close()
     brenna.context.close()
+
+
+def test_rebuilding_the_maneuver_form_keeps_the_chosen_option(browser: Any, server: ServerProcess) -> None:
+    gm = _page(browser, server.url + "/")
+    gm.get_by_role("button", name="Open a demo fight").click()
+    expect(gm.locator("#roster li.combatant")).to_have_count(4)
+    gm.get_by_role("button", name="Start combat").click()
+    expect(gm.locator("#current-name")).to_have_text("Tam Quickfingers")
+    act = gm.locator("#act")
+    act.locator("summary", has_text="Act for").click()
+    act.locator("label.maneuver-choice", has_text="All-Out Attack").click()
+    act.get_by_label("Option", exact=True).select_option("strong")
+    gm.locator("summary", has_text="Add a combatant").click()
+    _add_by_form(gm, "Troll", "npc", 10, 10)
+    expect(act.get_by_label("Target", exact=True).locator("option", has_text="Troll")).to_have_count(1)
+    expect(act.get_by_label("Option", exact=True)).to_have_value("strong")
+    gm.context.close()
+
+
+def test_a_ruling_draft_keeps_the_text_but_not_an_old_hp(browser: Any, server: ServerProcess) -> None:
+    """The HP the override form pre-fills follows the live state when the form is rebuilt; what the
+    GM typed stays."""
+    gm = _page(browser, server.url + "/")
+    gm.get_by_role("button", name="Open a demo fight").click()
+    expect(gm.locator("#roster li.combatant")).to_have_count(4)
+    brenna = _page(browser, gm.locator("#links li[data-label='Brenna the Bold'] input").input_value())
+
+    def dispute(text: str) -> None:
+        entry = brenna.locator("#log li[data-type=combatant_added]").first
+        entry.hover()
+        entry.get_by_role("button", name="Dispute").click()
+        brenna.get_by_label("What is wrong?").fill(text)
+        brenna.get_by_role("button", name="Send dispute").click()
+
+    dispute("first")
+    first = gm.locator("form.dispute-rule").first
+    first.get_by_label("Your ruling").fill("considering it")
+    first.locator("summary").click()
+    cid = first.get_by_label("Combatant", exact=True).input_value()
+    old_hp = first.get_by_label("HP", exact=True).input_value()
+    adjust = gm.locator("#adjust-form")
+    gm.locator("details:has(#adjust-form)").evaluate("d => { d.open = true; }")
+    adjust.get_by_label("Combatant", exact=True).select_option(cid)
+    adjust.get_by_label("HP", exact=True).fill(str(int(old_hp) - 3))
+    adjust.get_by_label("Reason").fill("arrow")
+    adjust.get_by_role("button", name="Apply").click()
+    dispute("second")
+    expect(gm.locator("form.dispute-rule")).to_have_count(2)
+    first = gm.locator("form.dispute-rule").first
+    expect(first.get_by_label("Your ruling")).to_have_value("considering it")
+    expect(first.get_by_label("HP", exact=True)).to_have_value(str(int(old_hp) - 3))
+    gm.context.close()
+    brenna.context.close()
