@@ -109,19 +109,18 @@ def refuse_unused(command_type: str, args: "ReadArgs | _AllUnread", accepted: It
     unused = [k for k in args.unused() if k not in known]
     if unused:
         raise reject("command/unknown_field",
-                     f"{command_type}: {', '.join(repr(k) for k in unused)} not used by this command "
-                     "(misspelt, or not for this maneuver or verdict?)", fields=unused)
+                     f"{command_type}: no field {', '.join(repr(k) for k in unused)} (misspelt?)", fields=unused)
 
 
 class ReadArgs(Mapping[str, JSON]):
     """A command's args that remember which fields the rules looked at.
 
-    Why: a misspelt field (``weapn``) or one the chosen option ignores (adjustments
-    with an upheld ruling) would otherwise be dropped silently and the command
-    applied as if it were not there. Whatever the decision never read is refused,
-    unless the ruleset lists it among the command's fields (``Ruleset.command_fields``:
-    a roll can end a decision before every field was needed, e.g. a collapse at
-    0 FP before the attack's target is looked at).
+    Why: a misspelt field (``weapn``) would otherwise be dropped silently and the
+    command applied as if it were not there. Commands with declared fields
+    (``CORE_FIELDS``, ``Ruleset.command_fields``) are checked against those before
+    deciding, and a declared field the chosen maneuver does not need is accepted
+    and ignored; for a ruleset command without declared fields, whatever its
+    decision never read is refused afterwards.
     """
 
     def __init__(self, data: Mapping[str, JSON]) -> None:

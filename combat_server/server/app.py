@@ -617,6 +617,10 @@ class Session:
             result = engine.execute(hub.fight_id, command, faces)
         if not result.duplicate:
             hub.publish(result, before)
+        elif result.last_seq > hub.synced_seq:
+            # Applied, but its acknowledgement was lost (a dropped connection after the commit) or it
+            # was applied by another process: the table has not seen it yet.
+            await self.server._refresh(hub)
         return result
 
     async def _add_seat(self, m: dict[str, Any]) -> dict[str, Any]:
