@@ -605,7 +605,8 @@ function renderWaits() {
     && !combat.interrupted_by && !blocking;
   const waiting = !ready ? [] : Object.values(st.combatants).filter((c) => c.id !== combat.current && controls(c.id)
     && (c.condition || {}).wait_action);
-  const key = waiting.map((c) => `${c.id}:${c.condition.wait_action}:${c.condition.wait_trigger}`).join("|") + "@" + (combat ? combat.current : "");
+  const roster = Object.values(st.combatants).map((c) => `${c.id}${(c.condition || {}).dead ? "+" : ""}`).join(",");
+  const key = waiting.map((c) => `${c.id}:${c.condition.wait_action}:${c.condition.wait_trigger}`).join("|") + "@" + (combat ? combat.current : "") + "@" + roster;
   if (key === S.waitKey) return;
   S.waitKey = key;
   box.replaceChildren(...waiting.map((c) => waitCard(st, c)));
@@ -615,18 +616,35 @@ function waitCard(st, c) {
   const k = c.condition;
   const d = (st.derived || {})[c.id] || {};
   const fields = [];
-  let target = null, weapon = null;
+  let target = null, weapon = null, range = null, item = null;
+  const ready = (d.weapons || []).filter((w) => w.ready);
   if (ATTACKING.includes(k.wait_action)) {
     const foes = Object.values(st.combatants).filter((o) => o.id !== c.id && !(o.condition || {}).dead);
     target = h("select", { name: "target", "aria-label": "target" }, foes.map((o) => h("option", { value: o.id }, o.name)));
-    weapon = h("select", { name: "weapon", "aria-label": "weapon" }, (d.weapons || []).map((w) => h("option", { value: w.name }, w.name)));
-    fields.push(h("label", { class: "inline" }, "Target ", target), h("label", { class: "inline" }, "Weapon ", weapon));
+    if (k.aim_target && foes.some((o) => o.id === k.aim_target)) target.value = k.aim_target;
+    weapon = h("select", { name: "weapon", "aria-label": "weapon" }, ready.map((w) => h("option", { value: w.name }, w.name)));
+    range = h("input", { name: "range", type: "number", min: 0, max: 10000, value: 1, "aria-label": "range in yards" });
+    const rangeField = h("label", { class: "inline" }, "Range (yd) ", range);
+    const ranged = () => { const w = ready.find((x) => x.name === weapon.value); rangeField.hidden = !(w && w.kind !== "melee"); };
+    weapon.addEventListener("change", ranged);
+    ranged();
+    fields.push(h("label", { class: "inline" }, "Target ", target), h("label", { class: "inline" }, "Weapon ", weapon), rangeField);
+  } else if (k.wait_action === "ready") {
+    if ((k.unready || []).length) {
+      weapon = h("select", { name: "weapon", "aria-label": "weapon to ready" }, k.unready.map((w) => h("option", { value: w }, w)));
+      fields.push(h("label", { class: "inline" }, "Ready ", weapon));
+    } else {
+      item = h("input", { name: "item", maxlength: 80, placeholder: "a potion", "aria-label": "item to ready" });
+      fields.push(h("label", { class: "inline" }, "Ready ", item));
+    }
   }
   const go = h("button", { type: "button", class: "primary" }, "Trigger the Wait");
   go.onclick = () => {
     const args = { combatant: c.id };
     if (target) args.target = target.value;
     if (weapon && weapon.value) args.weapon = weapon.value;
+    if (range && !range.parentElement.hidden) args.range = Number(range.value) || 0;
+    if (item) args.item = item.value.trim();
     act("trigger_wait", args, undefined, go);
   };
   return h("div", { class: "card wait-card", dataset: { cid: c.id } },

@@ -529,3 +529,27 @@ def test_a_ruling_draft_keeps_the_text_but_not_an_old_hp(browser: Any, server: S
     expect(first.get_by_label("HP", exact=True)).to_have_value(str(int(old_hp) - 3))
     gm.context.close()
     brenna.context.close()
+
+
+def test_a_wait_that_readies_an_item_is_triggered_with_it(browser: Any, server: ServerProcess) -> None:
+    """The Wait card asks for what the waited maneuver needs: Ready names an item."""
+    gm = _page(browser, server.url + "/")
+    gm.get_by_role("button", name="Open a demo fight").click()
+    expect(gm.locator("#roster li.combatant")).to_have_count(4)
+    gm.get_by_role("button", name="Start combat").click()
+    expect(gm.locator("#current-name")).to_have_text("Tam Quickfingers")
+    act = gm.locator("#act")
+    act.locator("summary", has_text="Act for").click()
+    act.locator("label.maneuver-choice", has_text="Wait").click()
+    act.get_by_label("Trigger", exact=True).fill("when someone falls")
+    act.get_by_label("Then", exact=True).select_option("ready")
+    act.locator("#go-btn").click()
+    expect(gm.locator("#current-name")).not_to_have_text("Tam Quickfingers")
+    card = gm.locator("#waits .wait-card")
+    card.get_by_label("item to ready").fill("healing potion")
+    card.get_by_role("button", name="Trigger the Wait").click()
+    expect(gm.locator("#log li[data-type=wait_triggered]")).to_have_count(1)
+    expect(gm.locator("#log li[data-type=maneuver_chosen]").last).to_contain_text("chooses Ready")
+    expect(gm.locator(".toast.error")).to_have_count(0)
+    assert gm.js_errors == []
+    gm.context.close()
