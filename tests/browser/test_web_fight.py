@@ -59,6 +59,38 @@ def _add_by_form(gm: Any, name: str, side: str, dx: int, ht: int) -> None:
     expect(gm.locator("#roster li", has_text=name)).to_be_visible()
 
 
+def _demo(browser: Any, server: ServerProcess, start: bool = False) -> Any:
+    """The GM's page with a fresh demo fight (four combatants), combat started if asked (Tam first)."""
+    gm = _page(browser, server.url + "/")
+    gm.get_by_role("button", name="Open a demo fight").click()
+    expect(gm.locator("#roster li.combatant")).to_have_count(4)
+    if start:
+        gm.get_by_role("button", name="Start combat").click()
+        expect(gm.locator("#current-name")).to_have_text("Tam Quickfingers")
+    return gm
+
+
+def _player(browser: Any, gm: Any, label: str) -> Any:
+    """The page of a player of the GM's demo fight, from its invite link."""
+    return _page(browser, gm.locator(f"#links li[data-label='{label}'] input").input_value())
+
+
+def _act_for_current(gm: Any) -> Any:
+    """The GM's maneuver form for the combatant whose turn it is (a player's PC)."""
+    act = gm.locator("#act")
+    act.locator("summary", has_text="Act for").click()
+    return act
+
+
+def _dispute(player: Any, text: str, etype: str = "combatant_added") -> None:
+    """The player disputes the first logged event of ``etype`` with ``text``."""
+    entry = player.locator(f"#log li[data-type={etype}]").first
+    entry.hover()
+    entry.get_by_role("button", name="Dispute").click()
+    player.get_by_label("What is wrong?").fill(text)
+    player.get_by_role("button", name="Send dispute").click()
+
+
 def test_gm_and_two_players_run_a_fight(browser: Any, server: ServerProcess, shoot: Any) -> None:
     """Setup, attack, defence by the defender's seat, damage, dispute and ruling, undo/redo,
     a server restart with a queued command, and the timeline, seen alike in every browser."""
@@ -277,9 +309,7 @@ def test_controls_are_reachable_by_keyboard(browser: Any, server: ServerProcess)
 def test_log_jump_moves_the_timeline_and_long_words_wrap(browser: Any, server: ServerProcess) -> None:
     """Clicking '#N' in the log shows event N and puts the slider there (arrow keys step from N,
     not from the live end); a 400-character word in a note wraps instead of widening the page."""
-    gm = _page(browser, server.url + "/")
-    gm.get_by_role("button", name="Open a demo fight").click()
-    expect(gm.locator("#roster li.combatant")).to_have_count(4)
+    gm = _demo(browser, server)
     gm.locator("summary", has_text="Note or end the fight").click()
     gm.locator("#note-form [name=text]").fill("x" * 400)
     gm.locator("#note-form").get_by_role("button").first.click()
@@ -295,9 +325,7 @@ def test_log_jump_moves_the_timeline_and_long_words_wrap(browser: Any, server: S
 def test_gm_hides_and_shows_an_npc_already_in_the_fight(browser: Any, server: ServerProcess) -> None:
     """The GM's roster has 'Hide sheet' on every combatant: a player then sees the NPC's name and
     'hidden', no HP numbers; 'Show sheet' gives them back."""
-    gm = _page(browser, server.url + "/")
-    gm.get_by_role("button", name="Open a demo fight").click()
-    expect(gm.locator("#roster li.combatant")).to_have_count(4)
+    gm = _demo(browser, server)
     link = gm.locator("#links li[data-label='Brenna the Bold'] input").input_value()
     brenna = _page(browser, link)
     npc = gm.locator("#roster li.combatant.side-npc").first
@@ -319,13 +347,8 @@ def test_gm_hides_and_shows_an_npc_already_in_the_fight(browser: Any, server: Se
 def test_a_wait_is_triggered_from_the_page_on_another_turn(browser: Any, server: ServerProcess) -> None:
     """G-34: Tam waits ('when the orc steps in', then attack); on the next combatant's turn the
     GM (running Tam here) gets 'Trigger the Wait', and the attack interrupts the sequence."""
-    gm = _page(browser, server.url + "/")
-    gm.get_by_role("button", name="Open a demo fight").click()
-    expect(gm.locator("#roster li.combatant")).to_have_count(4)
-    gm.get_by_role("button", name="Start combat").click()
-    expect(gm.locator("#current-name")).to_have_text("Tam Quickfingers")
-    act = gm.locator("#act")
-    act.locator("summary", has_text="Act for").click()
+    gm = _demo(browser, server, start=True)
+    act = _act_for_current(gm)
     act.locator("label.maneuver-choice", has_text="Wait").click()
     act.get_by_label("Trigger", exact=True).fill("when the orc steps in")
     act.get_by_label("Then", exact=True).select_option("attack")
@@ -343,13 +366,8 @@ def test_a_wait_is_triggered_from_the_page_on_another_turn(browser: Any, server:
 def test_a_combatant_added_mid_turn_appears_in_the_target_list(browser: Any, server: ServerProcess) -> None:
     """While the GM has Tam's maneuver form open (a target chosen), the GM adds a troll: the troll is
     in the Target list at once and the choice already made is kept."""
-    gm = _page(browser, server.url + "/")
-    gm.get_by_role("button", name="Open a demo fight").click()
-    expect(gm.locator("#roster li.combatant")).to_have_count(4)
-    gm.get_by_role("button", name="Start combat").click()
-    expect(gm.locator("#current-name")).to_have_text("Tam Quickfingers")
-    act = gm.locator("#act")
-    act.locator("summary", has_text="Act for").click()
+    gm = _demo(browser, server, start=True)
+    act = _act_for_current(gm)
     target = act.get_by_label("Target", exact=True)
     chosen = target.locator("option").nth(1).get_attribute("value")
     target.select_option(chosen)
@@ -363,9 +381,7 @@ def test_a_combatant_added_mid_turn_appears_in_the_target_list(browser: Any, ser
 
 def test_undo_to_a_seq_asks_first(browser: Any, server: ServerProcess) -> None:
     """'Undo to there' names how many events it would revert; dismissing changes nothing."""
-    gm = _page(browser, server.url + "/")
-    gm.get_by_role("button", name="Open a demo fight").click()
-    expect(gm.locator("#roster li.combatant")).to_have_count(4)
+    gm = _demo(browser, server)
     gm.locator("summary", has_text="Undo / redo").click()
     gm.locator("#undo-to-form [name=seq]").fill("2")
     asked: list[str] = []
@@ -381,12 +397,8 @@ def test_undo_to_a_seq_asks_first(browser: Any, server: ServerProcess) -> None:
 
 
 def test_a_player_looking_at_the_past_is_told_the_table_waits_for_them(browser: Any, server: ServerProcess) -> None:
-    gm = _page(browser, server.url + "/")
-    gm.get_by_role("button", name="Open a demo fight").click()
-    expect(gm.locator("#roster li.combatant")).to_have_count(4)
-    gm.get_by_role("button", name="Start combat").click()
-    expect(gm.locator("#current-name")).to_have_text("Tam Quickfingers")
-    tam = _page(browser, gm.locator("#links li[data-label='Tam Quickfingers'] input").input_value())
+    gm = _demo(browser, server, start=True)
+    tam = _player(browser, gm, "Tam Quickfingers")
     expect(tam.locator("#current-name")).to_have_text("Tam Quickfingers")
     tam.locator("#log li .seq", has_text=re.compile(r"^#2$")).click()
     expect(tam.locator("#past-text")).to_contain_text("it is Tam Quickfingers's turn: yours")
@@ -397,15 +409,9 @@ def test_a_player_looking_at_the_past_is_told_the_table_waits_for_them(browser: 
 
 def test_a_ruling_being_typed_survives_a_look_at_the_past(browser: Any, server: ServerProcess) -> None:
     """The GM starts a ruling, looks at the disputed event and comes back: the text is still there."""
-    gm = _page(browser, server.url + "/")
-    gm.get_by_role("button", name="Open a demo fight").click()
-    expect(gm.locator("#roster li.combatant")).to_have_count(4)
-    brenna = _page(browser, gm.locator("#links li[data-label='Brenna the Bold'] input").input_value())
-    entry = brenna.locator("#log li[data-type=combatant_added]").first
-    entry.hover()
-    entry.get_by_role("button", name="Dispute").click()
-    brenna.get_by_label("What is wrong?").fill("that sheet is wrong")
-    brenna.get_by_role("button", name="Send dispute").click()
+    gm = _demo(browser, server)
+    brenna = _player(browser, gm, "Brenna the Bold")
+    _dispute(brenna, "that sheet is wrong")
     ruling = gm.locator("form.dispute-rule")
     ruling.get_by_label("Your ruling").fill("the sheet stands")
     ruling.get_by_role("button", name=re.compile(r"^View event #\d+$")).click()
@@ -418,9 +424,7 @@ def test_a_ruling_being_typed_survives_a_look_at_the_past(browser: Any, server: 
 
 
 def test_an_unarmed_combatants_stats_line_has_no_dangling_separator(browser: Any, server: ServerProcess) -> None:
-    gm = _page(browser, server.url + "/")
-    gm.get_by_role("button", name="Open a demo fight").click()
-    expect(gm.locator("#roster li.combatant")).to_have_count(4)
+    gm = _demo(browser, server)
     gm.locator("details:has(#add-form)").evaluate("d => { d.open = true; }")
     form = gm.locator("#add-form")
     form.locator("[name=name]").fill("Brawler")
@@ -433,15 +437,9 @@ def test_an_unarmed_combatants_stats_line_has_no_dangling_separator(browser: Any
 
 
 def test_a_dispute_of_only_spaces_is_refused_in_the_dialog(browser: Any, server: ServerProcess) -> None:
-    gm = _page(browser, server.url + "/")
-    gm.get_by_role("button", name="Open a demo fight").click()
-    expect(gm.locator("#roster li.combatant")).to_have_count(4)
-    brenna = _page(browser, gm.locator("#links li[data-label='Brenna the Bold'] input").input_value())
-    entry = brenna.locator("#log li[data-type=combatant_added]").first
-    entry.hover()
-    entry.get_by_role("button", name="Dispute").click()
-    brenna.get_by_label("What is wrong?").fill("   ")
-    brenna.get_by_role("button", name="Send dispute").click()
+    gm = _demo(browser, server)
+    brenna = _player(browser, gm, "Brenna the Bold")
+    _dispute(brenna, "   ")
     expect(brenna.locator("#dispute-dialog")).to_be_visible()
     assert "Say what is wrong" in brenna.get_by_label("What is wrong?").evaluate("t => t.validationMessage")
     expect(gm.locator("form.dispute-rule")).to_have_count(0)
@@ -451,13 +449,8 @@ def test_a_dispute_of_only_spaces_is_refused_in_the_dialog(browser: Any, server:
 
 def test_the_override_form_picks_the_attacks_target(browser: Any, server: ServerProcess) -> None:
     """A disputed attack roll: the ruling's Combatant is the one attacked, not the first in the list."""
-    gm = _page(browser, server.url + "/")
-    gm.get_by_role("button", name="Open a demo fight").click()
-    expect(gm.locator("#roster li.combatant")).to_have_count(4)
-    gm.get_by_role("button", name="Start combat").click()
-    expect(gm.locator("#current-name")).to_have_text("Tam Quickfingers")
-    act = gm.locator("#act")
-    act.locator("summary", has_text="Act for").click()
+    gm = _demo(browser, server, start=True)
+    act = _act_for_current(gm)
     act.locator("label.maneuver-choice", has_text="Attack with a ready weapon").click()
     target = act.get_by_label("Target", exact=True)
     victim = target.locator("option").last.get_attribute("value")
@@ -465,12 +458,8 @@ def test_the_override_form_picks_the_attacks_target(browser: Any, server: Server
     act.locator("#go-btn").click()
     rolled = gm.locator("#log li[data-type=attack_rolled]").first
     expect(rolled).to_be_visible()
-    brenna = _page(browser, gm.locator("#links li[data-label='Brenna the Bold'] input").input_value())
-    mine = brenna.locator("#log li[data-type=attack_rolled]").first
-    mine.hover()
-    mine.get_by_role("button", name="Dispute").click()
-    brenna.get_by_label("What is wrong?").fill("that should have missed")
-    brenna.get_by_role("button", name="Send dispute").click()
+    brenna = _player(browser, gm, "Brenna the Bold")
+    _dispute(brenna, "that should have missed", "attack_rolled")
     ruling = gm.locator("form.dispute-rule")
     ruling.locator("summary").click()
     expect(ruling.get_by_label("Combatant", exact=True)).to_have_value(victim)
@@ -479,13 +468,8 @@ def test_the_override_form_picks_the_attacks_target(browser: Any, server: Server
 
 
 def test_rebuilding_the_maneuver_form_keeps_the_chosen_option(browser: Any, server: ServerProcess) -> None:
-    gm = _page(browser, server.url + "/")
-    gm.get_by_role("button", name="Open a demo fight").click()
-    expect(gm.locator("#roster li.combatant")).to_have_count(4)
-    gm.get_by_role("button", name="Start combat").click()
-    expect(gm.locator("#current-name")).to_have_text("Tam Quickfingers")
-    act = gm.locator("#act")
-    act.locator("summary", has_text="Act for").click()
+    gm = _demo(browser, server, start=True)
+    act = _act_for_current(gm)
     act.locator("label.maneuver-choice", has_text="All-Out Attack").click()
     act.get_by_label("Option", exact=True).select_option("strong")
     gm.locator("summary", has_text="Add a combatant").click()
@@ -498,19 +482,10 @@ def test_rebuilding_the_maneuver_form_keeps_the_chosen_option(browser: Any, serv
 def test_a_ruling_draft_keeps_the_text_but_not_an_old_hp(browser: Any, server: ServerProcess) -> None:
     """The HP the override form pre-fills follows the live state when the form is rebuilt; what the
     GM typed stays."""
-    gm = _page(browser, server.url + "/")
-    gm.get_by_role("button", name="Open a demo fight").click()
-    expect(gm.locator("#roster li.combatant")).to_have_count(4)
-    brenna = _page(browser, gm.locator("#links li[data-label='Brenna the Bold'] input").input_value())
+    gm = _demo(browser, server)
+    brenna = _player(browser, gm, "Brenna the Bold")
 
-    def dispute(text: str) -> None:
-        entry = brenna.locator("#log li[data-type=combatant_added]").first
-        entry.hover()
-        entry.get_by_role("button", name="Dispute").click()
-        brenna.get_by_label("What is wrong?").fill(text)
-        brenna.get_by_role("button", name="Send dispute").click()
-
-    dispute("first")
+    _dispute(brenna, "first")
     first = gm.locator("form.dispute-rule").first
     first.get_by_label("Your ruling").fill("considering it")
     first.locator("summary").click()
@@ -522,7 +497,7 @@ def test_a_ruling_draft_keeps_the_text_but_not_an_old_hp(browser: Any, server: S
     adjust.get_by_label("HP", exact=True).fill(str(int(old_hp) - 3))
     adjust.get_by_label("Reason").fill("arrow")
     adjust.get_by_role("button", name="Apply").click()
-    dispute("second")
+    _dispute(brenna, "second")
     expect(gm.locator("form.dispute-rule")).to_have_count(2)
     first = gm.locator("form.dispute-rule").first
     expect(first.get_by_label("Your ruling")).to_have_value("considering it")
@@ -533,13 +508,8 @@ def test_a_ruling_draft_keeps_the_text_but_not_an_old_hp(browser: Any, server: S
 
 def test_a_wait_that_readies_an_item_is_triggered_with_it(browser: Any, server: ServerProcess) -> None:
     """The Wait card asks for what the waited maneuver needs: Ready names an item."""
-    gm = _page(browser, server.url + "/")
-    gm.get_by_role("button", name="Open a demo fight").click()
-    expect(gm.locator("#roster li.combatant")).to_have_count(4)
-    gm.get_by_role("button", name="Start combat").click()
-    expect(gm.locator("#current-name")).to_have_text("Tam Quickfingers")
-    act = gm.locator("#act")
-    act.locator("summary", has_text="Act for").click()
+    gm = _demo(browser, server, start=True)
+    act = _act_for_current(gm)
     act.locator("label.maneuver-choice", has_text="Wait").click()
     act.get_by_label("Trigger", exact=True).fill("when someone falls")
     act.get_by_label("Then", exact=True).select_option("ready")
