@@ -99,29 +99,21 @@ def event_is_private(event: Event) -> bool:
 
 def state_view(full: Mapping[str, Any], state: FightState, key: str) -> dict[str, Any]:
     """``full`` (from :func:`full_state`) as the seats with view ``key`` may see it."""
-    if key == GM_VIEW:
-        return dict(full)
-    own = _visible_to(key)
-    hidden = [cid for cid, c in state.combatants.items() if c.hidden and cid not in own]
+    hidden = frozenset(hidden_from(key, state))
     if not hidden:
         return dict(full)
     out = dict(full)
     combatants = dict(out["combatants"])
     derived = dict(out.get("derived", {}))
     for cid in hidden:
-        c = combatants[cid]
-        condition = c.get("condition") or {}
-        combatants[cid] = {
-            "id": c["id"], "name": c["name"], "side": c["side"], "hidden": True, "sheet": None,
-            "condition": {k: condition[k] for k in VISIBLE_CONDITION if k in condition},
-        }
+        combatants[cid] = _redacted(combatants[cid])
         derived.pop(cid, None)
     out["combatants"] = combatants
     out["derived"] = derived
     if "prompts" in out:
-        out["prompts"] = _prompts_view(out["prompts"], state, frozenset(hidden))
+        out["prompts"] = _prompts_view(out["prompts"], state, hidden)
     if "combat" in out:
-        out["combat"] = _combat_view(out["combat"], frozenset(hidden))
+        out["combat"] = _combat_view(out["combat"], hidden)
     return out
 
 
