@@ -178,39 +178,38 @@ class FightHub:
         """
         assert self.lock.locked(), "publish only while holding the fight lock"
         if result.first_seq - 1 > self.synced_seq:
-            if not self.subscribers:  # nobody to tell: the catch-up cache restarts after the gap
-                self._recent.clear()
-                before = self.synced_state = self.engine.state_at(self.fight_id, result.first_seq - 1)
-            else:
-                before = self._push_from_store(result.first_seq - 1)
+            before = self._push_from_store(result.first_seq - 1)
         self._push(before, result.events, result.explanations, result.state)
 
     def catch_up(self, state: FightState, events: Sequence[Event] | None = None) -> None:
         """Push what other processes appended up to ``state`` (the engine's fresh state), in order.
 
         ``events``: the stored events (synced_seq, state.seq] if the caller already
-        read them (off the loop); a hub nobody watches just moves on to ``state``
-        (a later subscriber's catch-up reads the store).
+        read them (off the loop).
         """
         assert self.lock.locked(), "catch up only while holding the fight lock"
-        if state.seq <= self.synced_seq:
-            return
-        if not self.subscribers:
-            self._recent.clear()
-            self.synced_state = state
-            return
-        if events is None or not events or events[0].seq != self.synced_seq + 1 or events[-1].seq != state.seq:
-            events = self.engine.store.events(self.fight_id, after=self.synced_seq, upto=state.seq)
-        self._push(self.synced_state, events, (), state)
+        if state.seq > self.synced_seq:
+            self._push_from_store(state.seq, state, events)
 
     @property
     def synced_seq(self) -> int:
         return self.synced_state.seq
 
-    def _push_from_store(self, upto: int) -> FightState:
-        """Push the stored events (synced_seq, upto]; returns the state after ``upto``."""
-        events = self.engine.store.events(self.fight_id, after=self.synced_seq, upto=upto)
-        return self._push(self.synced_state, events, (), None)
+    def _push_from_store(self, upto: int, final: FightState | None = None,
+                         events: Sequence[Event] | None = None) -> FightState:
+        """Push the stored events (synced_seq, upto]; returns the state after ``upto``.
+
+        ``final``, ``events``: that state and those events, if the caller has them.
+        A hub nobody watches just moves on to ``upto`` (the catch-up cache restarts
+        there; a later subscriber's catch-up reads the store).
+        """
+        if not self.subscribers:
+            self._recent.clear()
+            self.synced_state = final if final is not None else self.engine.state_at(self.fight_id, upto)
+            return self.synced_state
+        if not events or events[0].seq != self.synced_seq + 1 or events[-1].seq != upto:
+            events = self.engine.store.events(self.fight_id, after=self.synced_seq, upto=upto)
+        return self._push(self.synced_state, events, (), final)
 
     def _push(self, before: FightState, events: Sequence[Event], explanations: Sequence[str],
               final: FightState | None) -> FightState:
