@@ -25,7 +25,7 @@ import time
 from collections import OrderedDict
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Any, Awaitable, Callable, Mapping, TypeVar
 
 import attrs
 import sqlalchemy as sa
@@ -53,6 +53,7 @@ WS_PATH = "/ws"
 WRITE_LIMIT = 32 * 1024
 
 log = structlog.get_logger("combat_server.server")
+T = TypeVar("T")
 
 
 @attrs.frozen
@@ -252,8 +253,13 @@ class CombatServer:
                 if state.seq > hub.synced_seq and hub.subscribers else []
             return state, tail
 
-        state, tail = await asyncio.to_thread(fetch) if self.engine_in_threads else fetch()
+        state, tail = await self.call_engine(fetch)
         hub.catch_up(state, tail)
+
+    async def call_engine(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run an engine call: in a worker thread on PostgreSQL (round trips release the GIL),
+        directly on the loop on SQLite (a thread hop would cost more than the call)."""
+        return await asyncio.to_thread(fn, *args) if self.engine_in_threads else fn(*args)
 
     # ------------------------------------------------------------------ fights and seats
 
@@ -611,10 +617,7 @@ class Session:
                 raise ProtocolError("command/stale_seq", f"the fight is at seq {before.seq}, not {expect}",
                                     expected=expect, actual=before.seq)
         faces = m.get("faces")
-        if self.server.engine_in_threads:
-            result = await asyncio.to_thread(engine.execute, hub.fight_id, command, faces)
-        else:
-            result = engine.execute(hub.fight_id, command, faces)
+        result = await self.server.call_engine(engine.execute, hub.fight_id, command, faces)
         if not result.duplicate:
             hub.publish(result, before)
         elif result.last_seq > hub.synced_seq:
