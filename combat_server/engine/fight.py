@@ -343,10 +343,8 @@ class Engine:
                 return self.store.events(fid, after=after)
 
             core.refuse_unknown(command.type, command.args, UNDO_FIELDS if command.type == "undo" else ())
-            args = core.ReadArgs(command.args)
-            draft = (decide_undo(state, read, args) if command.type == "undo"
+            draft = (decide_undo(state, read, command.args) if command.type == "undo"
                      else decide_redo(state, self.store.control_events(fid), read))
-            core.refuse_unused(command.type, args, UNDO_FIELDS if command.type == "undo" else ())
             event = self._make_event(state.fight_id, state.seq + 1, last_hash, draft, command.actor.seat_id,
                                      command.command_id, state.ruleset_version)
             return [(event, core.explain(rs, state, event))], state

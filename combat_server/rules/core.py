@@ -70,11 +70,9 @@ def decide(ruleset: Ruleset, state: FightState, command: Command, dice: DiceSour
     handler = _CORE_DECIDERS.get(command.type)
     if handler is None and command.type not in ruleset.command_types:
         raise reject("command/unknown", f"unknown command type {command.type!r}")
-    declared = CORE_FIELDS.get(command.type) if handler is not None else ruleset.command_fields.get(command.type)
-    if declared is not None:  # a field the command does not have: refused before anything else is checked
-        refuse_unknown(command.type, command.args, declared)
-    args = ReadArgs(command.args)
-    command = attrs.evolve(command, args=args)
+    # A field the command does not have is refused before anything else is checked.
+    fields = CORE_FIELDS if handler is not None else ruleset.command_fields
+    refuse_unknown(command.type, command.args, fields.get(command.type, ()))
     if handler is not None:
         drafts = handler(ruleset, state, command)
         after = state
@@ -84,67 +82,21 @@ def decide(ruleset: Ruleset, state: FightState, command: Command, dice: DiceSour
         drafts += ruleset.follow_up(after, dice)
     else:
         drafts = ruleset.decide(state, command, dice)
-    refuse_unused(command.type, args, declared or ())
     return drafts
 
 
 def refuse_unknown(command_type: str, args: Mapping[str, JSON], declared: Iterable[str]) -> None:
-    """Refuse a field that is not among the command's ``declared`` fields."""
-    refuse_unused(command_type, _AllUnread(args), declared)
-
-
-class _AllUnread:
-    """``args`` as if the decision had read none of them (the check against declared fields)."""
-
-    def __init__(self, data: Mapping[str, JSON]) -> None:
-        self._data = data
-
-    def unused(self) -> list[str]:
-        return sorted(self._data)
-
-
-def refuse_unused(command_type: str, args: "ReadArgs | _AllUnread", accepted: Iterable[str] = ()) -> None:
-    """Refuse a command whose decision did not read some field (and the ruleset does not list it)."""
-    known = set(accepted)
-    unused = [k for k in args.unused() if k not in known]
-    if unused:
-        raise reject("command/unknown_field",
-                     f"{command_type}: no field {', '.join(repr(k) for k in unused)} (misspelt?)", fields=unused)
-
-
-class ReadArgs(Mapping[str, JSON]):
-    """A command's args that remember which fields the rules looked at.
+    """Refuse a field that is not among the command's ``declared`` fields.
 
     Why: a misspelt field (``weapn``) would otherwise be dropped silently and the
-    command applied as if it were not there. Commands with declared fields
-    (``CORE_FIELDS``, ``Ruleset.command_fields``) are checked against those before
-    deciding, and a declared field the chosen maneuver does not need is accepted
-    and ignored; for a ruleset command without declared fields, whatever its
-    decision never read is refused afterwards.
+    command applied as if it were not there. A declared field the chosen maneuver
+    does not need is accepted and ignored.
     """
-
-    def __init__(self, data: Mapping[str, JSON]) -> None:
-        self._data = data
-        self._read: set[str] = set()
-
-    def __getitem__(self, key: str) -> JSON:
-        self._read.add(key)
-        return self._data[key]
-
-    def __contains__(self, key: object) -> bool:
-        if isinstance(key, str):
-            self._read.add(key)
-        return key in self._data
-
-    def __iter__(self) -> Iterator[str]:
-        self._read.update(self._data)  # whoever walks all the fields uses them all
-        return iter(self._data)
-
-    def __len__(self) -> int:
-        return len(self._data)
-
-    def unused(self) -> list[str]:
-        return sorted(k for k in self._data if k not in self._read)
+    known = set(declared)
+    unknown = sorted(k for k in args if k not in known)
+    if unknown:
+        raise reject("command/unknown_field",
+                     f"{command_type}: no field {', '.join(repr(k) for k in unknown)} (misspelt?)", fields=unknown)
 
 
 def _arg(command: Command, name: str, kind: type | tuple[type, ...], required: bool = True) -> Any:

@@ -68,8 +68,8 @@ class Ruleset(abc.ABC):
         """Hook after a core event was folded (e.g. a combatant joins the sequence)."""
         return state
 
-    #: Per ruleset command, the fields it accepts even when a decision does not read them
-    #: (core.ReadArgs refuses any other unread field as misspelt or misplaced).
+    #: Per ruleset command, its fields; any other is refused (core.refuse_unknown), and a command
+    #: listed in ``command_types`` but not here accepts no fields.
     command_fields: ClassVar[Mapping[str, frozenset[str]]] = {}
 
     def follow_up(self, state: FightState, dice: DiceSource) -> list[EventDraft]:

@@ -479,3 +479,16 @@ def test_a_wait_that_turns_into_a_ranged_attack_takes_its_range(table: Table) ->
     table.send("trigger_wait", {"combatant": "archer", "target": "orc", "weapon": "bow", "range": 10},
                [[3, 4, 5]], actor=player)
     assert table.last("attack_rolled").payload["attack"]["range_yards"] == 10
+
+
+def test_every_command_declares_its_fields() -> None:
+    """command/unknown_field needs each command's fields: every core and gurps command has them
+    (a command without a list would accept no field at all)."""
+    from combat_server.engine.history import UNDO_FIELDS
+    from combat_server.rules import core
+    from combat_server.rules.ruleset import get_ruleset
+
+    assert set(core.CORE_FIELDS) == set(core._CORE_DECIDERS)
+    gurps = get_ruleset("gurps", None)
+    assert set(gurps.command_fields) == set(gurps.command_types)
+    assert set(UNDO_FIELDS) == {"to", "seq", "reason"}

@@ -7,9 +7,7 @@ attacks.defense_options (AOA: none, G-22; Move and Attack: Dodge or Block, G-32)
 
 from __future__ import annotations
 
-from collections import ChainMap
-
-from typing import Any, Callable, Mapping, MutableMapping, cast
+from typing import Any, Callable, Mapping
 
 from combat_server.errors import reject
 from combat_server.rules.gurps import attacks, derived
@@ -183,9 +181,7 @@ def _aim(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any]
     weapon = _weapon(b, cid, args)
     if weapon.kind == "melee":
         raise reject("maneuver/bad_weapon", "Aim is for ranged or thrown weapons (G-21)")
-    # A ChainMap, not {**args}: copying would count every field as read (core.ReadArgs).
-    # It writes only to its first map, so the cast of ``args`` to mutable is safe.
-    _simple(b, cid, maneuver, option, ChainMap({"weapon": weapon.name}, cast(MutableMapping[str, Any], args)))
+    _simple(b, cid, maneuver, option, {**args, "weapon": weapon.name})
 
 
 def _evaluate(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any]) -> None:
