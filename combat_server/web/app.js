@@ -532,6 +532,11 @@ function fillPrompt(card, p, st) {
 
 // ---- the maneuver form (own turn)
 
+/** Who is in the fight and who is dead: a form listing combatants is rebuilt when this changes. */
+function rosterKey(st) {
+  return Object.values(st.combatants).map((c) => `${c.id}${(c.condition || {}).dead ? "+" : ""}`).join(",");
+}
+
 function renderAct() {
   const box = $("#act");
   const st = S.state;
@@ -541,7 +546,7 @@ function renderAct() {
   const canAct = S.viewSeq === null && !isSpectator() && st.status === "active" && combat && combat.phase === "maneuver"
     && !combat.interrupted_by && controls(cur) && !blocking;
   // The roster is part of the key: a combatant added mid-turn must appear in the target list.
-  const roster = Object.values(st.combatants).map((c) => `${c.id}${(c.condition || {}).dead ? "+" : ""}`).join(",");
+  const roster = rosterKey(st);
   const key = canAct ? `${cur}:${combat.round}:${st.turn_start_seq}:${roster}` : (blocking ? "prompt" : "idle:" + (cur || "") + st.status + (S.viewSeq !== null));
   $("#act-h").textContent = !canAct ? "Actions" : !ownsTurn(cur) ? `${nameOf(st, cur)}'s turn` : isGM() ? `${nameOf(st, cur)} acts (you run this NPC)` : `Your move: ${nameOf(st, cur)}`;
   if (key === S.actKey) { if (canAct) updatePreview(); return; }
@@ -605,7 +610,7 @@ function renderWaits() {
     && !combat.interrupted_by && !blocking;
   const waiting = !ready ? [] : Object.values(st.combatants).filter((c) => c.id !== combat.current && controls(c.id)
     && (c.condition || {}).wait_action);
-  const roster = Object.values(st.combatants).map((c) => `${c.id}${(c.condition || {}).dead ? "+" : ""}`).join(",");
+  const roster = rosterKey(st);
   const key = waiting.map((c) => `${c.id}:${c.condition.wait_action}:${c.condition.wait_trigger}`).join("|") + "@" + (combat ? combat.current : "") + "@" + roster;
   if (key === S.waitKey) return;
   S.waitKey = key;
