@@ -272,13 +272,13 @@ class Engine:
                 self.store.append(fight_id, state.seq, events, command.command_id, command.actor.seat_id,
                                   command_digest(command))
             except Rejected:
-                done = self.store.command_range(fight_id, command.command_id) if command.command_id else None
+                done = self.store.command_record(fight_id, command.command_id) if command.command_id else None
                 if done is not None:
                     return self._duplicate(fight_id, command, done)
                 raise
             except Conflict:
                 if command.command_id:
-                    done = self.store.command_range(fight_id, command.command_id)
+                    done = self.store.command_record(fight_id, command.command_id)
                     if done is not None:
                         return self._duplicate(fight_id, command, done)
                 if attempt == CONFLICT_ATTEMPTS - 1:
@@ -301,9 +301,9 @@ class Engine:
                                  explanations=tuple(text for _, text in decided))
         raise InvariantBroken(None, "unreachable")
 
-    def _duplicate(self, fight_id: str, command: Command, done: tuple[int, int]) -> CommandResult:
+    def _duplicate(self, fight_id: str, command: Command, done: tuple[int, int, str | None]) -> CommandResult:
         """A retry is answered with the original result; the same id for another command is refused."""
-        stored = self.store.command_digest(fight_id, command.command_id)
+        stored = done[2]
         if stored is not None and stored != command_digest(command):
             raise reject("command/id_reused",
                          f"command id {command.command_id.split(':', 1)[-1]!r} was already used for another command "

@@ -361,22 +361,19 @@ class SqlStore:
         with self.engine.connect() as conn:
             return [_row_to_event(r) for r in conn.execute(q.order_by(seq))]
 
-    def command_digest(self, fight_id: str, command_id: str) -> str | None:
-        """The stored hash of what the command with this id asked for (``None``: unknown id, or older row)."""
-        q = sa.select(t.commands.c.digest).where(
-            t.commands.c.fight_id == fight_id, t.commands.c.command_id == command_id
-        )
-        with self.engine.connect() as conn:
-            value = conn.execute(q).scalar()
-            return None if value is None else str(value)
-
-    def command_range(self, fight_id: str, command_id: str) -> tuple[int, int] | None:
-        q = sa.select(t.commands.c.first_seq, t.commands.c.last_seq).where(
+    def command_record(self, fight_id: str, command_id: str) -> tuple[int, int, str | None] | None:
+        """The seq range a command id produced and the digest of what it asked for (``None`` for rows
+        written before migration 0003); ``None`` for an unknown id."""
+        q = sa.select(t.commands.c.first_seq, t.commands.c.last_seq, t.commands.c.digest).where(
             t.commands.c.fight_id == fight_id, t.commands.c.command_id == command_id
         )
         with self.engine.connect() as conn:
             row = conn.execute(q).first()
-            return (row.first_seq, row.last_seq) if row else None
+            return (row.first_seq, row.last_seq, row.digest) if row else None
+
+    def command_range(self, fight_id: str, command_id: str) -> tuple[int, int] | None:
+        record = self.command_record(fight_id, command_id)
+        return None if record is None else (record[0], record[1])
 
     # ------------------------------------------------------------ snapshots
 

@@ -188,6 +188,7 @@ def test_a_store_taken_back_to_the_first_migration_upgrades_with_its_fights(data
     assert store.migrate() == store.head_revision() == "0003"
     engine = Engine(store)
     assert engine.verify(fight_id).ok
-    assert store.command_digest(fight_id, "p-3") is None
+    record = store.command_record(fight_id, "p-3")
+    assert record is not None and record[2] is None
     retry = engine.execute(fight_id, Command("note", {"text": "anything"}, GM_ACTOR, "p-3"))
     assert retry.duplicate
