@@ -351,6 +351,8 @@ class Engine:
         drafts = core.decide(rs, state, command, dice)
         events: list[tuple[Event, str]] = []
         state, last_hash = self._fold_drafts(rs, state, last_hash, drafts, command, events)
+        if command.type in core.CORE_FIELDS:  # the ruleset settles what a core command changed (G-19)
+            state, last_hash = self._fold_drafts(rs, state, last_hash, rs.follow_up(state, dice), command, events)
         steps = 0
         while state.dice_mode != "manual":
             prompt = next((p for p in state.prompts if p.kind == "roll"), None)

@@ -74,15 +74,8 @@ def decide(ruleset: Ruleset, state: FightState, command: Command, dice: DiceSour
     fields = CORE_FIELDS if handler is not None else ruleset.command_fields
     refuse_unknown(command.type, command.args, fields.get(command.type, ()))
     if handler is not None:
-        drafts = handler(ruleset, state, command)
-        after = state
-        for d in drafts:
-            after = apply(ruleset, after, Event(state.fight_id, after.seq + 1, d.type, dict(d.payload), "", "", "",
-                                                state.ruleset_version, "", ""))
-        drafts += ruleset.follow_up(after, dice)
-    else:
-        drafts = ruleset.decide(state, command, dice)
-    return drafts
+        return handler(ruleset, state, command)
+    return ruleset.decide(state, command, dice)
 
 
 def refuse_unknown(command_type: str, args: Mapping[str, JSON], declared: Iterable[str]) -> None:
