@@ -11,7 +11,7 @@ import asyncio
 import os
 import signal
 import sys
-from typing import Any, Coroutine, Sequence
+from typing import Any, Sequence
 
 import structlog
 
@@ -127,10 +127,6 @@ def _configure_logging(args: argparse.Namespace) -> None:
     configure_logging(json=getattr(args, "log_json", None), level=getattr(args, "serve_log_level", "info"))
 
 
-def loop_task(coro: Coroutine[Any, Any, None]) -> "asyncio.Task[None]":
-    return asyncio.get_running_loop().create_task(coro)
-
-
 async def checkpoint_loop(store: SqlStore, interval: float = 1.0) -> None:
     """Checkpoint the SQLite WAL every ``interval`` seconds in a worker thread (:meth:`SqlStore.checkpoint`)."""
     while True:
@@ -153,7 +149,7 @@ def _gc_policy(args: argparse.Namespace, server: CombatServer) -> "asyncio.Task[
     trace = open(path, "a", buffering=1, encoding="utf-8") if path else None
     policy = GcPolicy(sweep_interval=args.gc_sweep, trace=trace)
     policy.install()
-    return loop_task(policy.run(lambda: server.connections_closed, lambda: len(server.sessions)))
+    return asyncio.create_task(policy.run(lambda: server.connections_closed, lambda: len(server.sessions)))
 
 
 async def _serve(args: argparse.Namespace, config: ServerConfig) -> None:
@@ -170,7 +166,7 @@ async def _serve(args: argparse.Namespace, config: ServerConfig) -> None:
         for who, link in links.items():
             print(f"  {who:<20} {link}", flush=True)
     sweeper = _gc_policy(args, server)
-    checkpoints = loop_task(checkpoint_loop(store)) if store.background_checkpoints else None
+    checkpoints = asyncio.create_task(checkpoint_loop(store)) if store.background_checkpoints else None
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
