@@ -284,11 +284,15 @@ class CombatClient:
         assert self._ws is not None
         await self._ws.send(data)
 
-    async def create_fight(self, ruleset: str = "gurps", *, options: Mapping[str, Any] | None = None,
+    async def create_fight(self, ruleset: str | None = None, *, options: Mapping[str, Any] | None = None,
                            dice_mode: str = "server", title: str = "", seed: str | None = None,
                            server_key: str | None = None) -> dict[str, Any]:
-        """Create a fight; the reply carries ``fight_id``, the GM ``token`` and ``link``."""
-        msg: dict[str, Any] = {"type": "create_fight", "ruleset": ruleset, "dice_mode": dice_mode, "title": title}
+        """Create a fight; the reply carries ``fight_id``, the GM ``token`` and ``link``.
+
+        ``ruleset``: ``None`` lets the server choose (its only ruleset; docs/protocol.md)."""
+        msg: dict[str, Any] = {"type": "create_fight", "dice_mode": dice_mode, "title": title}
+        if ruleset is not None:
+            msg["ruleset"] = ruleset
         if options:
             msg["options"] = dict(options)
         if seed is not None:

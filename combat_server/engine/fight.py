@@ -113,7 +113,7 @@ class Engine:
 
     def create_fight(
         self,
-        ruleset: str = "gurps",
+        ruleset: str,
         *,
         options: Mapping[str, JSON] | None = None,
         dice_mode: str = "server",

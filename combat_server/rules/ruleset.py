@@ -1,4 +1,5 @@
-"""The interface every ruleset implements, and the registry by name and version.
+"""The interface every ruleset implements, and the registry by name and version
+(filled from the ``combat_server.rulesets`` entry points: docs/rulesets.md).
 
 The engine only knows this surface: sheets and conditions (validated and built
 by the ruleset), ``decide`` (command -> event drafts, may raise ``Rejected``),
@@ -8,9 +9,10 @@ by the ruleset), ``decide`` (command -> event drafts, may raise ``Rejected``),
 from __future__ import annotations
 
 import abc
-from typing import Any, ClassVar, Mapping
+import importlib.metadata
+from typing import Any, Callable, ClassVar, Iterable, Mapping
 
-from combat_server.errors import reject
+from combat_server.errors import CombatError, reject
 from combat_server.rules.model import JSON, Command, DiceSource, Event, EventDraft, FightState
 
 
@@ -94,25 +96,134 @@ class Ruleset(abc.ABC):
         return {}
 
 
+# --------------------------------------------------------------------------- registry
+# Rulesets are plug-ins: each registers through the ``combat_server.rulesets`` entry-point
+# group (this project's pyproject.toml registers ``gurps``), so this module imports none.
+# Loading is all or nothing: one that fails to load, or two with the same name and version,
+# stop ``serve`` with an error naming them (RulesetLoadError), never a half-known set.
+
+ENTRY_POINT_GROUP = "combat_server.rulesets"
+
 _REGISTRY: dict[tuple[str, str], Ruleset] = {}
 _LATEST: dict[str, str] = {}
+#: Where each registered (name, version) came from, for error messages.
+_ORIGIN: dict[tuple[str, str], str] = {}
+_loaded = False
 
 
-def register(ruleset: Ruleset) -> Ruleset:
-    _REGISTRY[(ruleset.name, ruleset.version)] = ruleset
-    current = _LATEST.get(ruleset.name)
-    if current is None or _version_key(ruleset.version) > _version_key(current):
+class RulesetLoadError(CombatError):
+    """The installed rulesets cannot all be loaded; ``details['problems']`` names each one."""
+
+    code = "ruleset/load_failed"
+
+
+def register(ruleset: Ruleset, origin: str = "") -> Ruleset:
+    """Make ``ruleset`` known by its name and version (entry points do this; tests may too).
+
+    The same class registered again is a no-op (one distribution seen twice on the
+    path); another ruleset with the same name and version is refused.
+    """
+    key = (ruleset.name, ruleset.version)
+    current = _REGISTRY.get(key)
+    if current is not None:
+        if type(current) is type(ruleset):
+            return current
+        raise RulesetLoadError(
+            "ruleset/duplicate",
+            f"ruleset {ruleset.name} {ruleset.version} is registered twice: "
+            f"by {_ORIGIN.get(key) or type(current).__qualname__} and by {origin or type(ruleset).__qualname__}",
+            problems=[f"{ruleset.name} {ruleset.version}"],
+        )
+    _check_identity(ruleset, origin)
+    _REGISTRY[key] = ruleset
+    _ORIGIN[key] = origin or f"{type(ruleset).__module__}.{type(ruleset).__qualname__}"
+    latest = _LATEST.get(ruleset.name)
+    if latest is None or _version_key(ruleset.version) > _version_key(latest):
         _LATEST[ruleset.name] = ruleset.version
     return ruleset
+
+
+def unregister(name: str, version: str) -> None:
+    """Forget one ruleset (for tests that register their own and must leave the registry as found)."""
+    _REGISTRY.pop((name, version), None)
+    _ORIGIN.pop((name, version), None)
+    versions = [v for n, v in _REGISTRY if n == name]
+    if versions:
+        _LATEST[name] = max(versions, key=_version_key)
+    else:
+        _LATEST.pop(name, None)
+
+
+def _check_identity(ruleset: Ruleset, origin: str) -> None:
+    name, version = getattr(ruleset, "name", None), getattr(ruleset, "version", None)
+    where = origin or type(ruleset).__qualname__
+    if not isinstance(name, str) or not name or not isinstance(version, str):
+        raise RulesetLoadError(None, f"{where}: a ruleset needs a non-empty name and a version (strings)",
+                               problems=[where])
+    try:
+        _version_key(version)
+    except ValueError:
+        raise RulesetLoadError(None, f"{where}: version {version!r} is not dotted numbers (e.g. 1.0)",
+                               problems=[where]) from None
 
 
 def _version_key(version: str) -> tuple[int, ...]:
     return tuple(int(p) for p in version.split("."))
 
 
+EntryPointSource = Callable[[], Iterable[Any]]
+
+
+def _installed_entry_points() -> Iterable[Any]:
+    return importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+
+
+def load_rulesets(source: EntryPointSource = _installed_entry_points) -> dict[str, str]:
+    """Load every ruleset the installed distributions register; raise :class:`RulesetLoadError`
+    naming each entry point that fails and each name and version registered twice.
+
+    An entry point names a :class:`Ruleset` subclass (instantiated without arguments) or
+    instance. Idempotent: entry points already loaded are skipped. Returns
+    :func:`known_rulesets`.
+    """
+    global _loaded
+    problems: list[str] = []
+    for ep in sorted(source(), key=lambda e: (e.name, e.value)):
+        origin = _describe(ep)
+        try:
+            obj = ep.load()
+            ruleset = obj() if isinstance(obj, type) and issubclass(obj, Ruleset) else obj
+            if not isinstance(ruleset, Ruleset):
+                raise TypeError(f"it names {obj!r}, not a Ruleset subclass or instance")
+        except Exception as exc:  # a plug-in's import may fail in any way: name it, do not crash
+            problems.append(f"{origin} failed to load: {type(exc).__name__}: {exc}")
+            continue
+        try:
+            register(ruleset, origin)
+        except RulesetLoadError as exc:
+            problems.append(exc.message)
+    if problems:  # not marked loaded: every later lookup raises the same error, never a partial set
+        duplicate = all("registered twice" in p for p in problems)
+        raise RulesetLoadError("ruleset/duplicate" if duplicate else None,
+                               "the rulesets cannot be loaded: " + "; ".join(problems), problems=problems)
+    _loaded = True
+    return known_rulesets()
+
+
+def _describe(ep: Any) -> str:
+    dist = getattr(ep, "dist", None)
+    where = f" of {dist.metadata['Name']} {dist.version}" if dist is not None else ""
+    return f"entry point {ep.name} = {ep.value}{where}"
+
+
+def _ensure_loaded() -> None:
+    if not _loaded:
+        load_rulesets()
+
+
 def get_ruleset(name: str, version: str | None = None) -> Ruleset:
     """The ruleset pinned by a fight; a stored fight keeps its version forever."""
-    _load_builtin()
+    _ensure_loaded()
     if version is None:
         if name not in _LATEST:
             raise reject("fight/unknown_ruleset", f"unknown ruleset {name!r}", known=sorted(_LATEST))
@@ -126,10 +237,22 @@ def get_ruleset(name: str, version: str | None = None) -> Ruleset:
 
 
 def known_rulesets() -> dict[str, str]:
-    _load_builtin()
-    return dict(_LATEST)
+    """Each registered ruleset's name and its latest version."""
+    _ensure_loaded()
+    return dict(sorted(_LATEST.items()))
 
 
-def _load_builtin() -> None:
-    if not _REGISTRY:
-        import combat_server.rules.gurps  # noqa: F401  (registers itself)
+def registered_rulesets() -> list[Ruleset]:
+    """Every registered ruleset, each version, by name then version."""
+    _ensure_loaded()
+    return [_REGISTRY[k] for k in sorted(_REGISTRY, key=lambda k: (k[0], _version_key(k[1])))]
+
+
+def default_ruleset_name() -> str:
+    """The ruleset of a ``create_fight`` that names none (clients written before there were
+    several): the only registered ruleset; with several, the client must choose."""
+    _ensure_loaded()
+    if len(_LATEST) == 1:
+        return next(iter(_LATEST))
+    raise reject("fight/ruleset_required", "name the fight's ruleset: this server has "
+                 + (", ".join(sorted(_LATEST)) or "none"), known=sorted(_LATEST))

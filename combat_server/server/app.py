@@ -39,6 +39,7 @@ from websockets.http11 import Request, Response
 from combat_server.engine.fight import CommandResult, Engine
 from combat_server.errors import CombatError, reject
 from combat_server.rules.model import Actor, Command, Event, FightState
+from combat_server.rules.ruleset import default_ruleset_name
 from combat_server.server.hub import FightHub, Seat
 from combat_server.server.peers import PeerListener
 from combat_server.server.protocol import (
@@ -304,7 +305,7 @@ class CombatServer:
         self._seats[digest] = seat
         return seat, token
 
-    def create_fight(self, *, ruleset: str = "gurps", version: str | None = None,
+    def create_fight(self, *, ruleset: str, version: str | None = None,
                      options: Mapping[str, Any] | None = None, dice_mode: str = "server", title: str = "",
                      seed: str | None = None) -> tuple[str, Seat, str]:
         fight_id = uuid.uuid4().hex[:16]
@@ -530,11 +531,13 @@ class Session:
             given = m.get("server_key") or ""
             if not cfg.server_key or not hmac.compare_digest(given.encode(), cfg.server_key.encode()):
                 raise ProtocolError("auth/server_key")
+        # A client that names no ruleset (written when there was one) gets the registry's default.
+        ruleset = m["ruleset"] if "ruleset" in m else default_ruleset_name()
         fight_id, seat, token = self.server.create_fight(
-            ruleset=m.get("ruleset", "gurps"), version=m.get("version"), options=m.get("options"),
+            ruleset=ruleset, version=m.get("version"), options=m.get("options"),
             dice_mode=m.get("dice_mode", "server"), title=m.get("title", ""), seed=m.get("seed"),
         )
-        log.info("fight_created", fight_id=fight_id, ruleset=m.get("ruleset", "gurps"))
+        log.info("fight_created", fight_id=fight_id, ruleset=ruleset)
         return {"type": "fight_created", "fight_id": fight_id, "seat_id": seat.seat_id, "token": token,
                 "link": self.server.link(token)}
 

@@ -17,6 +17,7 @@ import structlog
 
 from combat_server.engine.fight import Engine
 from combat_server.rules.model import GM_ACTOR, Command
+from combat_server.rules.ruleset import load_rulesets
 from combat_server.server.app import CombatServer, ServerConfig, is_loopback
 from combat_server.server.gcpolicy import GcPolicy
 from combat_server.store.sql import SqlStore, default_database_url, open_store
@@ -24,12 +25,6 @@ from combat_server.store.sql import SqlStore, default_database_url, open_store
 __all__ = ["add_serve_command", "run_serve", "build_demo", "checkpoint_loop", "main"]
 
 log = structlog.get_logger("combat_server.server")
-
-DEMO_SHEET: dict[str, Any] = {
-    "st": 12, "dx": 12, "ht": 11, "shield_skill": 12,
-    "weapons": [{"name": "broadsword", "skill": 13, "damage": "sw+1", "damage_type": "cut"}],
-}
-
 
 def add_serve_command(subparsers: Any, common: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
     """Add ``serve`` to an argparse subparsers object; ``args.func(args)`` runs it."""
@@ -89,19 +84,10 @@ def _config(args: argparse.Namespace) -> ServerConfig:
 
 def build_demo(server: CombatServer) -> dict[str, str]:
     """Create the demo fight (two PCs against two NPCs) with GM and player seats; returns the links."""
+    from combat_server.demo import build_demo_fight  # the demo names its ruleset
+
     engine = server.engine
-    try:
-        from combat_server import demo
-    except ImportError:
-        demo = None  # type: ignore[assignment]
-    if demo is not None and hasattr(demo, "build_demo_fight"):
-        fight_id = str(demo.build_demo_fight(engine))
-    else:
-        fight_id = engine.create_fight("gurps", dice_mode="seeded", seed="demo", title="Demo fight",
-                                       actor=GM_ACTOR).fight_id
-        for name, side in (("Aldric", "pc"), ("Brynja", "pc"), ("Bandit", "npc"), ("Bandit Chief", "npc")):
-            engine.execute(fight_id, Command("add_combatant", {"name": name, "side": side, "sheet": DEMO_SHEET},
-                                             GM_ACTOR, f"demo-add-{name}"))
+    fight_id = build_demo_fight(engine)
     state = engine.load(fight_id)
     ruleset = engine.ruleset_of(fight_id)
     if "start_combat" in ruleset.command_types and state.status == "setup":
@@ -185,7 +171,13 @@ async def _serve(args: argparse.Namespace, config: ServerConfig) -> None:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    """Run the server until SIGINT/SIGTERM; returns the exit code."""
+    """Run the server until SIGINT/SIGTERM; returns the exit code.
+
+    The rulesets are loaded first: one that fails to load, or two with the same
+    name and version, stop the server here (``RulesetLoadError`` naming them)
+    instead of failing the first fight that needs them.
+    """
+    load_rulesets()
     config = _config(args)
     _configure_logging(args)
     asyncio.run(_serve(args, config))

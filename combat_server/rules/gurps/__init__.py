@@ -1,13 +1,9 @@
 """The ``gurps`` ruleset: the GURPS-Lite combat chapter (G-xx), with GULLIVER (V-xx)
-options as named per-fight switches."""
+options as named per-fight switches. Registered through the ``combat_server.rulesets``
+entry point ``gurps`` (pyproject.toml)."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
-
 from combat_server.rules.gurps.ruleset import GurpsRuleset
-from combat_server.rules.ruleset import register
 
-GURPS = register(GurpsRuleset())
-
-__all__ = ["GURPS", "GurpsRuleset"]
+__all__ = ["GurpsRuleset"]
