@@ -14,6 +14,8 @@ from typing import Any, Callable, ClassVar, Iterable, Mapping
 
 from combat_server.errors import CombatError, reject
 from combat_server.rules.model import JSON, Command, DiceSource, Event, EventDraft, FightState
+from combat_server.rules.options import OptionSpec, check_specs, specs_from_defaults
+from combat_server.rules.options import validate as validate_options
 
 
 class Ruleset(abc.ABC):
@@ -22,29 +24,27 @@ class Ruleset(abc.ABC):
     sheet_type: ClassVar[type]
     condition_type: ClassVar[type]
     combat_type: ClassVar[type | None] = None
-    #: per-fight options with their defaults; unknown options are refused.
-    default_options: ClassVar[Mapping[str, JSON]] = {}
     #: command types this ruleset decides (beyond the core ones).
     command_types: ClassVar[frozenset[str]] = frozenset()
 
+    # ----------------------------------------------------------------- options (#9)
+    #: One spec per per-fight option (rules/options.py): validation and the clients' form come from them.
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    #: The defaults, derived from ``option_specs`` (a ruleset that declares only defaults gets plain specs).
+    default_options: ClassVar[Mapping[str, JSON]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "option_specs" in cls.__dict__:
+            check_specs(cls.__qualname__, cls.option_specs)
+            cls.default_options = {spec.name: spec.default for spec in cls.option_specs}
+        elif "default_options" in cls.__dict__:
+            cls.option_specs = specs_from_defaults(cls.default_options)
+
     def validate_options(self, raw: Mapping[str, JSON]) -> dict[str, JSON]:
-        unknown = sorted(set(raw) - set(self.default_options))
-        if unknown:
-            raise reject(
-                "fight/unknown_option",
-                f"unknown option(s) for ruleset {self.name}: {', '.join(unknown)}",
-                known=sorted(self.default_options),
-            )
-        options = dict(self.default_options)
-        for key, value in raw.items():
-            default = self.default_options[key]
-            if type(value) is not type(default):
-                raise reject(
-                    "fight/bad_option",
-                    f"option {key!r} must be a {type(default).__name__}, got {value!r}",
-                )
-            options[key] = value
-        return options
+        """Every option of a new fight, defaults filled in; ``fight/unknown_option``,
+        ``fight/bad_option`` (naming the allowed values) or ``fight/option_conflict``."""
+        return validate_options(self.name, self.option_specs, raw)
 
     @abc.abstractmethod
     def validate_sheet(self, raw: Mapping[str, JSON]) -> Any:
@@ -246,6 +246,18 @@ def registered_rulesets() -> list[Ruleset]:
     """Every registered ruleset, each version, by name then version."""
     _ensure_loaded()
     return [_REGISTRY[k] for k in sorted(_REGISTRY, key=lambda k: (k[0], _version_key(k[1])))]
+
+
+def rulesets_json() -> list[dict[str, JSON]]:
+    """What clients are told of the rulesets (``welcome.rulesets``): per name, its latest
+    version, every version, and the latest version's option specs."""
+    _ensure_loaded()
+    out: list[dict[str, JSON]] = []
+    for name, latest in sorted(_LATEST.items()):
+        versions: list[JSON] = [v for v in sorted((v for n, v in _REGISTRY if n == name), key=_version_key)]
+        specs: list[JSON] = [spec.to_json() for spec in _REGISTRY[(name, latest)].option_specs]
+        out.append({"name": name, "version": latest, "versions": versions, "options": specs})
+    return out
 
 
 def default_ruleset_name() -> str:

@@ -39,7 +39,7 @@ from websockets.http11 import Request, Response
 from combat_server.engine.fight import CommandResult, Engine
 from combat_server.errors import CombatError, reject
 from combat_server.rules.model import Actor, Command, Event, FightState
-from combat_server.rules.ruleset import default_ruleset_name
+from combat_server.rules.ruleset import default_ruleset_name, rulesets_json
 from combat_server.server.hub import FightHub, Seat
 from combat_server.server.peers import PeerListener
 from combat_server.server.protocol import (
@@ -450,7 +450,8 @@ class Session:
         self.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "server": "combat-server",
                    "create_policy": cfg.create_policy,
                    "limits": {"max_message": cfg.max_message, "rate": cfg.rate, "burst": cfg.burst,
-                              "queue": cfg.queue_size}})
+                              "queue": cfg.queue_size},
+                   "rulesets": rulesets_json()})
         try:
             async for raw in self.ws:
                 if self._closing:

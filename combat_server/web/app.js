@@ -230,6 +230,7 @@ function dispatch(m) {
     case "welcome":
       S.welcome = m;
       $("#server-key-label").hidden = m.create_policy !== "key";
+      renderRulesets(m.rulesets || []);
       break;
     case "subscribed":
       S.seat = m.seat;
@@ -1141,8 +1142,84 @@ function join(token) {
   if (S.ws && S.ws.readyState === WebSocket.OPEN) resubscribe();
 }
 
+// ------------------------------------------------------------------ create-fight form: rulesets and their options
+// Built from welcome.rulesets (docs/protocol.md): the server says which rulesets it has and
+// each one's options (type, default, allowed values, group, help, rule ids); nothing here knows them.
+
+let shownRulesets = "";
+
+function renderRulesets(rulesets) {
+  const key = JSON.stringify(rulesets);
+  if (key === shownRulesets) return;  // a reconnect: keep what the GM chose
+  shownRulesets = key;
+  const select = $("#create-ruleset");
+  const keep = select.value;
+  select.replaceChildren(...rulesets.map((r) => h("option", { value: r.name }, `${r.name} ${r.version}`)));
+  if (rulesets.some((r) => r.name === keep)) select.value = keep;
+  renderOptions();
+}
+
+function chosenRuleset() {
+  const name = $("#create-ruleset").value;
+  return ((S.welcome && S.welcome.rulesets) || []).find((r) => r.name === name) || null;
+}
+
+function optionInput(spec) {
+  const id = "opt-" + spec.name;
+  const common = { id, dataset: { option: spec.name, type: spec.type } };  // no name: an option may share one with a form field
+  if (spec.choices) {
+    const sel = h("select", common, ...spec.choices.map((c) => h("option", { value: JSON.stringify(c) }, String(c))));
+    sel.value = JSON.stringify(spec.default);
+    return sel;
+  }
+  if (spec.type === "boolean") return h("input", { ...common, type: "checkbox", checked: spec.default === true });
+  if (spec.type === "integer" || spec.type === "number") {
+    return h("input", { ...common, type: "number", value: spec.default, min: spec.minimum, max: spec.maximum,
+                        step: spec.type === "integer" ? 1 : "any", class: "narrow" });
+  }
+  return h("input", { ...common, type: "text", value: spec.default });
+}
+
+function renderOptions() {
+  const rs = chosenRuleset();
+  const specs = rs ? rs.options : [];
+  const groups = new Map();
+  for (const spec of specs) {
+    if (!groups.has(spec.group)) groups.set(spec.group, []);
+    groups.get(spec.group).push(spec);
+  }
+  $("#create-option-groups").replaceChildren(...[...groups].map(([group, members]) => h("fieldset", { class: "option-group" },
+    h("legend", null, group),
+    ...members.map((spec) => {
+      const input = optionInput(spec);
+      const help = h("span", { class: "hint" }, spec.help, spec.rules.length ? ` (${spec.rules.join(", ")})` : "");
+      const box = spec.type === "boolean" && !spec.choices;
+      return h("div", { class: "option", dataset: { option: spec.name } },
+        box ? h("label", { class: "inline", for: input.id }, input, spec.label)
+            : h("label", { for: input.id }, spec.label, " ", input),
+        help);
+    }))));
+  $("#create-options").hidden = specs.length === 0;
+}
+
+function chosenOptions() {
+  const rs = chosenRuleset();
+  const out = {};
+  for (const spec of rs ? rs.options : []) {
+    const input = document.getElementById("opt-" + spec.name);
+    if (!input) continue;
+    let value;
+    if (spec.choices) value = JSON.parse(input.value);
+    else if (spec.type === "boolean") value = input.checked;
+    else if (spec.type === "integer" || spec.type === "number") value = input.value === "" ? spec.default : Number(input.value);
+    else value = input.value;
+    if (value !== spec.default) out[spec.name] = value;  // the server fills in the defaults
+  }
+  return out;
+}
+
 async function createFight(opts) {
-  const m = await request({ type: "create_fight", ruleset: "gurps", ...opts });
+  const m = await request({ type: "create_fight", ...opts });
   join(m.token);
   return m;
 }
@@ -1150,7 +1227,7 @@ async function createFight(opts) {
 async function openDemo(button) {
   button.disabled = true;
   try {
-    await createFight({ title: "Demo: ambush at the ford", dice_mode: "seeded", seed: "web-demo-" + Date.now() });
+    await createFight({ ruleset: "gurps", title: "Demo: ambush at the ford", dice_mode: "seeded", seed: "web-demo-" + Date.now() });
     await waitFor(() => S.subscribed);
     for (const [id, name, side, sheet] of DEMO_COMBATANTS) await command("add_combatant", { id, name, side, sheet });
     await command("note", { text: "The raiders wait at the ford; the heroes come round the bend." });
@@ -1184,10 +1261,14 @@ function wire() {
     e.preventDefault();
     const f = e.currentTarget;
     const opts = { title: f.elements.title.value.trim(), dice_mode: f.elements.dice_mode.value };
+    if (f.elements.ruleset.value) opts.ruleset = f.elements.ruleset.value;
+    const options = chosenOptions();
+    if (Object.keys(options).length) opts.options = options;
     if (f.elements.server_key.value) opts.server_key = f.elements.server_key.value;
     try { await createFight(opts); } catch (err) { toast(describe(err), "error"); }
   });
   $("#demo-btn").addEventListener("click", (e) => openDemo(e.currentTarget));
+  $("#create-ruleset").addEventListener("change", renderOptions);
   $("#join-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const token = tokenFromText(e.currentTarget.elements.link.value);

@@ -45,3 +45,47 @@ async def test_with_several_rulesets_a_fight_must_name_one(connect: Connect, two
     assert "gurps, variant" in err.value.message
     created = await gm.create_fight("variant", title="named")
     assert (await gm.subscribe(created["token"]))["state"]["ruleset"] == "variant"
+
+
+async def test_welcome_lists_the_rulesets_with_their_versions_and_option_specs(connect: Connect) -> None:
+    c = await connect()
+    (gurps,) = c.welcome["rulesets"]
+    assert gurps["name"] == "gurps" and gurps["version"] == "1.0" and gurps["versions"] == ["1.0"]
+    specs = {o["name"]: o for o in gurps["options"]}
+    assert specs["step_yards"] == {
+        "name": "step_yards", "type": "integer", "default": 1, "label": "Step (yards)",
+        "help": "How far a maneuver that allows a step moves the fighter.", "rules": ["G-20", "A-11"],
+        "group": "Posture and movement", "minimum": 1, "maximum": 5, "excludes": [], "requires": [],
+    }
+    assert [o["name"] for o in gurps["options"]] == [s.name for s in GurpsRuleset.option_specs]
+
+
+async def test_welcome_lists_every_registered_ruleset(connect: Connect, two_rulesets: None) -> None:
+    c = await connect()
+    assert [(r["name"], r["version"]) for r in c.welcome["rulesets"]] == [("gurps", "1.0"), ("variant", "2.0")]
+
+
+async def test_a_bad_option_is_refused_naming_it_and_its_allowed_values(connect: Connect) -> None:
+    gm = await connect()
+    with pytest.raises(ServerError) as err:
+        await gm.create_fight("gurps", options={"step_yards": 9})
+    assert err.value.code == "fight/bad_option"
+    assert err.value.message == "option step_yards must be an integer from 1 to 5, got 9"
+    assert err.value.details == {"option": "step_yards", "allowed": "an integer from 1 to 5"}
+    created = await gm.create_fight("gurps", options={"step_yards": 2})
+    assert (await gm.subscribe(created["token"]))["state"]["options"]["step_yards"] == 2
+
+
+def test_the_protocol_doc_shows_the_schema_of_welcome_rulesets() -> None:
+    """docs/protocol.md's JSON Schema of the rulesets and their options is the one the server's welcome uses."""
+    import json
+    from pathlib import Path
+
+    import combat_server
+
+    root = Path(combat_server.__file__).resolve().parents[1]
+    doc = (root / "docs" / "protocol.md").read_text(encoding="utf-8")
+    section = doc.split("### Rulesets and their options", 1)[1]
+    shown = json.loads(section.split("```json", 1)[1].split("```", 1)[0])
+    welcome = json.loads((root / "combat_server" / "schemas" / "welcome.json").read_text(encoding="utf-8"))
+    assert shown == {"$defs": welcome["$defs"], **welcome["properties"]["rulesets"]}

@@ -15,6 +15,7 @@ from combat_server.rules.gurps.sheet import Sheet
 from combat_server.rules.gurps.state import Combat, Condition
 from combat_server.errors import reject
 from combat_server.rules.model import JSON, Command, DiceSource, Event, EventDraft, FightState
+from combat_server.rules.options import OptionSpec
 from combat_server.rules.ruleset import Ruleset
 
 
@@ -24,13 +25,24 @@ class GurpsRuleset(Ruleset):
     sheet_type: ClassVar[type] = Sheet
     condition_type: ClassVar[type] = Condition
     combat_type: ClassVar[type | None] = Combat
-    default_options: ClassVar[Mapping[str, JSON]] = {
-        "posture_modifiers": True,  # A-13 (cfg): Basic Set posture table
-        "multiple_parry_penalty": False,  # A-19 (cfg): -4 per extra parry
-        "basic_set_wound_multipliers": False,  # A-20 (cfg): off = unlisted types x1
-        "generic_criticals": True,  # A-03 (cfg)
-        "step_yards": 1,  # A-11 (cfg)
-    }
+    #: GURPS's per-fight switches: the catalogue's configurable proposals (A-xx "cfg").
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("posture_modifiers", "boolean", True, label="Posture modifiers", rules=("G-26", "A-13"),
+                   group="Posture and movement",
+                   help="Kneeling, crawling or lying fighters attack and defend worse and are harder to hit at range."),
+        OptionSpec("step_yards", "integer", 1, label="Step (yards)", rules=("G-20", "A-11"), minimum=1, maximum=5,
+                   group="Posture and movement",
+                   help="How far a maneuver that allows a step moves the fighter."),
+        OptionSpec("multiple_parry_penalty", "boolean", False, label="Penalty for repeated parries",
+                   rules=("G-41", "A-19"), group="Defence",
+                   help="Every parry after the first in a turn is at a further -4."),
+        OptionSpec("basic_set_wound_multipliers", "boolean", False, label="Piercing wound multipliers",
+                   rules=("G-42", "A-20"), group="Injury",
+                   help="pi-, pi, pi+ and pi++ damage wound at x0.5, x1, x1.5 and x2 instead of x1."),
+        OptionSpec("generic_criticals", "boolean", True, label="Criticals on other rolls", rules=("G-01", "A-03"),
+                   group="Rolls",
+                   help="Rolls other than attacks and defences can succeed or fail critically; off: plain pass or fail."),
+    )
     command_types: ClassVar[frozenset[str]] = frozenset(
         {"start_combat", "maneuver", "defend", "roll", "fright_check", "trigger_wait", "spend_fatigue"}
     )

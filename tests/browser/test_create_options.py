@@ -1,0 +1,69 @@
+"""The create-fight form lists the server's rulesets and builds each one's options from the
+option specs in ``welcome`` (#9, option specs), grouped, with their help and rule ids; a
+fight created with a non-default option chosen in the form has it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from combat_server.store.sql import open_store
+
+from .conftest import LAPTOP, ServerProcess
+
+pytestmark = pytest.mark.browser
+
+expect: Any = pytest.importorskip("playwright.sync_api").expect
+
+
+def _landing(browser: Any, server: ServerProcess) -> Any:
+    page = browser.new_context(viewport=LAPTOP).new_page()
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.js_errors = errors
+    page.goto(server.url + "/")
+    return page
+
+
+def _stored_options(server: ServerProcess, title: str) -> Any:
+    store = open_store(server.database_url)
+    try:
+        fight = next(f for f in store.fights() if f.title == title)
+        return store.events(fight.fight_id, upto=1)[0].payload["options"]
+    finally:
+        store.dispose()
+
+
+def test_the_form_offers_the_rulesets_options_by_group(browser: Any, server: ServerProcess) -> None:
+    page = _landing(browser, server)
+    expect(page.locator("#create-ruleset option")).to_have_text(["gurps 1.0"])
+    page.locator("#create-options summary").click()
+    expect(page.locator("#create-option-groups fieldset legend")).to_have_text(
+        ["Posture and movement", "Defence", "Injury", "Rolls"])
+    step = page.get_by_label("Step (yards)")
+    expect(step).to_have_value("1")
+    assert step.get_attribute("min") == "1" and step.get_attribute("max") == "5"
+    expect(page.get_by_label("Posture modifiers")).to_be_checked()
+    expect(page.locator(".option[data-option=multiple_parry_penalty] .hint")).to_contain_text("(G-41, A-19)")
+    assert page.js_errors == []
+    page.context.close()
+
+
+def test_a_fight_is_created_with_the_options_chosen_in_the_form(browser: Any, server: ServerProcess) -> None:
+    page = _landing(browser, server)
+    page.get_by_label("Title").fill("Options chosen in the form")
+    page.locator("#create-options summary").click()
+    page.get_by_label("Step (yards)").fill("2")
+    page.get_by_label("Penalty for repeated parries").check()
+    page.get_by_label("Posture modifiers").uncheck()
+    page.get_by_role("button", name="Create fight").click()
+    expect(page.locator("#seat-badge")).to_have_text("GM")
+    assert _stored_options(server, "Options chosen in the form") == {
+        "posture_modifiers": False, "step_yards": 2, "multiple_parry_penalty": True,
+        "basic_set_wound_multipliers": False, "generic_criticals": True,
+    }
+    assert page.js_errors == []
+    page.context.close()
+
