@@ -188,6 +188,7 @@ def load_rulesets(source: EntryPointSource = _installed_entry_points) -> dict[st
     """
     global _loaded
     problems: list[str] = []
+    codes: set[str] = set()
     for ep in sorted(source(), key=lambda e: (e.name, e.value)):
         origin = _describe(ep)
         try:
@@ -197,15 +198,16 @@ def load_rulesets(source: EntryPointSource = _installed_entry_points) -> dict[st
                 raise TypeError(f"it names {obj!r}, not a Ruleset subclass or instance")
         except Exception as exc:  # a plug-in's import may fail in any way: name it, do not crash
             problems.append(f"{origin} failed to load: {type(exc).__name__}: {exc}")
+            codes.add(RulesetLoadError.code)
             continue
         try:
             register(ruleset, origin)
         except RulesetLoadError as exc:
             problems.append(exc.message)
+            codes.add(exc.code)
     if problems:  # not marked loaded: every later lookup raises the same error, never a partial set
-        duplicate = all("registered twice" in p for p in problems)
-        raise RulesetLoadError("ruleset/duplicate" if duplicate else None,
-                               "the rulesets cannot be loaded: " + "; ".join(problems), problems=problems)
+        code = codes.pop() if len(codes) == 1 else RulesetLoadError.code
+        raise RulesetLoadError(code, "the rulesets cannot be loaded: " + "; ".join(problems), problems=problems)
     _loaded = True
     return known_rulesets()
 
