@@ -20,7 +20,7 @@ import itertools
 import json
 import time
 import uuid
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, AsyncIterator, Callable, Mapping, Sequence
 
 import attrs
 import orjson
@@ -341,12 +341,27 @@ class CombatClient:
         return state
 
     async def replay(self, after: int = 0, upto: int | None = None) -> list[dict[str, Any]]:
-        msg: dict[str, Any] = {"type": "replay", "after": after}
-        if upto is not None:
-            msg["upto"] = upto
-        reply = await self.request(msg)
-        items: list[dict[str, Any]] = reply["items"]
+        """The whole log (after, upto], read page by page (a reply holds at most 1,000 events)."""
+        items: list[dict[str, Any]] = []
+        async for page in self.replay_pages(after, upto):
+            items.extend(page)
         return items
+
+    async def replay_pages(self, after: int = 0, upto: int | None = None,
+                           limit: int | None = None) -> AsyncIterator[list[dict[str, Any]]]:
+        """The log (after, upto] one ``history`` page at a time, following ``more`` (docs/protocol.md)."""
+        while True:
+            msg: dict[str, Any] = {"type": "replay", "after": after}
+            if upto is not None:
+                msg["upto"] = upto
+            if limit is not None:
+                msg["limit"] = limit
+            reply = await self.request(msg)
+            page: list[dict[str, Any]] = reply["items"]
+            yield page
+            if not reply.get("more") or not page:
+                return
+            after, upto = int(page[-1]["seq"]), int(reply["upto"])
 
     # ------------------------------------------------------------------ waiting
 

@@ -6,7 +6,9 @@ authorise it against the connection's seat, hand it to the engine under the
 fight's lock, publish what was appended, reply. The engine is synchronous and
 fast (about a millisecond per command on SQLite), so it is called directly on
 the loop there: a thread hop would cost more than it saves. On PostgreSQL it
-runs in worker threads (round trips release the GIL). Fights are independent:
+runs in worker threads (round trips release the GIL). Reads of the log that can be
+long (replay and catch-up pages, ``state_at``) always run in read worker threads
+(:meth:`CombatServer.read`). Fights are independent:
 one fight's lock never waits for another's. Several processes can serve the
 same fights on one PostgreSQL database (server/peers.py).
 """
@@ -14,6 +16,7 @@ same fights on one PostgreSQL database (server/peers.py).
 from __future__ import annotations
 
 import asyncio
+import functools
 import uuid
 import datetime as dt
 import hashlib
@@ -23,6 +26,7 @@ import mimetypes
 import secrets
 import time
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Mapping, TypeVar
@@ -40,7 +44,7 @@ from combat_server.engine.fight import CommandResult, Engine
 from combat_server.errors import CombatError, reject
 from combat_server.rules.model import Actor, Command, Event, FightState
 from combat_server.rules.ruleset import default_ruleset_name, rulesets_json
-from combat_server.server.hub import FightHub, Seat
+from combat_server.server.hub import MAX_PAGE, FightHub, Seat
 from combat_server.server.peers import PeerListener
 from combat_server.server.protocol import (
     CLOSE_FLOODING, CLOSE_REASONS, CLOSE_SHUTDOWN, CLOSE_TOO_SLOW, PROTOCOL_VERSION, ProtocolError, dumps,
@@ -52,6 +56,11 @@ WEB_DIR = Path(__file__).resolve().parents[1] / "web"
 WS_PATH = "/ws"
 #: Bytes buffered in a socket's transport before sends wait for it to drain.
 WRITE_LIMIT = 32 * 1024
+#: Close code when a catch-up read from the store failed half-way (server error; reconnect from the last seq).
+CLOSE_CATCH_UP_FAILED = 1011
+#: Worker threads for reads of the log (replay and catch-up pages, state_at); each read checks
+#: out its own store connection (issue 15 item 2).
+READ_WORKERS = 2
 
 log = structlog.get_logger("combat_server.server")
 T = TypeVar("T")
@@ -136,6 +145,7 @@ class CombatServer:
         self._refreshing: dict[str, int] = {}  # fight -> highest notified seq of its queued peer refresh
         self._peer_tasks: set[asyncio.Task[None]] = set()
         self._peers_task: asyncio.Task[None] | None = None
+        self._reader: ThreadPoolExecutor | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -187,6 +197,9 @@ class CombatServer:
         self._server.close()
         await self._server.wait_closed()
         self._server = None
+        if self._reader is not None:
+            self._reader.shutdown(wait=False, cancel_futures=True)
+            self._reader = None
 
     async def __aenter__(self) -> "CombatServer":
         await self.start()
@@ -261,6 +274,20 @@ class CombatServer:
         """Run an engine call: in a worker thread on PostgreSQL (round trips release the GIL),
         directly on the loop on SQLite (a thread hop would cost more than the call)."""
         return await asyncio.to_thread(fn, *args) if self.engine_in_threads else fn(*args)
+
+    async def read(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a read of the log (a replay or catch-up page, ``state_at``) in a read worker thread.
+
+        Why not on the loop, even on SQLite: such a read folds from the nearest
+        snapshot and explains a page, tens of milliseconds, and on a long fight
+        it used to take seconds while every other fight waited (issue 15 item 2).
+        The worker checks out its own connection from the store's pool (SQLite in
+        WAL mode: readers never block the writer); the few workers bound how many
+        connections and how much of the GIL reads can take from the loop.
+        """
+        if self._reader is None:
+            self._reader = ThreadPoolExecutor(READ_WORKERS, thread_name_prefix="combat-read")
+        return await asyncio.get_running_loop().run_in_executor(self._reader, functools.partial(fn, *args))
 
     # ------------------------------------------------------------------ fights and seats
 
@@ -372,6 +399,8 @@ class Session:
         self._limited = 0
         self._closing = False
         self._sending = False  # the writer task is inside ws.send (maybe waiting for the socket to drain)
+        #: Live messages held back while a catch-up is read from the store (``None``: not holding).
+        self._held: list[str] | None = None
         self._write_limit = WRITE_LIMIT
         self._handlers: dict[str, Callable[[dict[str, Any]], Awaitable[dict[str, Any] | None]]] = {
             "create_fight": self._create_fight,
@@ -396,6 +425,16 @@ class Session:
         waits for the socket to drain (the flow control that makes a slow client
         fill its queue and be dropped).
         """
+        if self._closing:
+            return False
+        if self._held is not None:  # a catch-up is still being read: live messages come after it
+            if len(self._held) >= self._queue.maxsize:
+                return False
+            self._held.append(text)
+            return True
+        return self._deliver_now(text)
+
+    def _deliver_now(self, text: str) -> bool:
         if self._closing:
             return False
         if not self._sending and self._queue.empty():
@@ -556,7 +595,9 @@ class Session:
                 raise ProtocolError("replay/bad_seq", f"fight {seat.fight_id} has only {now.seq} events",
                                     last_seq=now.seq)
             self.seat, self.hub = seat, hub
-            state, catchup = hub.add(self, after, live=bool(m.get("live", True)))
+            state, catchup, from_store = hub.add(self, after, live=bool(m.get("live", True)))
+            if from_store:
+                self._held = []  # before the lock is released: nothing live is pushed ahead of the catch-up
             reply = {"type": "subscribed", "fight_id": seat.fight_id, "seat": seat.to_json(),
                      "last_seq": state.seq, "after": after, "state": hub.view(seat, state)}
             if "ref" in m:
@@ -567,7 +608,34 @@ class Session:
                     hub.remove(self)
                     self.drop_too_slow()
                     break
+        if from_store:
+            await self._catch_up_from_store(hub, seat, state, after)
         return None
+
+    async def _catch_up_from_store(self, hub: FightHub, seat: Seat, state: FightState, after: int) -> None:
+        """Send the stored events (after, state.seq] page by page, each read in a worker thread,
+        then the live events held meanwhile: a subscribe from 0 to a long fight costs the loop
+        only the sending, and the fight's lock is not held (its log up to ``state`` is fixed)."""
+        try:
+            while after < state.seq and not self._closing:
+                text, after = await self.server.read(hub.catch_up_page, seat, state, after)
+                if not self._deliver_now(text):
+                    hub.remove(self)
+                    self.drop_too_slow()
+                    return
+        except Exception:  # the store failed mid-way: the client has a gap, so it must reconnect
+            hub.remove(self)
+            log.exception("catch_up_failed", fight_id=seat.fight_id, seat=seat.seat_id, after=after)
+            self._closing = True
+            asyncio.get_running_loop().create_task(self.close(CLOSE_CATCH_UP_FAILED))
+            return
+        finally:
+            held, self._held = self._held or [], None
+        for text in held:
+            if not self._deliver_now(text):
+                hub.remove(self)
+                self.drop_too_slow()
+                return
 
     async def _command(self, m: dict[str, Any]) -> dict[str, Any]:
         seat, hub = self._joined()
@@ -671,13 +739,18 @@ class Session:
 
     async def _state_at(self, m: dict[str, Any]) -> dict[str, Any]:
         seat, hub = self._joined()
-        state = self.server.engine.state_at(seat.fight_id, int(m["seq"]))
+        state = await self.server.read(self.server.engine.state_at, seat.fight_id, int(m["seq"]))
         return {"type": "state", "fight_id": seat.fight_id, "seq": state.seq, "state": hub.view(seat, state)}
 
     async def _replay(self, m: dict[str, Any]) -> dict[str, Any]:
         seat, hub = self._joined()
-        items = hub.history_items(seat, int(m.get("after", 0)), m.get("upto"))
-        return {"type": "history", "fight_id": seat.fight_id, "items": items}
+        now = hub.state()
+        after = int(m.get("after", 0))
+        upto = min(int(m.get("upto", now.seq)), now.seq)
+        limit = int(m.get("limit", MAX_PAGE))
+        items = await self.server.read(hub.history_page, seat, now, after, upto, limit) if after < upto else []
+        more = bool(items) and int(items[-1]["seq"]) < upto
+        return {"type": "history", "fight_id": seat.fight_id, "items": items, "upto": upto, "more": more}
 
 
 __all__ = ["CombatServer", "ServerConfig", "Session", "is_loopback", "token_hash", "WS_PATH"]

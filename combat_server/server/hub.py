@@ -33,8 +33,10 @@ from combat_server.server.views import (
 
 #: How many recent events (with their explanations) a hub keeps for fast catch-up.
 RECENT_EVENTS = 1024
-#: Catch-up and replay items per message.
+#: Catch-up items per message (and per store read of a catch-up page).
 BATCH_ITEMS = 500
+#: Most events in one ``replay`` reply; the default page (docs/protocol.md).
+MAX_PAGE = 1000
 
 
 @attrs.frozen
@@ -253,8 +255,10 @@ class FightHub:
 
     # ------------------------------------------------------------------ subscribe (lock held)
 
-    def add(self, sub: Subscriber, after: int, live: bool = True) -> tuple[FightState, list[str]]:
-        """Register ``sub``; returns the state now and the catch-up messages after ``after``."""
+    def add(self, sub: Subscriber, after: int, live: bool = True) -> tuple[FightState, list[str], bool]:
+        """Register ``sub``; returns the state now, the catch-up messages after ``after`` from the
+        recent cache, and whether the catch-up must instead be read from the store, page by page
+        (:meth:`catch_up_page`, off the loop; the caller holds ``sub``'s live events until then)."""
         assert self.lock.locked(), "subscribe only while holding the fight lock"
         state = self.state()
         if state.seq < self.synced_seq:  # a stale cache: the hub has pushed more than the engine holds
@@ -264,20 +268,40 @@ class FightHub:
         seat = sub.seat
         assert seat is not None
         messages: list[str] = []
+        from_store = False
+        recent = self._recent
         if after < state.seq:
-            key = view_key(seat.role, seat.combatants, state)
-            entries = self._entries_after(after, state)
-            if hidden_from(key, state):
-                self._fill_before(entries)
-            items = [self._item(e, key, state) for e in entries]
-            for start in range(0, len(items), BATCH_ITEMS):
-                chunk = items[start:start + BATCH_ITEMS]
-                last = "true" if start + BATCH_ITEMS >= len(items) else "false"
-                body = ",".join("{" + item + "}" for item in chunk)
-                messages.append(f'{{"type":"events","fight_id":{self._fid_json},"items":[{body}],"last":{last}}}')
+            if recent and recent[-1].event.seq == state.seq and recent[0].event.seq <= after + 1:
+                key = view_key(seat.role, seat.combatants, state)
+                entries = [recent[i] for i in range(after + 1 - recent[0].event.seq, len(recent))]
+                if hidden_from(key, state):
+                    self._fill_before(entries)
+                items = [self._item(e, key, state) for e in entries]
+                for start in range(0, len(items), BATCH_ITEMS):
+                    last = start + BATCH_ITEMS >= len(items)
+                    messages.append(self._events_message(items[start:start + BATCH_ITEMS], last))
+            else:
+                from_store = True
         if live and sub not in self.subscribers:
             self.subscribers.append(sub)
-        return state, messages
+        return state, messages, from_store
+
+    def _events_message(self, items: Sequence[str], last: bool) -> str:
+        body = ",".join("{" + item + "}" for item in items)
+        return f'{{"type":"events","fight_id":{self._fid_json},"items":[{body}],"last":{"true" if last else "false"}}}'
+
+    def catch_up_page(self, seat: Seat, state: FightState, after: int) -> tuple[str, int]:
+        """One catch-up message of the stored events after ``after`` (up to ``state``, the state the
+        subscriber was handed), and the seq it ends at. Runs in a read worker thread: it reads
+        one page and the state before it from the store (issue 15 item 2), and touches no hub
+        state but fresh entries.
+        """
+        key = view_key(seat.role, seat.combatants, state)
+        page = self.engine.history_page(self.fight_id, after, state.seq, BATCH_ITEMS)
+        entries = [_Entry(le.event, le.explanation, le.before) for le in page]
+        items = [self._item(e, key, state) for e in entries]
+        end = entries[-1].event.seq if entries else state.seq
+        return self._events_message(items, end >= state.seq), end
 
     def remove(self, sub: Subscriber) -> None:
         try:
@@ -293,45 +317,22 @@ class FightHub:
             state = with_hidden_as_now(state, now)
         return state_view(full_state(self.ruleset(), state, cache), state, view_key(seat.role, seat.combatants, state))
 
-    def _entries_after(self, after: int, now: FightState) -> list[_Entry]:
-        recent = self._recent
-        if recent and recent[-1].event.seq == now.seq and recent[0].event.seq <= after + 1:
-            skip = after + 1 - recent[0].event.seq
-            return [recent[i] for i in range(skip, len(recent))]
-        entries = self._entries_from_store(after, now.seq)
-        if entries and entries[-1].event.seq == now.seq:
-            self._recent.clear()
-            self._recent.extend(entries[-RECENT_EVENTS:])
-        return entries
+    def history_page(self, seat: Seat, now: FightState, after: int, upto: int, limit: int) -> list[dict[str, Any]]:
+        """The log (after, upto], at most ``limit`` events, with explanations and undone marks, as
+        ``seat`` may see it (``now``: the current state, which decides what is hidden).
 
-    def _entries_from_store(self, after: int, upto: int) -> list[_Entry]:
-        """Explain the events (after, upto] from the store (cold catch-up, after a restart).
-
-        Bounded by ``upto``, the state the subscriber is handed: what another
-        process appended since reaches it live, not twice.
+        Runs in a read worker thread: the engine reads and explains only this page
+        (:meth:`Engine.history_page`); nothing of the hub is touched.
         """
-        if after == 0:
-            return [_Entry(le.event, le.explanation) for le in self.engine.history(self.fight_id, upto)]
-        rs = self.ruleset()
-        state = self.engine.state_at(self.fight_id, after)
-        out: list[_Entry] = []
-        for e in self.engine.store.events(self.fight_id, after=after, upto=upto):
-            out.append(_Entry(e, core.explain(rs, state, e), state))
-            state = self.engine.state_after(state, e)
-        return out
-
-    def history_items(self, seat: Seat, after: int, upto: int | None) -> list[dict[str, Any]]:
-        """The log (after, upto] with explanations and undone marks, as ``seat`` may see it."""
-        state = self.state()
-        key = view_key(seat.role, seat.combatants, state)
-        hidden = frozenset(hidden_from(key, state))
-        entries = [le for le in self.engine.history(self.fight_id, upto) if le.event.seq > after][:BATCH_ITEMS * 2]
+        key = view_key(seat.role, seat.combatants, now)
+        hidden = frozenset(hidden_from(key, now))
+        entries = self.engine.history_page(self.fight_id, after, upto, limit)
         if not hidden:
-            return [{"seq": le.event.seq, "event": event_view(le.event, state, key), "explanation": le.explanation,
+            return [{"seq": le.event.seq, "event": event_view(le.event, now, key), "explanation": le.explanation,
                      "undone": le.undone} for le in entries]
-        walked = [_Entry(le.event, le.explanation) for le in entries]
-        self._fill_before(walked)  # the same redaction as live and catch-up: explained from the state before
-        return [{"seq": le.event.seq, "event": event_view(le.event, state, key, hidden),
-                 "explanation": self._explain(en, hidden), "undone": le.undone}
-                for le, en in zip(entries, walked)]
-
+        rs = get_ruleset(now.ruleset, now.ruleset_version)
+        # The same redaction as live and catch-up: explained from the state before the event.
+        return [{"seq": le.event.seq, "event": event_view(le.event, now, key, hidden),
+                 "explanation": core.explain(rs, le.before if le.before is not None else now, le.event, hidden),
+                 "undone": le.undone}
+                for le in entries]
