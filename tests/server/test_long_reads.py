@@ -68,11 +68,11 @@ async def _pages(client: CombatClient, **request: Any) -> list[dict[str, Any]]:
         message = {**message, "after": reply["items"][-1]["seq"], "upto": reply["upto"]}
 
 
-async def test_paged_replay_returns_every_event_of_the_fight_in_order(make_server: MakeServer,
-                                                                     connect: Connect) -> None:
+async def test_paged_replay_returns_every_event_of_the_fight_in_order(make_server: MakeServer, connect: Connect,
+                                                                     databases: Any) -> None:
     """#15 item 2: pages of at most ``limit`` events, joined by the cursor, are exactly the log with
-    the explanations and undone marks of the whole-log replay (``Engine.history``)."""
-    srv, fight_id, gm = await _long(make_server, connect)
+    the explanations and undone marks of the whole-log replay (``Engine.history``), on both stores."""
+    srv, fight_id, gm = await _long(make_server, connect, url=databases.new_url())
     await gm.subscribe(gm.token or "")
     await gm.command("adjust", {"combatant": "a", "changes": {"hp": 1}, "reason": "to be undone"})
     await gm.command("undo", {})
@@ -99,10 +99,11 @@ async def test_a_replay_page_is_at_most_the_documented_maximum(make_server: Make
     assert refused.value.code == "protocol/schema"
 
 
-async def test_a_players_paged_replay_matches_the_paged_catch_up(make_server: MakeServer, connect: Connect) -> None:
+async def test_a_players_paged_replay_matches_the_paged_catch_up(make_server: MakeServer, connect: Connect,
+                                                                 databases: Any) -> None:
     """A player's catch-up from 0, read from the store page by page, and their paged replay give the
-    same redacted events and explanations, every seq once, in order."""
-    srv, _fid, gm = await _long(make_server, connect)
+    same redacted events and explanations, every seq once, in order, on both stores."""
+    srv, _fid, gm = await _long(make_server, connect, url=databases.new_url())
     await gm.subscribe(gm.token or "")
     seat = await gm.add_seat("player", ["a"], "player")
     player = await connect(srv.ws_url)
