@@ -12,6 +12,8 @@ Measurements and targets (2-core machine):
   cold_load   10,000-event fight, with and without snapshots           target <= 30 ms with snapshots
   catchup     reconnect catch-up of 1,000 events                       target <= 30 ms
   memory      per connection and per loaded fight                      target <= 40 KiB per connection
+  replay      one page of 1,000 events of a 100,000-event fight;       target page <= 200 ms,
+              another fight's commands while 10 such pages are read    p99 <= 50 ms
 
 Prints a table and writes bench/results.json. The command sent is a GM's
 ``adjust`` (a constant-size state); the fights have the four demo combatants.
@@ -493,11 +495,106 @@ async def bench_memory(args: argparse.Namespace) -> None:
         server.stop()
 
 
+# --------------------------------------------------------------------------- (7) long log
+
+
+def _build_long_fight(db_url: str, events: int) -> tuple[str, str]:
+    from bench.bulkfight import long_fight
+    from combat_server.engine.fight import Engine
+    from combat_server.store.sql import open_store
+
+    store = open_store(db_url, migrate=True)
+    try:
+        return long_fight(Engine(store), events, title="long bench")
+    finally:
+        store.dispose()
+
+
+async def _timed_page(client: CombatClient, after: int) -> float:
+    t0 = time.perf_counter()
+    reply = await client.request({"type": "replay", "after": after}, timeout=600)
+    assert reply["items"] and reply["items"][0]["seq"] == after + 1
+    return (time.perf_counter() - t0) * 1000
+
+
+async def bench_replay(args: argparse.Namespace) -> None:
+    """Issue 15 item 2: reading a long log must cost the page and never stall the other fights."""
+    import random
+
+    n = args.replay_events
+    tmp = tempfile.mkdtemp(prefix="combat-bench-")
+    db_url = f"sqlite:///{tmp}/long.sqlite"
+    t0 = time.perf_counter()
+    _fid, token = await asyncio.to_thread(_build_long_fight, db_url, n)
+    print(f"    built a {n:,}-event fight in bulk in {time.perf_counter() - t0:.1f} s", flush=True)
+    server = await ServerProcess(db_url).start()
+    rnd = random.Random(15)
+    try:
+        readers = []
+        for _ in range(10):
+            c = await CombatClient.connect(server.url)
+            await c.subscribe(token, after=n)  # joined, nothing to catch up
+            readers.append(c)
+        pages = [await _timed_page(readers[0], rnd.randrange(0, n - 1000)) for _ in range(args.replay_pages)]
+        one_t0 = time.perf_counter()
+        one = await readers[0].request({"type": "replay", "after": n - 1}, timeout=600)
+        one_ms = (time.perf_counter() - one_t0) * 1000
+        assert [i["seq"] for i in one["items"]] == [n]
+        gm, _tokens, _ = await new_fight(server.url, players=0)
+
+        async def commands(seconds: float) -> list[float]:
+            out: list[float] = []
+            end = time.perf_counter() + seconds
+            i = 0
+            while time.perf_counter() < end:
+                kind, a = adjust(i)
+                c0 = time.perf_counter()
+                await gm.command(kind, a, timeout=600)
+                out.append((time.perf_counter() - c0) * 1000)
+                i += 1
+                await asyncio.sleep(0.01)
+            return out
+
+        quiet = await commands(args.replay_seconds / 2)
+        stop = asyncio.Event()
+        read_ms: list[float] = []
+
+        async def read_pages(c: CombatClient) -> None:
+            while not stop.is_set():
+                read_ms.append(await _timed_page(c, rnd.randrange(0, n - 1000)))
+
+        tasks = [asyncio.ensure_future(read_pages(c)) for c in readers]
+        await asyncio.sleep(0.2)  # all ten pages in flight
+        busy = await commands(args.replay_seconds)
+        stop.set()
+        await asyncio.gather(*tasks)
+        figures = {
+            "events": n, "page_events": 1000,
+            "page_ms": {"median": statistics.median(pages), "max": max(pages), "count": len(pages)},
+            "one_event_ms": one_ms,
+            "commands_quiet": {"p50_ms": pct(quiet, 50), "p99_ms": pct(quiet, 99), "count": len(quiet)},
+            "commands_while_reading": {"p50_ms": pct(busy, 50), "p99_ms": pct(busy, 99), "max_ms": max(busy),
+                                       "count": len(busy)},
+            "pages_read_meanwhile": {"count": len(read_ms), "median_ms": statistics.median(read_ms) if read_ms else None},
+        }
+        RESULTS["replay"] = figures
+        med = figures["page_ms"]["median"]
+        row(f"(7) replay page of 1,000 of {n:,}", f"median {med:.0f} ms, max {max(pages):.0f} ms; one event "
+            f"{one_ms:.0f} ms", "page <= 200 ms", med <= 200)
+        p99 = figures["commands_while_reading"]["p99_ms"]
+        row("    other fight, 10 pages read", f"p50 {pct(busy, 50):.1f} ms  p99 {p99:.1f} ms ({len(busy)} commands,"
+            f" {len(read_ms)} pages); quiet p99 {pct(quiet, 99):.1f} ms", "p99 <= 50 ms", p99 <= 50)
+        for c in readers + [gm]:
+            await c.close()
+    finally:
+        server.stop()
+
+
 # --------------------------------------------------------------------------- main
 
 BENCHES: dict[str, Callable[[argparse.Namespace], Awaitable[None]]] = {
     "latency": bench_latency, "load": bench_load, "throughput": bench_throughput, "cold_load": bench_cold_load,
-    "catchup": bench_catchup, "memory": bench_memory,
+    "catchup": bench_catchup, "memory": bench_memory, "replay": bench_replay,
 }
 
 
@@ -514,6 +611,9 @@ async def main() -> None:
     p.add_argument("--events", type=int, default=10_000, help="(4) events in the fight")
     p.add_argument("--connections", type=int, default=1000, help="(6) idle connections")
     p.add_argument("--mem-fights", type=int, default=200, help="(6) fights loaded")
+    p.add_argument("--replay-events", type=int, default=100_000, help="(7) events in the long fight")
+    p.add_argument("--replay-pages", type=int, default=10, help="(7) pages timed one at a time")
+    p.add_argument("--replay-seconds", type=float, default=20, help="(7) seconds of commands while pages are read")
     p.add_argument("--client-gc", action="store_true", help="keep the clients' cyclic GC on while measuring")
     p.add_argument("--json", default=str(ROOT / "bench" / "results.json"), help="where to write the results")
     args = p.parse_args()

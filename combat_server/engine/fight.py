@@ -47,6 +47,10 @@ class _PreviewDice:
 EXPORT_FORMAT = "combat-server/fight-log"
 
 
+#: Events a page walk explains between two voluntary releases of the GIL: the server runs it in a
+#: worker thread, and the event loop would otherwise wait up to CPython's 5 ms switch interval for
+#: the GIL each time it wakes (issue 15 item 2; bench/bench_server.py replay).
+YIELD_EVERY = 16
 #: Tries of one command when other writers keep winning the append (several server processes).
 CONFLICT_ATTEMPTS = 10
 
@@ -441,8 +445,10 @@ class Engine:
         first = events[0]
         before = core.fold(rs, [first]) if first.seq <= 1 else self.state_at(fight_id, first.seq - 1)
         out: list[LogEntry] = []
-        for e in events:
+        for i, e in enumerate(events, start=1):
             out.append(LogEntry(e, core.explain(rs, before, e), e.seq in undone, before))
+            if i % YIELD_EVERY == 0:
+                time.sleep(0)  # let the server's event loop have the GIL (this runs in a read worker)
             before = self.state_after(before, e)
         return out
 
