@@ -173,7 +173,13 @@ class Engine:
                 self._states.move_to_end(fight_id)
                 return cached
         state, last_hash = self._load_from_store(fight_id)
-        self._remember(state, last_hash)
+        with self._lock:
+            cached = self._states.get(fight_id)
+            if cached is not None and cached[0].seq >= state.seq:
+                # Another thread cached it meanwhile (a read worker loads while the loop appends):
+                # never replace a state with an older read of the log.
+                return cached
+            self._remember_locked(state, last_hash)
         return state, last_hash
 
     def cached_fights(self) -> list[str]:
@@ -215,10 +221,13 @@ class Engine:
 
     def _remember(self, state: FightState, last_hash: str) -> None:
         with self._lock:
-            self._states[state.fight_id] = (state, last_hash)
-            self._states.move_to_end(state.fight_id)
-            while len(self._states) > self.cache_size:
-                self._states.popitem(last=False)
+            self._remember_locked(state, last_hash)
+
+    def _remember_locked(self, state: FightState, last_hash: str) -> None:
+        self._states[state.fight_id] = (state, last_hash)
+        self._states.move_to_end(state.fight_id)
+        while len(self._states) > self.cache_size:
+            self._states.popitem(last=False)
 
     def _load_from_store(self, fight_id: str, upto: int | None = None, use_snapshots: bool = True) -> tuple[FightState, str]:
         row = self.store.fight(fight_id)
