@@ -317,6 +317,20 @@ class FightHub:
             state = with_hidden_as_now(state, now)
         return state_view(full_state(self.ruleset(), state, cache), state, view_key(seat.role, seat.combatants, state))
 
+    def history_items(self, seat: Seat, after: int, upto: int | None) -> list[dict[str, Any]]:
+        """The whole log (after, upto] as ``seat`` may see it, read page by page (the stored-fight
+        fixtures and tools; the server answers ``replay`` one page at a time)."""
+        now = self.state()
+        end = now.seq if upto is None else min(upto, now.seq)
+        items: list[dict[str, Any]] = []
+        while after < end:
+            page = self.history_page(seat, now, after, end, MAX_PAGE)
+            if not page:
+                break
+            items.extend(page)
+            after = int(page[-1]["seq"])
+        return items
+
     def history_page(self, seat: Seat, now: FightState, after: int, upto: int, limit: int) -> list[dict[str, Any]]:
         """The log (after, upto], at most ``limit`` events, with explanations and undone marks, as
         ``seat`` may see it (``now``: the current state, which decides what is hidden).
