@@ -23,12 +23,13 @@ import attrs
 
 from combat_server.canonical import GENESIS_HASH, canonical_json, chain_hash
 from combat_server.engine.dice import ManualDice, SeededDice, ServerDice
-from combat_server.engine.history import UNDO_FIELDS, decide_redo, decide_undo
+from combat_server.engine.history import decide_redo, decide_undo
 from combat_server.errors import CombatError, Conflict, IntegrityFailure, InvariantBroken, Rejected, reject
 from combat_server.rules import core
 from combat_server.rules.model import (
-    JSON, SYSTEM_ACTOR, Actor, Command, DiceSource, Event, EventDraft, FightState,
+    JSON, SYSTEM_ACTOR, Command, DiceSource, Event, EventDraft, FightState, Principal,
 )
+from combat_server.rules.commands import check_command
 from combat_server.rules.ruleset import Ruleset, get_ruleset
 from combat_server.rules.serialize import state_bytes, state_from_json, state_to_json
 from combat_server.store.sql import SeatRow, SqlStore
@@ -120,7 +121,7 @@ class Engine:
         title: str = "",
         seed: str | None = None,
         fight_id: str | None = None,
-        actor: Actor = SYSTEM_ACTOR,
+        actor: Principal = SYSTEM_ACTOR,
         version: str | None = None,
         seats: Sequence[SeatRow] = (),
     ) -> CommandResult:
@@ -335,14 +336,12 @@ class Engine:
         rs = get_ruleset(state.ruleset, state.ruleset_version)
         dice = self.dice_for(state, faces)
         if command.type in ("undo", "redo"):
-            if not command.actor.is_gm:
-                raise reject("auth/gm_only", f"only the GM may {command.type}")
+            check_command(core.CORE_SPECS[command.type], state, command)
             fid = state.fight_id
 
             def read(after: int) -> list[Event]:
                 return self.store.events(fid, after=after)
 
-            core.refuse_unknown(command.type, command.args, UNDO_FIELDS if command.type == "undo" else ())
             draft = (decide_undo(state, read, command.args) if command.type == "undo"
                      else decide_redo(state, self.store.control_events(fid), read))
             event = self._make_event(state.fight_id, state.seq + 1, last_hash, draft, command.actor.seat_id,
@@ -351,7 +350,7 @@ class Engine:
         drafts = core.decide(rs, state, command, dice)
         events: list[tuple[Event, str]] = []
         state, last_hash = self._fold_drafts(rs, state, last_hash, drafts, command, events)
-        if command.type in core.CORE_FIELDS:  # the ruleset settles what a core command changed (G-19)
+        if command.type in core.CORE_COMMANDS:  # the ruleset settles what a core command changed (G-19)
             state, last_hash = self._fold_drafts(rs, state, last_hash, rs.follow_up(state, dice), command, events)
         steps = 0
         while state.dice_mode != "manual":

@@ -13,6 +13,7 @@ import importlib.metadata
 from typing import Any, Callable, ClassVar, Iterable, Mapping
 
 from combat_server.errors import CombatError, reject
+from combat_server.rules.commands import CommandSpec
 from combat_server.rules.model import JSON, Command, DiceSource, Event, EventDraft, FightState
 from combat_server.rules.options import OptionSpec, check_specs, specs_from_defaults
 from combat_server.rules.options import validate as validate_options
@@ -24,8 +25,8 @@ class Ruleset(abc.ABC):
     sheet_type: ClassVar[type]
     condition_type: ClassVar[type]
     combat_type: ClassVar[type | None] = None
-    #: command types this ruleset decides (beyond the core ones).
-    command_types: ClassVar[frozenset[str]] = frozenset()
+    #: The commands this ruleset decides (beyond the core ones), by name (rules/commands.py).
+    commands: ClassVar[Mapping[str, CommandSpec]] = {}
 
     # ----------------------------------------------------------------- options (#9)
     #: One spec per per-fight option (rules/options.py): validation and the clients' form come from them.
@@ -69,10 +70,6 @@ class Ruleset(abc.ABC):
     def after_core(self, state: FightState, event: Event) -> FightState:
         """Hook after a core event was folded (e.g. a combatant joins the sequence)."""
         return state
-
-    #: Per ruleset command, its fields; any other is refused (core.refuse_unknown), and a command
-    #: listed in ``command_types`` but not here accepts no fields.
-    command_fields: ClassVar[Mapping[str, frozenset[str]]] = {}
 
     def follow_up(self, state: FightState, dice: DiceSource) -> list[EventDraft]:
         """The ruleset's automatic steps after a core command changed the fight (``state``: after it).

@@ -1,0 +1,140 @@
+"""#9 item "commands": one spec per command (a JSON Schema of its args and the capability it
+needs); field checks and authorisation both come from that one table, and the rules see a
+principal (is GM, controlled combatants, a display name), not seat roles."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from combat_server.errors import Rejected
+from combat_server.rules import core
+from combat_server.rules.model import Command, FightState, Principal, Prompt
+from combat_server.rules.commands import ANSWERS, ANY, CONTROLS, GM, CommandSpec, check_command
+from combat_server.rules.ruleset import get_ruleset
+
+from .conftest import Table
+
+ROOT = Path(__file__).resolve().parents[2]
+GURPS = get_ruleset("gurps", None)
+ALICE = Principal.of_seat("p1", "player", ("alice",), "Alice's player")
+WATCHER = Principal.of_seat("s1", "spectator")
+
+
+def _state() -> FightState:
+    from combat_server.rules.model import Combatant
+
+    alice = Combatant("alice", "Alice", "pc", None, None)
+    orc = Combatant("orc", "Orc", "npc", None, None)
+    prompts = (Prompt("p:1", "block", "orc", "Orc blocks?"), Prompt("p:2", "block", "alice", "Alice blocks?"),
+               Prompt("p:3", "block", None, "GM decides"))
+    return FightState("f", "test", "1", {}, "manual", status="active", combatants={"alice": alice, "orc": orc},
+                      prompts=prompts)
+
+
+#: A made-up ruleset's commands: the table alone decides who may send them, no handler runs.
+SPECS = {s.name: s for s in (
+    CommandSpec("shove", CONTROLS, {"combatant": {"type": "string"}, "bonus": {"type": "integer"}},
+                required=("combatant",), subject="combatant", gm_fields=("bonus",)),
+    CommandSpec("block", ANSWERS, {"prompt": {"type": "string"}, "how": {"enum": ["high", "low"],
+                                                                          "x-error": "block/bad_choice"}},
+                required=("prompt",), subject="prompt", prompt_kind="block"),
+    CommandSpec("shout", ANY, {"text": {"type": "string", "minLength": 1}}, required=("text",)),
+    CommandSpec("smite", GM, {}, denied="only the GM smites"),
+)}
+
+
+def _refusal(command: str, args: dict[str, object], who: Principal) -> str:
+    with pytest.raises(Rejected) as err:
+        check_command(SPECS.get(command), _state(), Command(command, args, who))
+    return err.value.code
+
+
+def test_controls_capability_lets_a_player_act_only_for_its_own_combatant() -> None:
+    check_command(SPECS["shove"], _state(), Command("shove", {"combatant": "alice"}, ALICE))
+    assert _refusal("shove", {"combatant": "orc"}, ALICE) == "auth/not_your_combatant"
+    check_command(SPECS["shove"], _state(), Command("shove", {"combatant": "orc"}, Principal("gm", is_gm=True)))
+
+
+def test_answers_capability_lets_a_player_answer_only_its_own_prompt() -> None:
+    check_command(SPECS["block"], _state(), Command("block", {"prompt": "p:2"}, ALICE))
+    assert _refusal("block", {"prompt": "p:1"}, ALICE) == "auth/not_your_prompt"
+    assert _refusal("block", {"prompt": "p:3"}, ALICE) == "auth/not_your_prompt"  # nobody's: the GM's
+    assert _refusal("block", {"prompt": "p:9"}, ALICE) == "prompt/unknown"
+
+
+def test_gm_fields_are_refused_to_players_even_on_their_own_combatant() -> None:
+    """G-35 style: a field only the GM may send, declared in the spec."""
+    with pytest.raises(Rejected) as err:
+        check_command(SPECS["shove"], _state(), Command("shove", {"combatant": "alice", "bonus": 4}, ALICE))
+    assert err.value.code == "auth/gm_only" and err.value.details["field"] == "bonus"
+
+
+def test_a_watcher_may_send_nothing_and_a_gm_command_is_the_gms() -> None:
+    assert _refusal("shout", {"text": "hi"}, WATCHER) == "auth/read_only"
+    check_command(SPECS["shout"], _state(), Command("shout", {"text": "hi"}, ALICE))
+    with pytest.raises(Rejected) as err:
+        check_command(SPECS["smite"], _state(), Command("smite", {}, ALICE))
+    assert err.value.code == "auth/gm_only" and err.value.message == "only the GM smites"
+
+
+def test_field_checks_come_from_the_schema_with_specific_codes() -> None:
+    assert _refusal("shove", {"combatant": "alice", "shoove": 1}, ALICE) == "command/unknown_field"
+    assert _refusal("shove", {}, ALICE) == "command/missing_field"
+    assert _refusal("shout", {"text": ""}, ALICE) == "command/bad_field"
+    assert _refusal("block", {"prompt": "p:2", "how": "sideways"}, ALICE) == "block/bad_choice"  # its x-error
+    assert _refusal("nothing", {}, ALICE) == "command/unknown"
+
+
+def test_a_refused_value_is_named_with_what_it_must_be(duel: Table) -> None:
+    """The message says the field and its allowed range or values, in JSON words."""
+    with pytest.raises(Rejected) as err:
+        duel.send("spend_fatigue", {"combatant": "knight", "points": 0})
+    assert err.value.code == "command/bad_field" and err.value.details["field"] == "points"
+    assert "a whole number 1..100" in err.value.message
+    with pytest.raises(Rejected) as err:
+        duel.maneuver("knight", "fly")
+    assert err.value.code == "maneuver/unknown" and "all_out_attack" in err.value.details["known"]
+
+
+def test_a_wrongly_typed_field_is_refused_not_coerced(duel: Table) -> None:
+    """spend_fatigue's reason used to be turned into text whatever it was ({"a": 1} became "{'a': 1}")."""
+    with pytest.raises(Rejected) as err:
+        duel.send("spend_fatigue", {"combatant": "knight", "points": 1, "reason": {"a": 1}})
+    assert err.value.code == "command/bad_field" and err.value.details["field"] == "reason"
+
+
+def test_every_command_spec_is_a_valid_json_schema() -> None:
+    for spec in core.command_specs(GURPS):
+        jsonschema.Draft202012Validator.check_schema(spec.to_json()["args"])
+        assert spec.to_json()["capability"] in ("gm", "controls", "answers", "any")
+
+
+def test_docs_gurps_lists_each_gurps_command_with_its_fields_and_who() -> None:
+    """docs/gurps.md's command table is the specs', field for field (a doc that drifts fails here)."""
+    rows = [line for line in (ROOT / "docs/gurps.md").read_text().splitlines() if line.startswith("| `")]
+    documented = {}
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        name = cells[0].strip("`")
+        if name in GURPS.commands:
+            documented[name] = (cells[1], set(re.findall(r"`([a-z_0-9]+)\??`", re.sub(r"\([^)]*\)", "", cells[2]))))
+    assert set(documented) == set(GURPS.commands)
+    for name, (who, fields) in documented.items():
+        spec = GURPS.commands[name]
+        assert fields == set(spec.args), name
+        assert (who == "GM") == (spec.capability == GM), name
+
+
+def test_the_rules_see_a_principal_not_seat_roles() -> None:
+    """No module under rules/ except the principal's own mapping names a seat role."""
+    assert not hasattr(ALICE, "role")
+    for path in (ROOT / "combat_server/rules").rglob("*.py"):
+        text = path.read_text()
+        if path.name == "model.py":
+            text = text[:text.index("ROLES = ")] + text[text.index("\n", text.index("ROLES = ")):]
+            text = re.sub(r"def of_seat.*?return cls\([^\n]*\n", "", text, flags=re.S)
+        assert not re.search(r"\.role\b|\"(player|spectator)\"", text), path
