@@ -2,8 +2,9 @@
 
 Dice are drawn here (the edge), handed to the pure ``decide``, and end up inside
 the events. Automatic follow-ups run in the same batch: while the new state holds
-``roll`` prompts and the fight does not use manual dice, the engine answers them
-itself (DESIGN.md, flow step 7), with a bound against loops.
+prompts the ruleset answers by itself (``Ruleset.auto_answer``; GURPS: ``roll``
+prompts) and the fight does not use manual dice, the engine sends those answers
+(DESIGN.md, flow step 7), with a bound against loops.
 """
 
 from __future__ import annotations
@@ -35,16 +36,6 @@ from combat_server.rules.serialize import state_bytes, state_from_json, state_to
 from combat_server.store.sql import SeatRow, SqlStore
 
 MAX_AUTO_STEPS = 200
-#: Events whose roll record a preview shows, and the parts of the record it shows.
-PREVIEWED = ("attack_rolled", "feint_rolled", "defense_rolled")
-PREVIEW_FIELDS = ("purpose", "roller", "base", "base_reason", "modifiers", "target", "cap", "rule")
-
-
-class _PreviewDice:
-    """Stand-in dice for a preview: low faces, so checks before the roll succeed."""
-
-    def roll(self, request: Any) -> tuple[int, ...]:
-        return (1,) * int(request.count)
 EXPORT_FORMAT = "combat-server/fight-log"
 
 
@@ -353,14 +344,14 @@ class Engine:
         if command.type in core.CORE_COMMANDS:  # the ruleset settles what a core command changed (G-19)
             state, last_hash = self._fold_drafts(rs, state, last_hash, rs.follow_up(state, dice), command, events)
         steps = 0
-        while state.dice_mode != "manual":
-            prompt = next((p for p in state.prompts if p.kind == "roll"), None)
-            if prompt is None:
+        while state.dice_mode != "manual":  # manual dice: people roll, so people answer
+            answer = next((a for a in (rs.auto_answer(state, p) for p in state.prompts) if a is not None), None)
+            if answer is None:
                 break
             steps += 1
             if steps > MAX_AUTO_STEPS:
                 raise InvariantBroken(None, f"automatic rolls did not settle after {MAX_AUTO_STEPS} steps")
-            auto = Command("roll", {"prompt": prompt.id}, SYSTEM_ACTOR, command.command_id)
+            auto = attrs.evolve(answer, actor=SYSTEM_ACTOR, command_id=command.command_id)
             drafts = core.decide(rs, state, auto, dice)
             state, last_hash = self._fold_drafts(rs, state, last_hash, drafts, command, events)
         if isinstance(dice, ManualDice) and dice.unused():
@@ -397,19 +388,17 @@ class Engine:
 
     def preview(self, fight_id: str, command: Command) -> dict[str, JSON]:
         """What a command would roll against, before anyone rolls: the effective number
-        with every modifier, its reason and rule id, exactly as the rules would record it.
-
-        ``decide`` is pure, so the command is decided on stand-in dice and the events
-        are thrown away: nothing is appended, and an illegal command is refused with
-        the same error it would get for real.
+        with every modifier, its reason and rule id, exactly as the rules would record it
+        (``Ruleset.preview``). Nothing is appended; an illegal command is refused with the
+        same error it would get for real.
         """
         state = self.load(fight_id)
         rs = get_ruleset(state.ruleset, state.ruleset_version)
-        for draft in core.decide(rs, state, command, _PreviewDice()):
-            record = draft.payload.get("record")
-            if draft.type in PREVIEWED and isinstance(record, Mapping):
-                return {k: record[k] for k in PREVIEW_FIELDS if k in record}
-        raise reject("preview/nothing_to_roll", f"{command.type} makes no roll to preview")
+        core.check(rs, state, command)
+        found = rs.preview(state, command)
+        if found is None:
+            raise reject("preview/nothing_to_roll", f"{command.type} makes no roll to preview")
+        return dict(found)
 
     # ------------------------------------------------------------------ replay
 

@@ -43,9 +43,14 @@ DICE_MODES = ("server", "seeded", "manual")
 # --------------------------------------------------------------------------- decide
 
 
+def check(ruleset: Ruleset, state: FightState, command: Command) -> CommandSpec:
+    """Authorise and validate any command against its spec (one table: core's and the ruleset's)."""
+    return check_command(CORE_SPECS.get(command.type) or ruleset.commands.get(command.type), state, command)
+
+
 def decide(ruleset: Ruleset, state: FightState, command: Command, dice: DiceSource) -> list[EventDraft]:
-    """Authorise and validate any command (one table: its spec), then decide it: core ones here, the rest by the ruleset."""
-    check_command(CORE_SPECS.get(command.type) or ruleset.commands.get(command.type), state, command)
+    """Check any command against its spec, then decide it: core ones here, the rest by the ruleset."""
+    check(ruleset, state, command)
     handler = _CORE_DECIDERS.get(command.type)
     if handler is not None:
         return handler(ruleset, state, command)

@@ -139,8 +139,8 @@ class Prompt:
     """Something the fight waits for, naming who must answer.
 
     ``combatant`` is the combatant whose seat answers (the GM may always answer on
-    its behalf); ``None`` means the GM. ``kind == "roll"`` prompts are dice the
-    server rolls by itself unless the fight uses manual dice.
+    its behalf); ``None`` means the GM. Which prompts the server answers by itself
+    (unless the fight uses manual dice) is the ruleset's ``auto_answer``.
     """
 
     id: str

@@ -14,7 +14,7 @@ from typing import Any, Callable, ClassVar, Iterable, Mapping
 
 from combat_server.errors import CombatError, reject
 from combat_server.rules.commands import CommandSpec
-from combat_server.rules.model import JSON, Command, DiceSource, Event, EventDraft, FightState
+from combat_server.rules.model import JSON, Command, DiceSource, Event, EventDraft, FightState, Prompt
 from combat_server.rules.options import OptionSpec, check_specs, specs_from_defaults
 from combat_server.rules.options import validate as validate_options
 
@@ -79,6 +79,26 @@ class Ruleset(abc.ABC):
         cannot act; the ruleset moves the fight on exactly as after its own commands.
         """
         return []
+
+    def auto_answer(self, state: FightState, prompt: Prompt) -> Command | None:
+        """The command that answers ``prompt`` when the server rolls the dice, or ``None`` if a person must.
+
+        Why here: which prompts need no decision (GURPS: a ``roll`` prompt, the dice
+        being the whole answer) is a rule. Unless the fight uses manual dice, the
+        engine sends this command in the same batch, as the system principal with
+        the triggering command's id.
+        """
+        return None
+
+    def preview(self, state: FightState, command: Command) -> Mapping[str, JSON] | None:
+        """What ``command`` would roll against before anyone rolls (the number, each modifier
+        with its reason and rule id), or ``None`` if it makes no roll.
+
+        Clients show it instead of re-implementing the modifiers. It must not roll,
+        and must refuse an illegal command with the error the real one would get;
+        the command already passed its spec (``check_command``).
+        """
+        return None
 
     def explain(self, state_before: FightState, event: Event, hidden: frozenset[str] = frozenset()) -> str | None:
         """One readable sentence citing rule ids, or ``None`` to use the core text.

@@ -12,10 +12,23 @@ from combat_server.rules.gurps.explain import combatant_view, explain_event
 from combat_server.rules.gurps.turns import settle, start_combat
 from combat_server.rules.gurps.sheet import Sheet
 from combat_server.rules.gurps.state import Combat, Condition
-from combat_server.rules.model import JSON, Command, DiceSource, Event, EventDraft, FightState
+from combat_server.rules import core
 from combat_server.rules.commands import CommandSpec
+from combat_server.rules.model import JSON, Command, DiceRequest, DiceSource, Event, EventDraft, FightState, Prompt
 from combat_server.rules.options import OptionSpec
 from combat_server.rules.ruleset import Ruleset
+
+
+#: Events whose roll record a preview shows, and the parts of the record it shows.
+PREVIEWED = ("attack_rolled", "feint_rolled", "defense_rolled")
+PREVIEW_FIELDS = ("purpose", "roller", "base", "base_reason", "modifiers", "target", "cap", "rule")
+
+
+class _StandInDice:
+    """Dice for a preview: low faces, so checks before the roll succeed; the events are thrown away."""
+
+    def roll(self, request: DiceRequest) -> tuple[int, ...]:
+        return (1,) * request.count
 
 
 class GurpsRuleset(Ruleset):
@@ -80,6 +93,19 @@ class GurpsRuleset(Ruleset):
         b = Batch(self, state, dice)
         settle(b)
         return b.drafts
+
+    def auto_answer(self, state: FightState, prompt: Prompt) -> Command | None:
+        # A roll prompt's answer is the dice alone (damage, HT and Will checks, ...): no choice to make.
+        return Command("roll", {"prompt": prompt.id}) if prompt.kind == "roll" else None
+
+    def preview(self, state: FightState, command: Command) -> Mapping[str, JSON] | None:
+        # decide is pure: decided on stand-in dice, its first attack, feint or defence roll shows the
+        # number and modifiers the real roll records (G-35, G-32, ...).
+        for draft in core.decide(self, state, command, _StandInDice()):
+            record = draft.payload.get("record")
+            if draft.type in PREVIEWED and isinstance(record, Mapping):
+                return {k: record[k] for k in PREVIEW_FIELDS if k in record}
+        return None
 
     def apply(self, state: FightState, event: Event) -> FightState:
         return apply_event(state, event)
