@@ -9,7 +9,8 @@ one table (:func:`check_command`); the rules then see a principal
 from __future__ import annotations
 
 import importlib
-from typing import Any, Mapping
+import re
+from typing import Any, Callable, Mapping
 
 import attrs
 
@@ -57,6 +58,7 @@ class CommandSpec:
     help: str = ""
     denied: str = ""  # the refusal text for a non-GM (default "only the GM may <name>")
     _validator: Any = attrs.field(init=False, eq=False, repr=False)
+    _fast: Mapping[str, Callable[[JSON], bool] | None] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         if self.capability not in CAPABILITIES:
@@ -69,6 +71,7 @@ class CommandSpec:
         cls = importlib.import_module("jsonschema").Draft202012Validator
         cls.check_schema(self.schema())
         object.__setattr__(self, "_validator", cls(self.schema()))
+        object.__setattr__(self, "_fast", {name: _compile(schema) for name, schema in self.args.items()})
 
     def schema(self) -> dict[str, JSON]:
         """The JSON Schema of the command's ``args`` object."""
@@ -103,12 +106,22 @@ class CommandSpec:
         for name in self.required:
             if name not in args:
                 raise reject("command/missing_field", f"{self.name}: field {name!r} is required", field=name)
-        if self._validator.is_valid(args):
-            return
+        # Fast path (jsonschema takes ~10x the rest of a GM adjust): each field's compiled check;
+        # jsonschema decides whatever a compiled check cannot, and names the error.
+        slow = False
+        for name, value in args.items():
+            fits = self._fast[name]
+            if fits is None:
+                slow = True
+            elif not fits(value):
+                break
+        else:
+            if not slow:
+                return
         order = list(self.args)
         errors = [e for e in self._validator.iter_errors(args) if e.absolute_path]
         if not errors:
-            raise reject("command/bad_field", f"{self.name}: args must be an object of fields")
+            return
         error = min(errors, key=lambda e: order.index(str(e.absolute_path[0])))
         name = str(error.absolute_path[0])
         schema = self.args[name]
@@ -117,6 +130,57 @@ class CommandSpec:
         if "enum" in schema:
             details["known"] = [v for v in schema["enum"] if v is not None]
         raise reject(code, f"{self.name}: field {name!r} must be {describe_schema(schema)}", **details)
+
+
+_TYPE_CHECKS: Mapping[str, Callable[[JSON], bool]] = {
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "null": lambda v: v is None,
+}
+_ANNOTATIONS = frozenset({"description", "title", "x-error"})
+
+
+def _compile(schema: Mapping[str, JSON]) -> Callable[[JSON], bool] | None:
+    """A predicate that accepts only what ``schema`` accepts, for the keywords specs use
+    (type, enum, minimum, maximum, minLength, pattern, items), or ``None`` for any other.
+
+    It may refuse a value the schema accepts (an integral float): the schema then decides.
+    """
+    if set(schema) - _ANNOTATIONS - {"type", "enum", "minimum", "maximum", "minLength", "pattern", "items"}:
+        return None
+    checks: list[Callable[[JSON], bool]] = []
+    if "type" in schema:
+        kinds = [schema["type"]] if isinstance(schema["type"], str) else list(schema["type"])
+        tests = [_TYPE_CHECKS[k] for k in kinds]
+        checks.append(tests[0] if len(tests) == 1 else (lambda v: any(t(v) for t in tests)))
+    if "enum" in schema:
+        allowed = list(schema["enum"])
+        checks.append(lambda v: any(type(v) is type(a) and v == a for a in allowed))
+    number = _TYPE_CHECKS["number"]
+    if "minimum" in schema:
+        lo = schema["minimum"]
+        checks.append(lambda v: not number(v) or v >= lo)
+    if "maximum" in schema:
+        hi = schema["maximum"]
+        checks.append(lambda v: not number(v) or v <= hi)
+    if "minLength" in schema:
+        least = int(schema["minLength"])
+        checks.append(lambda v: not isinstance(v, str) or len(v) >= least)
+    if "pattern" in schema:
+        search = re.compile(str(schema["pattern"])).search
+        checks.append(lambda v: not isinstance(v, str) or search(v) is not None)
+    if "items" in schema:
+        item = _compile(schema["items"])
+        if item is None:
+            return None
+        checks.append(lambda v: not isinstance(v, list) or all(item(x) for x in v))
+    if len(checks) == 1:
+        return checks[0]
+    return lambda v: all(check(v) for check in checks)
 
 
 def describe_schema(schema: Mapping[str, JSON]) -> str:

@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Mapping
 
 import jsonschema
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from combat_server.errors import Rejected
 from combat_server.rules import core
-from combat_server.rules.model import Command, FightState, Principal, Prompt
 from combat_server.rules.commands import ANSWERS, ANY, CONTROLS, GM, CommandSpec, check_command
+from combat_server.rules.model import Combatant, Command, FightState, Principal, Prompt
 from combat_server.rules.ruleset import get_ruleset
 
 from .conftest import Table
@@ -25,8 +28,6 @@ WATCHER = Principal.of_seat("s1", "spectator")
 
 
 def _state() -> FightState:
-    from combat_server.rules.model import Combatant
-
     alice = Combatant("alice", "Alice", "pc", None, None)
     orc = Combatant("orc", "Orc", "npc", None, None)
     prompts = (Prompt("p:1", "block", "orc", "Orc blocks?"), Prompt("p:2", "block", "alice", "Alice blocks?"),
@@ -138,3 +139,62 @@ def test_the_rules_see_a_principal_not_seat_roles() -> None:
             text = text[:text.index("ROLES = ")] + text[text.index("\n", text.index("ROLES = ")):]
             text = re.sub(r"def of_seat.*?return cls\([^\n]*\n", "", text, flags=re.S)
         assert not re.search(r"\.role\b|\"(player|spectator)\"", text), path
+
+
+#: Values at the edges of the specs' types and ranges (bool is not an integer, 2.0 is, ...).
+_EDGES: list[object] = [None, True, False, 0, 1, -1, 2.0, 2.5, 100, 101, 1000, 1001, 10000, 10001, 100000, 100001,
+                        "", " ", "x", "a\n", "orc-2", "Orc", [], ["a"], [1], [{"value": 1, "reason": "r"}],
+                        [{"value": 1, "reason": " "}], [{"value": True, "reason": "r"}], {}, {"hp": 1}]
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 200_000) | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=3),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["value", "reason", "x"]), inner,
+                                                                 max_size=3),
+    max_leaves=6,
+)
+
+
+def _values(schema: Mapping[str, object]) -> st.SearchStrategy[object]:
+    enum = list(schema.get("enum", []))  # type: ignore[call-overload]
+    return st.sampled_from(_EDGES + enum) | _JSON_VALUES
+
+
+_ALL_SPECS = core.command_specs(GURPS)
+
+
+_FIELDS = [(spec, name) for spec in _ALL_SPECS for name in spec.args]
+
+
+def _example(schema: Mapping[str, object]) -> object:
+    """A value the field's schema accepts (to fill the other required fields)."""
+    if "enum" in schema:
+        return list(schema["enum"])[0]  # type: ignore[call-overload]
+    kind = schema["type"] if isinstance(schema["type"], str) else list(schema["type"])[0]  # type: ignore
+    return {"string": "x", "integer": schema.get("minimum", 1), "object": {}, "array": [], "boolean": True}[kind]
+
+
+def _agrees(spec: CommandSpec, name: str, value: object) -> None:
+    args = {r: _example(spec.args[r]) for r in spec.required}
+    args[name] = value
+    by_schema = jsonschema.Draft202012Validator(spec.schema()).is_valid(args)
+    try:
+        spec.validate(args)
+        accepted = True
+    except Rejected as exc:
+        assert exc.details.get("field") == name and exc.code != "command/unknown_field"
+        accepted = False
+    assert accepted == by_schema, (spec.name, args)
+
+
+@pytest.mark.parametrize(("spec", "name"), _FIELDS, ids=[f"{s.name}.{n}" for s, n in _FIELDS])
+def test_the_fast_field_checks_agree_with_the_json_schema_at_the_edges(spec: CommandSpec, name: str) -> None:
+    """A spec's compiled checks (the fast path) accept exactly what its JSON Schema accepts."""
+    for value in _EDGES + list(spec.args[name].get("enum", [])):
+        _agrees(spec, name, value)
+
+
+@pytest.mark.parametrize(("spec", "name"), _FIELDS, ids=[f"{s.name}.{n}" for s, n in _FIELDS])
+@settings(max_examples=15, deadline=None)
+@given(data=st.data())
+def test_the_fast_field_checks_agree_with_the_json_schema(spec: CommandSpec, name: str, data: st.DataObject) -> None:
+    _agrees(spec, name, data.draw(_JSON_VALUES))
