@@ -40,7 +40,9 @@ def people_roll() -> Iterator[None]:
 
 
 def _duel(engine: Engine, ruleset: str) -> Table:
-    table = Table(engine, engine.create_fight(ruleset, dice_mode="seeded", seed="hooks").fight_id)
+    """Seeded dice and a fixed fight id: the same faces every run (the knight's attack hits)."""
+    fight_id = f"hooks-{ruleset}"
+    table = Table(engine, engine.create_fight(ruleset, dice_mode="seeded", seed="hooks", fight_id=fight_id).fight_id)
     table.add("knight", KNIGHT)
     table.add("orc", ORC, side="npc")
     table.send("start_combat", {"order": ["knight", "orc"]})
@@ -61,9 +63,11 @@ def test_the_engine_answers_only_what_the_ruleset_auto_answers(engine: Engine, p
     for ruleset, left_open in (("gurps", False), ("test-people-roll", True)):
         table = _duel(engine, ruleset)
         table.maneuver("knight", "attack", target="orc")
+        assert table.events("attack_rolled")[-1].payload["record"]["outcome"] in ("hit", "critical hit")
         if any(p.kind == "defend" for p in table.state.prompts):
             table.defend("none")
         assert any(p.kind == "roll" for p in table.state.prompts) is left_open, ruleset
+        assert bool(table.events("damage_rolled")) is not left_open, ruleset
 
 
 def test_the_preview_is_the_rulesets(engine: Engine, people_roll: None) -> None:
