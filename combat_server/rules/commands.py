@@ -63,8 +63,9 @@ class CommandSpec:
     def __attrs_post_init__(self) -> None:
         if self.capability not in CAPABILITIES:
             raise ValueError(f"command {self.name}: unknown capability {self.capability!r}")
-        if self.capability in (CONTROLS, ANSWERS) and self.subject not in self.args:
-            raise ValueError(f"command {self.name}: subject {self.subject!r} is not one of its fields")
+        if self.capability in (CONTROLS, ANSWERS) and self.subject not in self.required:
+            # authorise reads it: a command without it must be refused as missing, never crash
+            raise ValueError(f"command {self.name}: subject {self.subject!r} is not one of its required fields")
         if not set(self.required) | set(self.gm_fields) <= set(self.args):
             raise ValueError(f"command {self.name}: required or GM-only fields it does not declare")
         # jsonschema ships no type stubs, hence the import by name (as server/protocol.py).

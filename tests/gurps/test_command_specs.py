@@ -82,6 +82,14 @@ def test_a_watcher_may_send_nothing_and_a_gm_command_is_the_gms() -> None:
     assert err.value.code == "auth/gm_only" and err.value.message == "only the GM smites"
 
 
+def test_a_spec_whose_subject_is_not_required_is_refused_when_declared() -> None:
+    """authorise reads the subject field: a ruleset cannot declare a spec that would let it be missing."""
+    with pytest.raises(ValueError, match="subject"):
+        CommandSpec("shove", CONTROLS, {"combatant": {"type": "string"}}, subject="combatant")
+    with pytest.raises(ValueError, match="capability"):
+        CommandSpec("shove", "players", {})
+
+
 def test_field_checks_come_from_the_schema_with_specific_codes() -> None:
     assert _refusal("shove", {"combatant": "alice", "shoove": 1}, ALICE) == "command/unknown_field"
     assert _refusal("shove", {}, ALICE) == "command/missing_field"
