@@ -2,8 +2,9 @@
 
 Dice are drawn here (the edge), handed to the pure ``decide``, and end up inside
 the events. Automatic follow-ups run in the same batch: while the new state holds
-``roll`` prompts and the fight does not use manual dice, the engine answers them
-itself (DESIGN.md, flow step 7), with a bound against loops.
+prompts the ruleset answers by itself (``Ruleset.auto_answer``; GURPS: ``roll``
+prompts) and the fight does not use manual dice, the engine sends those answers
+(DESIGN.md, flow step 7), with a bound against loops.
 """
 
 from __future__ import annotations
@@ -23,27 +24,18 @@ import attrs
 
 from combat_server.canonical import GENESIS_HASH, canonical_json, chain_hash
 from combat_server.engine.dice import ManualDice, SeededDice, ServerDice
-from combat_server.engine.history import UNDO_FIELDS, decide_redo, decide_undo
+from combat_server.engine.history import decide_redo, decide_undo
 from combat_server.errors import CombatError, Conflict, IntegrityFailure, InvariantBroken, Rejected, reject
 from combat_server.rules import core
 from combat_server.rules.model import (
-    JSON, SYSTEM_ACTOR, Actor, Command, DiceSource, Event, EventDraft, FightState,
+    JSON, SYSTEM_ACTOR, Command, DiceSource, Event, EventDraft, FightState, Principal,
 )
+from combat_server.rules.commands import check_command
 from combat_server.rules.ruleset import Ruleset, get_ruleset
 from combat_server.rules.serialize import state_bytes, state_from_json, state_to_json
 from combat_server.store.sql import SeatRow, SqlStore
 
 MAX_AUTO_STEPS = 200
-#: Events whose roll record a preview shows, and the parts of the record it shows.
-PREVIEWED = ("attack_rolled", "feint_rolled", "defense_rolled")
-PREVIEW_FIELDS = ("purpose", "roller", "base", "base_reason", "modifiers", "target", "cap", "rule")
-
-
-class _PreviewDice:
-    """Stand-in dice for a preview: low faces, so checks before the roll succeed."""
-
-    def roll(self, request: Any) -> tuple[int, ...]:
-        return (1,) * int(request.count)
 EXPORT_FORMAT = "combat-server/fight-log"
 
 
@@ -126,7 +118,7 @@ class Engine:
         title: str = "",
         seed: str | None = None,
         fight_id: str | None = None,
-        actor: Actor = SYSTEM_ACTOR,
+        actor: Principal = SYSTEM_ACTOR,
         version: str | None = None,
         seats: Sequence[SeatRow] = (),
     ) -> CommandResult:
@@ -350,14 +342,12 @@ class Engine:
         rs = get_ruleset(state.ruleset, state.ruleset_version)
         dice = self.dice_for(state, faces)
         if command.type in ("undo", "redo"):
-            if not command.actor.is_gm:
-                raise reject("auth/gm_only", f"only the GM may {command.type}")
+            check_command(core.CORE_SPECS[command.type], state, command)
             fid = state.fight_id
 
             def read(after: int) -> list[Event]:
                 return self.store.events(fid, after=after)
 
-            core.refuse_unknown(command.type, command.args, UNDO_FIELDS if command.type == "undo" else ())
             draft = (decide_undo(state, read, command.args) if command.type == "undo"
                      else decide_redo(state, self.store.control_events(fid), read))
             event = self._make_event(state.fight_id, state.seq + 1, last_hash, draft, command.actor.seat_id,
@@ -366,17 +356,17 @@ class Engine:
         drafts = core.decide(rs, state, command, dice)
         events: list[tuple[Event, str]] = []
         state, last_hash = self._fold_drafts(rs, state, last_hash, drafts, command, events)
-        if command.type in core.CORE_FIELDS:  # the ruleset settles what a core command changed (G-19)
+        if command.type in core.CORE_COMMANDS:  # the ruleset settles what a core command changed (G-19)
             state, last_hash = self._fold_drafts(rs, state, last_hash, rs.follow_up(state, dice), command, events)
         steps = 0
-        while state.dice_mode != "manual":
-            prompt = next((p for p in state.prompts if p.kind == "roll"), None)
-            if prompt is None:
+        while state.dice_mode != "manual":  # manual dice: people roll, so people answer
+            answer = next((a for a in (rs.auto_answer(state, p) for p in state.prompts) if a is not None), None)
+            if answer is None:
                 break
             steps += 1
             if steps > MAX_AUTO_STEPS:
                 raise InvariantBroken(None, f"automatic rolls did not settle after {MAX_AUTO_STEPS} steps")
-            auto = Command("roll", {"prompt": prompt.id}, SYSTEM_ACTOR, command.command_id)
+            auto = attrs.evolve(answer, actor=SYSTEM_ACTOR, command_id=command.command_id)
             drafts = core.decide(rs, state, auto, dice)
             state, last_hash = self._fold_drafts(rs, state, last_hash, drafts, command, events)
         if isinstance(dice, ManualDice) and dice.unused():
@@ -413,19 +403,17 @@ class Engine:
 
     def preview(self, fight_id: str, command: Command) -> dict[str, JSON]:
         """What a command would roll against, before anyone rolls: the effective number
-        with every modifier, its reason and rule id, exactly as the rules would record it.
-
-        ``decide`` is pure, so the command is decided on stand-in dice and the events
-        are thrown away: nothing is appended, and an illegal command is refused with
-        the same error it would get for real.
+        with every modifier, its reason and rule id, exactly as the rules would record it
+        (``Ruleset.preview``). Nothing is appended; an illegal command is refused with the
+        same error it would get for real.
         """
         state = self.load(fight_id)
         rs = get_ruleset(state.ruleset, state.ruleset_version)
-        for draft in core.decide(rs, state, command, _PreviewDice()):
-            record = draft.payload.get("record")
-            if draft.type in PREVIEWED and isinstance(record, Mapping):
-                return {k: record[k] for k in PREVIEW_FIELDS if k in record}
-        raise reject("preview/nothing_to_roll", f"{command.type} makes no roll to preview")
+        core.check(rs, state, command)
+        found = rs.preview(state, command)
+        if found is None:
+            raise reject("preview/nothing_to_roll", f"{command.type} makes no roll to preview")
+        return dict(found)
 
     # ------------------------------------------------------------------ replay
 

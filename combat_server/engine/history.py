@@ -13,12 +13,13 @@ from __future__ import annotations
 from typing import Callable, Mapping, Sequence
 
 from combat_server.errors import reject
-from combat_server.rules.core import CONTROL_EVENTS
+from combat_server.rules.core import CONTROL_EVENTS, CORE_SPECS
 from combat_server.rules.model import JSON, Event, EventDraft, FightState
 
-UNDO_TARGETS = ("last_command", "turn_start", "seq")
-#: The fields of ``undo`` (``seq`` is read only with ``to: seq``); ``redo`` has none.
-UNDO_FIELDS = ("to", "seq", "reason")
+#: Where ``undo`` goes back to, and its fields (``seq`` is read only with ``to: seq``), as its spec
+#: (core.CORE_SPECS) declares them; ``redo`` has none.
+UNDO_TARGETS = tuple(CORE_SPECS["undo"].args["to"]["enum"])
+UNDO_FIELDS = tuple(CORE_SPECS["undo"].args)
 
 #: Returns the events with seq > its argument, in order.
 ReadAfter = Callable[[int], Sequence[Event]]

@@ -20,6 +20,7 @@ import attrs
 
 from combat_server.errors import reject
 from combat_server.rules.model import JSON, Command, Combatant, DiceSource, Event, EventDraft, FightState
+from combat_server.rules.commands import ANY, GM, CommandSpec, check_command
 from combat_server.rules.ruleset import Ruleset
 
 CONTROL_EVENTS = frozenset({"reverted", "restored"})
@@ -36,60 +37,29 @@ CORE_EVENTS = frozenset(
         "dispute_ruled",
     }
 ) | CONTROL_EVENTS
-CORE_COMMANDS = frozenset(
-    {
-        "add_combatant",
-        "update_combatant",
-        "remove_combatant",
-        "adjust",
-        "note",
-        "end_fight",
-        "dispute",
-        "rule",
-    }
-)
-#: Commands only the GM may send (DESIGN.md, Seat).
-GM_ONLY = frozenset(
-    {"add_combatant", "update_combatant", "remove_combatant", "adjust", "end_fight", "rule", "undo", "redo"}
-)
 DICE_MODES = ("server", "seeded", "manual")
 
 
 # --------------------------------------------------------------------------- decide
 
 
+def check(ruleset: Ruleset, state: FightState, command: Command) -> CommandSpec:
+    """Authorise and validate any command against its spec (one table: core's and the ruleset's)."""
+    return check_command(CORE_SPECS.get(command.type) or ruleset.commands.get(command.type), state, command)
+
+
 def decide(ruleset: Ruleset, state: FightState, command: Command, dice: DiceSource) -> list[EventDraft]:
-    """Authorise and validate any command; core ones here, the rest by the ruleset."""
-    actor = command.actor
-    if actor.role == "spectator":
-        raise reject("auth/read_only", "spectators can only watch")
-    if command.type in GM_ONLY and not actor.is_gm:
-        raise reject("auth/gm_only", f"only the GM may {command.type.replace('_', ' ')}")
-    if state.status == "ended" and command.type not in ("note",):
-        raise reject("fight/ended", "the fight has ended")
+    """Check any command against its spec, then decide it: core ones here, the rest by the ruleset."""
+    check(ruleset, state, command)
     handler = _CORE_DECIDERS.get(command.type)
-    if handler is None and command.type not in ruleset.command_types:
-        raise reject("command/unknown", f"unknown command type {command.type!r}")
-    # A field the command does not have is refused before anything else is checked.
-    fields = CORE_FIELDS if handler is not None else ruleset.command_fields
-    refuse_unknown(command.type, command.args, fields.get(command.type, ()))
     if handler is not None:
         return handler(ruleset, state, command)
     return ruleset.decide(state, command, dice)
 
 
-def refuse_unknown(command_type: str, args: Mapping[str, JSON], declared: Iterable[str]) -> None:
-    """Refuse a field that is not among the command's ``declared`` fields.
-
-    Why: a misspelt field (``weapn``) would otherwise be dropped silently and the
-    command applied as if it were not there. A declared field the chosen maneuver
-    does not need is accepted and ignored.
-    """
-    known = set(declared)
-    unknown = sorted(k for k in args if k not in known)
-    if unknown:
-        raise reject("command/unknown_field",
-                     f"{command_type}: no field {', '.join(repr(k) for k in unknown)} (misspelt?)", fields=unknown)
+def command_specs(ruleset: Ruleset) -> list[CommandSpec]:
+    """Every command a fight of this ruleset takes: the core ones (undo and redo too), then the ruleset's."""
+    return [*CORE_SPECS.values(), *(s for s in ruleset.commands.values() if s.name not in CORE_SPECS)]
 
 
 def _arg(command: Command, name: str, kind: type | tuple[type, ...], required: bool = True) -> Any:
@@ -272,17 +242,39 @@ def _decide_rule(ruleset: Ruleset, state: FightState, command: Command) -> list[
     return events
 
 
-#: The fields of each core command (docs/protocol.md); any other is refused (command/unknown_field).
-CORE_FIELDS: Mapping[str, frozenset[str]] = {
-    "add_combatant": frozenset({"id", "name", "side", "sheet", "hidden"}),
-    "update_combatant": frozenset({"id", "name", "side", "sheet", "hidden"}),
-    "remove_combatant": frozenset({"id", "reason"}),
-    "adjust": frozenset({"combatant", "changes", "reason"}),
-    "note": frozenset({"text"}),
-    "end_fight": frozenset({"reason"}),
-    "dispute": frozenset({"seq", "comment"}),
-    "rule": frozenset({"dispute", "verdict", "adjustments", "comment"}),
-}
+_TEXT: Mapping[str, JSON] = {"type": "string"}
+_COMBATANT_ID: Mapping[str, JSON] = {"type": "string", "pattern": "^[a-z0-9][a-z0-9_-]{0,63}$",
+                                     "description": "1 to 64 lowercase letters, digits, - or _"}
+_SIDE: Mapping[str, JSON] = {"enum": ["pc", "npc"]}
+
+#: Every core command: its fields (docs/protocol.md; any other is refused with command/unknown_field),
+#: their types, and who may send it (DESIGN.md, Seat). ``undo`` and ``redo`` are decided by the engine
+#: (engine/history.py) but authorised and checked here like the rest.
+CORE_SPECS: Mapping[str, CommandSpec] = {s.name: s for s in (
+    CommandSpec("add_combatant", GM, {"id": _COMBATANT_ID, "name": _TEXT, "side": _SIDE, "sheet": {"type": "object"},
+                                      "hidden": {"type": "boolean"}}, required=("name",),
+                help="add a combatant with the ruleset's sheet"),
+    CommandSpec("update_combatant", GM, {"id": _TEXT, "name": _TEXT, "side": _SIDE, "sheet": {"type": "object"},
+                                         "hidden": {"type": "boolean"}}, required=("id",),
+                help="change a combatant's name, side, hidden flag or sheet"),
+    CommandSpec("remove_combatant", GM, {"id": _TEXT, "reason": _TEXT}, required=("id",),
+                help="take a combatant out of the fight"),
+    CommandSpec("adjust", GM, {"combatant": _TEXT, "changes": {"type": "object"}, "reason": _TEXT},
+                required=("combatant", "changes", "reason"), help="set condition fields, with a reason the log shows"),
+    CommandSpec("note", ANY, {"text": _TEXT}, required=("text",), when_ended=True, help="a note in the log"),
+    CommandSpec("end_fight", GM, {"reason": _TEXT}, help="end the fight"),
+    CommandSpec("dispute", ANY, {"seq": {"type": "integer"}, "comment": _TEXT}, required=("seq", "comment"),
+                help="ask the GM to rule on an event"),
+    CommandSpec("rule", GM, {"dispute": _TEXT, "verdict": {"enum": ["uphold", "override"]},
+                             "adjustments": {"type": "array", "items": {"type": "object"}}, "comment": _TEXT},
+                required=("dispute", "verdict"), help="rule on a dispute: uphold, or override with adjustments"),
+    CommandSpec("undo", GM, {"to": {"enum": ["last_command", "turn_start", "seq"], "x-error": "undo/bad_target"},
+                             "seq": {"type": "integer", "minimum": 1, "x-error": "undo/bad_seq"}, "reason": _TEXT},
+                when_ended=True, help="take the last command, the turn so far, or everything after a seq out"),
+    CommandSpec("redo", GM, {}, when_ended=True, help="put back the newest undo, if nothing happened since"),
+)}
+#: The commands core decides (undo and redo are the engine's).
+CORE_COMMANDS = frozenset(CORE_SPECS) - {"undo", "redo"}
 
 _CORE_DECIDERS = {
     "add_combatant": _decide_add,

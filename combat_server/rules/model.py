@@ -31,28 +31,39 @@ class DiceSource(Protocol):
 
 
 @attrs.frozen
-class Actor:
-    """Who sends a command: a seat with its role and the combatants it controls."""
+class Principal:
+    """Who a command acts for, as the rules see it: whether it is the GM, which
+    combatants it controls, and the name the audit text gives it.
+
+    Why not the seat's role: a ruleset must not know how the server seats people
+    (GM, player, spectator links); it only asks "may this one act for X?". The
+    mapping from a seat to its principal is :meth:`of_seat`, used at the edge.
+    ``seat_id`` is what the log records as the event's actor.
+    """
 
     seat_id: str
-    role: str
+    is_gm: bool = False
     combatants: tuple[str, ...] = ()
     label: str = ""  # how people know the seat ("Alice's player"); the audit text uses it
+    read_only: bool = False  # a watcher: may send no command at all
+
+    @classmethod
+    def of_seat(cls, seat_id: str, role: str, combatants: tuple[str, ...] = (), label: str = "") -> "Principal":
+        """The principal of a seat with this role (``gm``, ``player``, ``spectator``, ``system``)."""
+        if role not in ROLES:
+            raise ValueError(f"unknown seat role {role!r}")
+        return cls(seat_id, role in ("gm", "system"), tuple(combatants), label, role == "spectator")
 
     @property
     def display(self) -> str:
         return self.label or self.seat_id
 
-    @property
-    def is_gm(self) -> bool:
-        return self.role in ("gm", "system")
-
     def controls(self, combatant_id: str) -> bool:
         return self.is_gm or combatant_id in self.combatants
 
 
-GM_ACTOR = Actor(seat_id="gm", role="gm")
-SYSTEM_ACTOR = Actor(seat_id="system", role="system")
+GM_ACTOR = Principal(seat_id="gm", is_gm=True)
+SYSTEM_ACTOR = Principal(seat_id="system", is_gm=True)
 
 
 @attrs.frozen
@@ -61,7 +72,7 @@ class Command:
 
     type: str
     args: Mapping[str, JSON] = attrs.field(factory=dict)
-    actor: Actor = GM_ACTOR
+    actor: Principal = GM_ACTOR
     command_id: str = ""
 
 
@@ -128,8 +139,8 @@ class Prompt:
     """Something the fight waits for, naming who must answer.
 
     ``combatant`` is the combatant whose seat answers (the GM may always answer on
-    its behalf); ``None`` means the GM. ``kind == "roll"`` prompts are dice the
-    server rolls by itself unless the fight uses manual dice.
+    its behalf); ``None`` means the GM. Which prompts the server answers by itself
+    (unless the fight uses manual dice) is the ruleset's ``auto_answer``.
     """
 
     id: str

@@ -13,7 +13,8 @@ import importlib.metadata
 from typing import Any, Callable, ClassVar, Iterable, Mapping
 
 from combat_server.errors import CombatError, reject
-from combat_server.rules.model import JSON, Command, DiceSource, Event, EventDraft, FightState
+from combat_server.rules.commands import CommandSpec
+from combat_server.rules.model import JSON, Command, DiceSource, Event, EventDraft, FightState, Prompt
 from combat_server.rules.options import OptionSpec, check_specs, specs_from_defaults
 from combat_server.rules.options import validate as validate_options
 
@@ -24,8 +25,8 @@ class Ruleset(abc.ABC):
     sheet_type: ClassVar[type]
     condition_type: ClassVar[type]
     combat_type: ClassVar[type | None] = None
-    #: command types this ruleset decides (beyond the core ones).
-    command_types: ClassVar[frozenset[str]] = frozenset()
+    #: The commands this ruleset decides (beyond the core ones), by name (rules/commands.py).
+    commands: ClassVar[Mapping[str, CommandSpec]] = {}
 
     # ----------------------------------------------------------------- options (#9)
     #: One spec per per-fight option (rules/options.py): validation and the clients' form come from them.
@@ -70,10 +71,6 @@ class Ruleset(abc.ABC):
         """Hook after a core event was folded (e.g. a combatant joins the sequence)."""
         return state
 
-    #: Per ruleset command, its fields; any other is refused (core.refuse_unknown), and a command
-    #: listed in ``command_types`` but not here accepts no fields.
-    command_fields: ClassVar[Mapping[str, frozenset[str]]] = {}
-
     def follow_up(self, state: FightState, dice: DiceSource) -> list[EventDraft]:
         """The ruleset's automatic steps after a core command changed the fight (``state``: after it).
 
@@ -82,6 +79,26 @@ class Ruleset(abc.ABC):
         cannot act; the ruleset moves the fight on exactly as after its own commands.
         """
         return []
+
+    def auto_answer(self, state: FightState, prompt: Prompt) -> Command | None:
+        """The command that answers ``prompt`` when the server rolls the dice, or ``None`` if a person must.
+
+        Why here: which prompts need no decision (GURPS: a ``roll`` prompt, the dice
+        being the whole answer) is a rule. Unless the fight uses manual dice, the
+        engine sends this command in the same batch, as the system principal with
+        the triggering command's id.
+        """
+        return None
+
+    def preview(self, state: FightState, command: Command) -> Mapping[str, JSON] | None:
+        """What ``command`` would roll against before anyone rolls (the number, each modifier
+        with its reason and rule id), or ``None`` if it makes no roll.
+
+        Clients show it instead of re-implementing the modifiers. It must not roll,
+        and must refuse an illegal command with the error the real one would get;
+        the command already passed its spec (``check_command``).
+        """
+        return None
 
     def explain(self, state_before: FightState, event: Event, hidden: frozenset[str] = frozenset()) -> str | None:
         """One readable sentence citing rule ids, or ``None`` to use the core text.

@@ -42,7 +42,8 @@ from websockets.http11 import Request, Response
 
 from combat_server.engine.fight import CommandResult, Engine
 from combat_server.errors import CombatError, reject
-from combat_server.rules.model import Actor, Command, Event, FightState
+from combat_server.rules.core import command_specs
+from combat_server.rules.model import GM_ACTOR, Command, Event, FightState
 from combat_server.rules.ruleset import default_ruleset_name, rulesets_json
 from combat_server.server.hub import MAX_PAGE, FightHub, Seat
 from combat_server.server.peers import PeerListener
@@ -340,7 +341,7 @@ class CombatServer:
         digest = token_hash(token)
         # The fight and its GM seat are written in one transaction.
         self.engine.create_fight(ruleset, options=options, dice_mode=dice_mode, title=title, seed=seed,
-                                 actor=Actor("gm", "gm"), version=version, fight_id=fight_id,
+                                 actor=GM_ACTOR, version=version, fight_id=fight_id,
                                  seats=[SeatRow(fight_id, "gm", "gm", "GM", (), digest)])
         seat = Seat(fight_id, "gm", "gm", "GM", ())
         self._seats[digest] = seat
@@ -599,7 +600,8 @@ class Session:
             if from_store:
                 self._held = []  # before the lock is released: nothing live is pushed ahead of the catch-up
             reply = {"type": "subscribed", "fight_id": seat.fight_id, "seat": seat.to_json(),
-                     "last_seq": state.seq, "after": after, "state": hub.view(seat, state)}
+                     "last_seq": state.seq, "after": after, "state": hub.view(seat, state),
+                     "commands": [spec.to_json() for spec in command_specs(hub.ruleset())]}
             if "ref" in m:
                 reply["ref"] = m["ref"]
             self.send(reply)
@@ -640,8 +642,7 @@ class Session:
     async def _command(self, m: dict[str, Any]) -> dict[str, Any]:
         seat, hub = self._joined()
         client_id: str = m["command_id"]
-        if seat.role == "spectator":
-            raise ProtocolError("auth/read_only")
+        # Who may send it (a spectator: nothing) is the command's spec's to say (rules/commands.py: check_command).
         command = Command(m["command"], m.get("args", {}), seat.actor(), f"{seat.seat_id}:{client_id}")
         started = time.perf_counter()
         outcome, first, last = "ok", 0, 0
@@ -730,9 +731,7 @@ class Session:
         """The number a command would roll against, computed by the rules (nothing appended):
         clients show it before anyone rolls instead of re-implementing the modifiers."""
         seat, hub = self._joined()
-        if seat.role == "spectator":
-            raise ProtocolError("auth/read_only")
-        command = Command(m["command"], m.get("args", {}), seat.actor(), "")
+        command = Command(m["command"], m.get("args", {}), seat.actor(), "")  # checked against its spec
         async with hub.lock:
             result = self.server.engine.preview(seat.fight_id, command)
         return {"type": "preview_result", **result}

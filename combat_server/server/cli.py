@@ -90,7 +90,7 @@ def build_demo(server: CombatServer) -> dict[str, str]:
     fight_id = build_demo_fight(engine)
     state = engine.load(fight_id)
     ruleset = engine.ruleset_of(fight_id)
-    if "start_combat" in ruleset.command_types and state.status == "setup":
+    if "start_combat" in ruleset.commands and state.status == "setup":
         engine.execute(fight_id, Command("start_combat", {}, GM_ACTOR, "demo-start"))
     links: dict[str, str] = {}
     gm, token = server.add_seat(fight_id, "gm", "GM", (), seat_id="gm")

@@ -23,7 +23,7 @@ import attrs
 
 from combat_server.engine.fight import CommandResult, Engine
 from combat_server.rules import core
-from combat_server.rules.model import Actor, Event, FightState
+from combat_server.rules.model import Event, FightState, Principal
 from combat_server.rules.ruleset import Ruleset, get_ruleset
 from combat_server.server.protocol import dumps
 from combat_server.server.views import (
@@ -49,8 +49,8 @@ class Seat:
     label: str = ""
     combatants: tuple[str, ...] = ()
 
-    def actor(self) -> Actor:
-        return Actor(self.seat_id, self.role, self.combatants, self.label)
+    def actor(self) -> Principal:
+        return Principal.of_seat(self.seat_id, self.role, self.combatants, self.label)
 
     def to_json(self) -> dict[str, Any]:
         return {"seat_id": self.seat_id, "role": self.role, "label": self.label, "combatants": list(self.combatants)}

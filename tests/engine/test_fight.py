@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from combat_server.engine.fight import Engine
 from combat_server.errors import Rejected, UnknownFight
 from combat_server.rules import core
-from combat_server.rules.model import GM_ACTOR, Actor, Command, FightState
+from combat_server.rules.model import GM_ACTOR, Principal, Command, FightState
 from combat_server.rules.ruleset import get_ruleset
 from combat_server.rules.serialize import state_bytes, state_to_json
 from combat_server.store.sql import SqlStore
@@ -82,8 +82,8 @@ REFUSED = [
                  "adjust/reason_required", id="no-reason"),
     pytest.param(Command("add_combatant", {"name": "Bad", "sheet": {"st": 0}}), "sheet/bad_field", id="bad-sheet"),
     pytest.param(Command("add_combatant", {"id": "alice", "name": "Alice again"}), "combatant/exists", id="dup-id"),
-    pytest.param(Command("note", {"text": "hi"}, Actor("watcher", "spectator")), "auth/read_only", id="spectator"),
-    pytest.param(Command("undo", {}, Actor("p1", "player", ("alice",))), "auth/gm_only", id="player-undo"),
+    pytest.param(Command("note", {"text": "hi"}, Principal.of_seat("watcher", "spectator")), "auth/read_only", id="spectator"),
+    pytest.param(Command("undo", {}, Principal.of_seat("p1", "player", ("alice",))), "auth/gm_only", id="player-undo"),
     pytest.param(Command("undo", {"to": "turn_start"}), "undo/no_turn", id="undo-no-turn"),
     pytest.param(Command("redo", {}), "redo/nothing", id="redo-nothing"),
     pytest.param(Command("fly", {}), "command/unknown", id="unknown-command"),

@@ -9,7 +9,7 @@ from typing import Any, Sequence
 import pytest
 
 from combat_server.engine.fight import CommandResult, Engine
-from combat_server.rules.model import GM_ACTOR, Actor, Command, FightState, Prompt
+from combat_server.rules.model import GM_ACTOR, Principal, Command, FightState, Prompt
 from combat_server.rules.serialize import state_bytes
 from combat_server.store.sql import SqlStore
 
@@ -32,7 +32,7 @@ class Table:
         self._ids = itertools.count(1)
 
     def send(self, type_: str, args: dict[str, Any] | None = None, faces: Sequence[Sequence[int]] = (),
-             actor: Actor = GM_ACTOR) -> CommandResult:
+             actor: Principal = GM_ACTOR) -> CommandResult:
         return self.engine.execute(self.fight_id, Command(type_, args or {}, actor, f"cmd-{next(self._ids)}"),
                                    [list(f) for f in faces])
 

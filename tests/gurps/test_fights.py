@@ -182,9 +182,9 @@ def test_wizard_against_troll(table: Table) -> None:
 
 def test_gm_and_two_players_run_a_fight_with_their_own_seats(table: Table) -> None:
     """Done-when of the gurps issue: the GM and two players, each acting only for its own combatant."""
-    from combat_server.rules.model import Actor
+    from combat_server.rules.model import Principal
 
-    p1, p2 = Actor("seat-1", "player", ("knight",)), Actor("seat-2", "player", ("archer",))
+    p1, p2 = Principal.of_seat("seat-1", "player", ("knight",)), Principal.of_seat("seat-2", "player", ("archer",))
     t = table
     t.add("knight", KNIGHT)
     t.add("archer", {**ARCHER, "weapons": ARCHER["weapons"][1:]})

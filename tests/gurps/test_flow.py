@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from combat_server.errors import Rejected
-from combat_server.rules.model import GM_ACTOR, Actor, Command
+from combat_server.rules.model import GM_ACTOR, Principal, Command
 
 from .conftest import ARCHER, KNIGHT, ORC, Table
 
@@ -57,13 +57,13 @@ def test_players_cannot_start_combat(table: Table) -> None:
     table.add("a", {})
     table.add("b", {})
     with pytest.raises(Rejected) as err:
-        table.send("start_combat", actor=Actor("p1", "player", ("a",)))
+        table.send("start_combat", actor=Principal.of_seat("p1", "player", ("a",)))
     assert err.value.code == "auth/gm_only"
 
 
 def test_player_acts_only_for_own_combatant(duel: Table) -> None:
     """Seats: a player commands only the combatants bound to its seat."""
-    orc_player = Actor("p2", "player", ("orc",))
+    orc_player = Principal.of_seat("p2", "player", ("orc",))
     with pytest.raises(Rejected) as err:
         duel.send("maneuver", {"combatant": "knight", "maneuver": "do_nothing"}, actor=orc_player)
     assert err.value.code == "auth/not_your_combatant"
@@ -72,7 +72,7 @@ def test_player_acts_only_for_own_combatant(duel: Table) -> None:
 def test_only_the_defender_answers_the_defence_prompt(duel: Table) -> None:
     """Prompts name who must answer: the knight's player cannot defend for the orc."""
     duel.maneuver("knight", "attack", [[3, 4, 5]], target="orc")
-    knight_player = Actor("p1", "player", ("knight",))
+    knight_player = Principal.of_seat("p1", "player", ("knight",))
     with pytest.raises(Rejected) as err:
         duel.send("defend", {"prompt": duel.prompt("defend").id, "defense": "dodge"}, [[3, 3, 3]], actor=knight_player)
     assert err.value.code == "auth/not_your_prompt"
@@ -387,7 +387,7 @@ def test_misspelt_field_of_a_core_command_is_refused(duel: Table) -> None:
 
 def test_upheld_ruling_with_adjustments_is_refused(duel: Table) -> None:
     """An upheld ruling changes nothing, so adjustments sent with it would be silently lost."""
-    player = Actor("p1", "player", ("knight",), "kim")
+    player = Principal.of_seat("p1", "player", ("knight",), "kim")
     seq = duel.engine.load(duel.fight_id).seq
     duel.send("dispute", {"seq": seq, "comment": "that was a hit"}, actor=player)
     prompt = duel.prompt("dispute")
@@ -406,7 +406,7 @@ def test_documented_field_a_short_cut_decision_never_read_is_accepted(duel: Tabl
 
 def test_circumstance_modifiers_are_the_gms(duel: Table) -> None:
     """G-35: a player cannot add '+50 I say so' to its own roll; the GM can state a modifier."""
-    player = Actor("p1", "player", ("knight",), "kim")
+    player = Principal.of_seat("p1", "player", ("knight",), "kim")
     with pytest.raises(Rejected) as err:
         duel.send("maneuver", {"combatant": "knight", "maneuver": "attack", "target": "orc",
                                "modifiers": [{"value": 50, "reason": "I say so"}]}, [[3, 4, 5]], actor=player)
@@ -471,7 +471,7 @@ def test_a_wait_that_turns_into_a_ranged_attack_takes_its_range(table: Table) ->
     table.add("orc", ORC, side="npc")
     table.send("start_combat", {"order": ["archer", "orc"]})
     table.maneuver("archer", "wait", trigger="the orc charges", action="attack", target="orc", weapon="bow")
-    player = Actor("p1", "player", ("archer",), "robin")
+    player = Principal.of_seat("p1", "player", ("archer",), "robin")
     with pytest.raises(Rejected) as err:
         table.send("trigger_wait", {"combatant": "archer", "target": "orc", "weapon": "bow", "range": 10,
                                     "modifiers": [{"value": 4, "reason": "I say so"}]}, [[3, 4, 5]], actor=player)
@@ -482,13 +482,15 @@ def test_a_wait_that_turns_into_a_ranged_attack_takes_its_range(table: Table) ->
 
 
 def test_every_command_declares_its_fields() -> None:
-    """command/unknown_field needs each command's fields: every core and gurps command has them
-    (a command without a list would accept no field at all)."""
+    """command/unknown_field needs each command's fields: every core and gurps command has a spec
+    (a command without one is refused as unknown)."""
     from combat_server.engine.history import UNDO_FIELDS
     from combat_server.rules import core
     from combat_server.rules.ruleset import get_ruleset
 
-    assert set(core.CORE_FIELDS) == set(core._CORE_DECIDERS)
+    assert set(core.CORE_COMMANDS) == set(core._CORE_DECIDERS)
+    assert set(core.CORE_SPECS) == set(core._CORE_DECIDERS) | {"undo", "redo"}
     gurps = get_ruleset("gurps", None)
-    assert set(gurps.command_fields) == set(gurps.command_types)
+    assert set(gurps.commands) == {"start_combat", "maneuver", "defend", "roll", "fright_check", "trigger_wait",
+                                   "spend_fatigue"}
     assert set(UNDO_FIELDS) == {"to", "seq", "reason"}

@@ -258,14 +258,11 @@ def defense_options(state: FightState, attack: Attack) -> dict[str, Any]:
     return result
 
 
-def defend(b: Batch, actor_controls: Any, args: Mapping[str, Any]) -> None:
+def defend(b: Batch, args: Mapping[str, Any]) -> None:
+    """G-38: answer the open defence prompt (that it is open and the sender's was checked by the spec)."""
     prompt_id = args.get("prompt")
-    pr = next((p for p in b.state.prompts if p.id == prompt_id), None)
-    if pr is None or pr.kind != "defend":
-        raise reject("prompt/unknown", f"no open defence prompt {prompt_id!r}")
+    pr = next(p for p in b.state.prompts if p.id == prompt_id and p.kind == "defend")
     assert pr.combatant is not None
-    if not actor_controls(pr.combatant):
-        raise reject("auth/not_your_prompt", f"only {b.name(pr.combatant)}'s seat or the GM answers this prompt")
     attack = b.combat.attack
     assert attack is not None
     choice = args.get("defense")

@@ -4,7 +4,7 @@ drafts for real)."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from combat_server.errors import reject
 from combat_server.rules import core
@@ -67,14 +67,11 @@ class Batch:
         c = self.state.combatants.get(cid)
         return c.name if c is not None else cid
 
-    def controlled(self, controls: Callable[[str], bool], args: Mapping[str, Any], command: str) -> str:
-        """The ``combatant`` a command names, if the sender's seat controls it (or is the GM)."""
-        cid = args.get("combatant")
-        if not isinstance(cid, str) or not cid:
-            raise reject("command/missing_field", f"{command}: combatant is required", field="combatant")
-        c = self.state.combatant(cid)
-        if not controls(cid):
-            raise reject("auth/not_your_combatant", f"you do not control {c.name}")
+    def controlled(self, args: Mapping[str, Any]) -> str:
+        """The ``combatant`` a command names; that the sender controls it was checked against the
+        command's spec (``rules/commands.py: authorise``)."""
+        cid = str(args["combatant"])
+        self.state.combatant(cid)
         return cid
 
     def option(self, key: str) -> Any:

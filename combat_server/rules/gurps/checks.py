@@ -13,15 +13,10 @@ from combat_server.rules.gurps.rolls import Mod, record, succeeded
 from combat_server.rules.model import JSON, Prompt
 
 
-def answer_roll(b: Batch, controls: Callable[[str], bool], args: Mapping[str, Any]) -> None:
+def answer_roll(b: Batch, args: Mapping[str, Any]) -> None:
+    """Roll for the open roll prompt (that it is open and the sender's was checked by the spec)."""
     prompt_id = args.get("prompt")
-    pr = next((p for p in b.state.prompts if p.id == prompt_id), None)
-    if pr is None or pr.kind != "roll":
-        raise reject("prompt/unknown", f"no open roll prompt {prompt_id!r}")
-    if pr.combatant is not None and not controls(pr.combatant):
-        raise reject("auth/not_your_prompt", f"only {b.name(pr.combatant)}'s seat or the GM rolls this")
-    if pr.combatant is None and not controls(""):
-        raise reject("auth/not_your_prompt", "only the GM rolls this")
+    pr = next(p for p in b.state.prompts if p.id == prompt_id and p.kind == "roll")
     purpose = str(pr.options["purpose"])
     handler = _ROLLS.get(purpose)
     if handler is None:
@@ -176,10 +171,8 @@ _ROLLS: dict[str, Callable[[Batch, Prompt], None]] = {
 }
 
 
-def fright_check(b: Batch, is_gm: bool, args: Mapping[str, Any]) -> None:
+def fright_check(b: Batch, args: Mapping[str, Any]) -> None:
     """G-18: the GM calls for a Fright Check; the combatant's seat rolls Will."""
-    if not is_gm:
-        raise reject("auth/gm_only", "only the GM calls for a Fright Check")
     cid = args.get("combatant")
     if not isinstance(cid, str):
         raise reject("command/missing_field", "fright_check: combatant is required", field="combatant")
@@ -195,9 +188,9 @@ def fright_check(b: Batch, is_gm: bool, args: Mapping[str, Any]) -> None:
                               modifier=modifier, reason=reason)])
 
 
-def spend_fatigue(b: Batch, controls: Callable[[str], bool], args: Mapping[str, Any]) -> None:
+def spend_fatigue(b: Batch, args: Mapping[str, Any]) -> None:
     """G-51: FP spent; at FP <= 0 each point also costs 1 HP (A-26), which is injury (R-06)."""
-    cid = b.controlled(controls, args, "spend_fatigue")
+    cid = b.controlled(args)
     points = args.get("points")
     if not isinstance(points, int) or isinstance(points, bool) or not 1 <= points <= 100:
         raise reject("command/bad_field", "spend_fatigue: points must be 1..100", field="points")

@@ -80,9 +80,9 @@ def allowance(b: Batch, cid: str, maneuver: str, option: str, sprint: bool) -> i
     return yards
 
 
-def choose(b: Batch, controls: Callable[[str], bool], args: Mapping[str, Any]) -> None:
+def choose(b: Batch, args: Mapping[str, Any]) -> None:
     combat = b.combat
-    cid = b.controlled(controls, args, "maneuver")
+    cid = b.controlled(args)
     c = b.state.combatant(cid)
     if combat.current != cid or combat.interrupted_by:
         raise reject("command/not_your_turn", f"it is {b.name(combat.current)}'s turn, not {c.name}'s")
@@ -362,10 +362,10 @@ def resolve_feint(b: Batch, pr: Prompt) -> None:
                               "round": feint_round}, opens=opens, answers=pr.id)
 
 
-def trigger_wait(b: Batch, controls: Callable[[str], bool], args: Mapping[str, Any]) -> None:
+def trigger_wait(b: Batch, args: Mapping[str, Any]) -> None:
     """G-34: the Wait's trigger happened: the action interrupts the sequence."""
     combat = b.combat
-    cid = b.controlled(controls, args, "trigger_wait")
+    cid = b.controlled(args)
     c = b.state.combatant(cid)
     cond = b.cond(cid)
     if not cond.wait_action:

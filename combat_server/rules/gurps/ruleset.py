@@ -4,19 +4,31 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Mapping
 
-import attrs
-
-from combat_server.rules.gurps import attacks, checks, derived, maneuvers, sheet as sheet_mod
+from combat_server.rules.gurps import attacks, checks, maneuvers, sheet as sheet_mod
 from combat_server.rules.gurps.apply import after_core, apply_event
 from combat_server.rules.gurps.batch import Batch
+from combat_server.rules.gurps.commands import COMMANDS
 from combat_server.rules.gurps.explain import combatant_view, explain_event
 from combat_server.rules.gurps.turns import settle, start_combat
 from combat_server.rules.gurps.sheet import Sheet
 from combat_server.rules.gurps.state import Combat, Condition
-from combat_server.errors import reject
-from combat_server.rules.model import JSON, Command, DiceSource, Event, EventDraft, FightState
+from combat_server.rules import core
+from combat_server.rules.commands import CommandSpec
+from combat_server.rules.model import JSON, Command, DiceRequest, DiceSource, Event, EventDraft, FightState, Prompt
 from combat_server.rules.options import OptionSpec
 from combat_server.rules.ruleset import Ruleset
+
+
+#: Events whose roll record a preview shows, and the parts of the record it shows.
+PREVIEWED = ("attack_rolled", "feint_rolled", "defense_rolled")
+PREVIEW_FIELDS = ("purpose", "roller", "base", "base_reason", "modifiers", "target", "cap", "rule")
+
+
+class _StandInDice:
+    """Dice for a preview: low faces, so checks before the roll succeed; the events are thrown away."""
+
+    def roll(self, request: DiceRequest) -> tuple[int, ...]:
+        return (1,) * request.count
 
 
 class GurpsRuleset(Ruleset):
@@ -43,23 +55,7 @@ class GurpsRuleset(Ruleset):
                    group="Rolls",
                    help="Rolls other than attacks and defences can succeed or fail critically; off: plain pass or fail."),
     )
-    command_types: ClassVar[frozenset[str]] = frozenset(
-        {"start_combat", "maneuver", "defend", "roll", "fright_check", "trigger_wait", "spend_fatigue"}
-    )
-
-    command_fields: ClassVar[Mapping[str, frozenset[str]]] = {  # as documented in docs/gurps.md
-        "start_combat": frozenset({"order"}),
-        "maneuver": frozenset({"combatant", "maneuver", "option", "target", "weapon", "weapon2", "range",
-                               "target_speed", "yards", "shots", "modifiers", "object", "posture", "task",
-                               "trigger", "action", "forward", "sprint", "item"}),
-        "defend": frozenset({"prompt", "defense", "weapon"}),
-        "roll": frozenset({"prompt"}),
-        "fright_check": frozenset({"combatant", "modifier", "reason"}),
-        # The Wait's action takes the fields of that maneuver (G-34).
-        "trigger_wait": frozenset({"combatant", "target", "weapon", "weapon2", "option", "range", "target_speed",
-                                   "yards", "shots", "modifiers", "object", "item"}),
-        "spend_fatigue": frozenset({"combatant", "points", "reason"}),
-    }
+    commands: ClassVar[Mapping[str, CommandSpec]] = COMMANDS
 
     def validate_sheet(self, raw: Mapping[str, JSON]) -> Sheet:
         return sheet_mod.validate_sheet(raw)
@@ -72,31 +68,22 @@ class GurpsRuleset(Ruleset):
 
     def decide(self, state: FightState, command: Command, dice: DiceSource) -> list[EventDraft]:
         b = Batch(self, state, dice)
-        actor = command.actor
         args = command.args
-
-        def controls(cid: str) -> bool:
-            return actor.is_gm if cid == "" else actor.controls(cid)
-
-        t = command.type
+        t = command.type  # who may send it was checked against its spec (commands.py)
         if t == "start_combat":
-            start_combat(b, actor.is_gm, args)
-        elif t in ("maneuver", "trigger_wait") and args.get("modifiers") and not actor.is_gm:
-            # G-35 circumstance modifiers (and G-03's skill penalties) are the GM's call.
-            raise reject("auth/gm_only", "only the GM states circumstance modifiers (G-35); "
-                         "ask the GM, who can add them or adjust afterwards", field="modifiers")
+            start_combat(b, args)
         elif t == "maneuver":
-            maneuvers.choose(b, controls, args)
+            maneuvers.choose(b, args)
         elif t == "defend":
-            attacks.defend(b, controls, args)
+            attacks.defend(b, args)
         elif t == "roll":
-            checks.answer_roll(b, controls, args)
+            checks.answer_roll(b, args)
         elif t == "fright_check":
-            checks.fright_check(b, actor.is_gm, args)
+            checks.fright_check(b, args)
         elif t == "trigger_wait":
-            maneuvers.trigger_wait(b, controls, args)
+            maneuvers.trigger_wait(b, args)
         elif t == "spend_fatigue":
-            checks.spend_fatigue(b, controls, args)
+            checks.spend_fatigue(b, args)
         settle(b)
         return b.drafts
 
@@ -106,6 +93,19 @@ class GurpsRuleset(Ruleset):
         b = Batch(self, state, dice)
         settle(b)
         return b.drafts
+
+    def auto_answer(self, state: FightState, prompt: Prompt) -> Command | None:
+        # A roll prompt's answer is the dice alone (damage, HT and Will checks, ...): no choice to make.
+        return Command("roll", {"prompt": prompt.id}) if prompt.kind == "roll" else None
+
+    def preview(self, state: FightState, command: Command) -> Mapping[str, JSON] | None:
+        # decide is pure: decided on stand-in dice, its first attack, feint or defence roll shows the
+        # number and modifiers the real roll records (G-35, G-32, ...).
+        for draft in core.decide(self, state, command, _StandInDice()):
+            record = draft.payload.get("record")
+            if draft.type in PREVIEWED and isinstance(record, Mapping):
+                return {k: record[k] for k in PREVIEW_FIELDS if k in record}
+        return None
 
     def apply(self, state: FightState, event: Event) -> FightState:
         return apply_event(state, event)

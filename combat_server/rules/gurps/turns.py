@@ -29,10 +29,8 @@ from combat_server.rules.model import JSON
 MAX_SETTLE_STEPS = 500
 
 
-def start_combat(b: Batch, is_gm: bool, args: Mapping[str, Any]) -> None:
+def start_combat(b: Batch, args: Mapping[str, Any]) -> None:
     """G-19: fix the order at the start: Basic Speed, DX between PCs, then a roll-off (R-21)."""
-    if not is_gm:
-        raise reject("auth/gm_only", "only the GM may start combat")
     if b.state.status != "setup":
         raise reject("combat/already_started", "combat has already started")
     ids = list(b.state.combatants)

@@ -1,0 +1,250 @@
+"""Command specs: one per command, its args as a JSON Schema and the capability it needs.
+
+Field checks and authorisation for every command, core or ruleset, come from this
+one table (:func:`check_command`); the rules then see a principal
+(``model.Principal``), never a seat role. Clients read the same specs
+(``subscribed.commands``, docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from typing import Any, Callable, Mapping
+
+import attrs
+
+from combat_server.errors import reject
+from combat_server.rules.model import JSON, Command, FightState, Principal, Prompt
+
+#: Who may send a command (``CommandSpec.capability``).
+GM = "gm"  # the GM only
+CONTROLS = "controls"  # a principal that controls the combatant named in ``subject``
+ANSWERS = "answers"  # a principal that controls the combatant of the prompt named in ``subject``
+ANY = "any"  # any principal that may act (not a watcher)
+CAPABILITIES = (GM, CONTROLS, ANSWERS, ANY)
+
+#: How a JSON type is named to users (JSON words, not Python's).
+_JSON_WORDS: Mapping[str, str] = {"object": "an object", "array": "a list", "string": "text",
+                                  "integer": "a whole number", "boolean": "true or false", "number": "a number",
+                                  "null": "null"}
+
+
+@attrs.frozen
+class CommandSpec:
+    """One command as data: its arguments (a JSON Schema) and who may send it.
+
+    Why: field checks and authorisation for every command, core or ruleset, come
+    from one table (:func:`check_command`), so a new ruleset declares its commands
+    instead of re-implementing "is this a field?" and "may this seat do that?";
+    clients and docs read the same specs (``subscribed.commands``).
+
+    ``args`` maps each field to its JSON Schema; a field's ``x-error`` names the
+    error code for a value it refuses when a more specific one than
+    ``command/bad_field`` applies (``maneuver/unknown``). ``subject`` is the field
+    naming the combatant (``controls``) or the prompt (``answers``, of kind
+    ``prompt_kind``). ``gm_fields`` are fields only the GM may send (G-35
+    circumstance modifiers). ``when_ended``: allowed after the fight ended.
+    """
+
+    name: str
+    capability: str
+    args: Mapping[str, Mapping[str, JSON]] = attrs.field(factory=dict)
+    required: tuple[str, ...] = ()
+    subject: str = ""
+    prompt_kind: str = ""
+    gm_fields: tuple[str, ...] = ()
+    when_ended: bool = False
+    help: str = ""
+    denied: str = ""  # the refusal text for a non-GM (default "only the GM may <name>")
+    _validator: Any = attrs.field(init=False, eq=False, repr=False)
+    _fast: Mapping[str, Callable[[JSON], bool] | None] = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        if self.capability not in CAPABILITIES:
+            raise ValueError(f"command {self.name}: unknown capability {self.capability!r}")
+        if self.capability in (CONTROLS, ANSWERS) and self.subject not in self.required:
+            # authorise reads it: a command without it must be refused as missing, never crash
+            raise ValueError(f"command {self.name}: subject {self.subject!r} is not one of its required fields")
+        if not set(self.required) | set(self.gm_fields) <= set(self.args):
+            raise ValueError(f"command {self.name}: required or GM-only fields it does not declare")
+        # jsonschema ships no type stubs, hence the import by name (as server/protocol.py).
+        cls = importlib.import_module("jsonschema").Draft202012Validator
+        cls.check_schema(self.schema())
+        object.__setattr__(self, "_validator", cls(self.schema()))
+        object.__setattr__(self, "_fast", {name: _compile(schema) for name, schema in self.args.items()})
+
+    def schema(self) -> dict[str, JSON]:
+        """The JSON Schema of the command's ``args`` object."""
+        return {"type": "object", "properties": {k: dict(v) for k, v in self.args.items()},
+                "required": list(self.required), "additionalProperties": False}
+
+    def to_json(self) -> dict[str, JSON]:
+        out: dict[str, JSON] = {"name": self.name, "capability": self.capability, "args": self.schema()}
+        for key in ("subject", "prompt_kind", "help"):
+            if getattr(self, key):
+                out[key] = getattr(self, key)
+        if self.gm_fields:
+            out["gm_fields"] = list(self.gm_fields)
+        if self.when_ended:
+            out["when_ended"] = True
+        return out
+
+    def refuse_unknown(self, args: Mapping[str, JSON]) -> None:
+        """Refuse a field the command does not have.
+
+        Why: a misspelt field (``weapn``) would otherwise be dropped silently and the
+        command applied as if it were not there. A declared field the chosen maneuver
+        does not need is accepted and ignored.
+        """
+        unknown = sorted(k for k in args if k not in self.args)
+        if unknown:
+            raise reject("command/unknown_field",
+                         f"{self.name}: no field {', '.join(repr(k) for k in unknown)} (misspelt?)", fields=unknown)
+
+    def validate(self, args: Mapping[str, JSON]) -> None:
+        """Refuse a missing required field, or a value its schema does not allow, naming the field."""
+        for name in self.required:
+            if name not in args:
+                raise reject("command/missing_field", f"{self.name}: field {name!r} is required", field=name)
+        # Fast path (jsonschema takes ~10x the rest of a GM adjust): each field's compiled check;
+        # jsonschema decides whatever a compiled check cannot, and names the error.
+        slow = False
+        for name, value in args.items():
+            fits = self._fast[name]
+            if fits is None:
+                slow = True
+            elif not fits(value):
+                break
+        else:
+            if not slow:
+                return
+        order = list(self.args)
+        errors = [e for e in self._validator.iter_errors(args) if e.absolute_path]
+        if not errors:
+            return
+        error = min(errors, key=lambda e: order.index(str(e.absolute_path[0])))
+        name = str(error.absolute_path[0])
+        schema = self.args[name]
+        code = str(schema.get("x-error", "command/bad_field"))
+        details: dict[str, JSON] = {"field": name}
+        if "enum" in schema:
+            details["known"] = [v for v in schema["enum"] if v is not None]
+        raise reject(code, f"{self.name}: field {name!r} must be {describe_schema(schema)}", **details)
+
+
+_TYPE_CHECKS: Mapping[str, Callable[[JSON], bool]] = {
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "null": lambda v: v is None,
+}
+_ANNOTATIONS = frozenset({"description", "title", "x-error"})
+
+
+def _compile(schema: Mapping[str, JSON]) -> Callable[[JSON], bool] | None:
+    """A predicate that accepts only what ``schema`` accepts, for the keywords specs use
+    (type, enum, minimum, maximum, minLength, pattern, items), or ``None`` for any other.
+
+    It may refuse a value the schema accepts (an integral float): the schema then decides.
+    """
+    if set(schema) - _ANNOTATIONS - {"type", "enum", "minimum", "maximum", "minLength", "pattern", "items"}:
+        return None
+    checks: list[Callable[[JSON], bool]] = []
+    if "type" in schema:
+        kinds = [schema["type"]] if isinstance(schema["type"], str) else list(schema["type"])
+        tests = [_TYPE_CHECKS[k] for k in kinds]
+        checks.append(tests[0] if len(tests) == 1 else (lambda v: any(t(v) for t in tests)))
+    if "enum" in schema:
+        allowed = list(schema["enum"])
+        checks.append(lambda v: any(type(v) is type(a) and v == a for a in allowed))
+    number = _TYPE_CHECKS["number"]
+    if "minimum" in schema:
+        lo = schema["minimum"]
+        checks.append(lambda v: not number(v) or v >= lo)
+    if "maximum" in schema:
+        hi = schema["maximum"]
+        checks.append(lambda v: not number(v) or v <= hi)
+    if "minLength" in schema:
+        least = int(schema["minLength"])
+        checks.append(lambda v: not isinstance(v, str) or len(v) >= least)
+    if "pattern" in schema:
+        search = re.compile(str(schema["pattern"])).search
+        checks.append(lambda v: not isinstance(v, str) or search(v) is not None)
+    if "items" in schema:
+        item = _compile(schema["items"])
+        if item is None:
+            return None
+        checks.append(lambda v: not isinstance(v, list) or all(item(x) for x in v))
+    if len(checks) == 1:
+        return checks[0]
+    return lambda v: all(check(v) for check in checks)
+
+
+def describe_schema(schema: Mapping[str, JSON]) -> str:
+    """A field's schema in the words of an error message ("a whole number 1..100", "one of 'pc', 'npc'")."""
+    if "enum" in schema:
+        return "one of " + ", ".join(repr(v) for v in schema["enum"] if v is not None)
+    kinds = schema.get("type", "")
+    words = " or ".join(_JSON_WORDS.get(k, k) for k in ([kinds] if isinstance(kinds, str) else kinds) if k != "null")
+    if "minimum" in schema or "maximum" in schema:
+        words += f" {schema.get('minimum', '')}..{schema.get('maximum', '')}"
+    if schema.get("minLength"):
+        words += ", not empty"
+    if "pattern" in schema:
+        words += f" matching {schema['pattern']}"
+    return words or "valid"
+
+
+def authorise(spec: CommandSpec, state: FightState, principal: Principal, args: Mapping[str, JSON]) -> None:
+    """The capability of ``spec``, for this principal and these (validated) args."""
+    if spec.capability == CONTROLS and not principal.is_gm:
+        c = state.combatant(str(args[spec.subject]))
+        if not principal.controls(c.id):
+            raise reject("auth/not_your_combatant", f"you do not control {c.name}")
+    elif spec.capability == ANSWERS:
+        prompt = open_prompt(state, spec, args[spec.subject])
+        if prompt.combatant is None and not principal.is_gm:
+            raise reject("auth/not_your_prompt", "only the GM answers this prompt")
+        if prompt.combatant is not None and not principal.controls(prompt.combatant):
+            owner = state.combatants.get(prompt.combatant)
+            raise reject("auth/not_your_prompt",
+                         f"only {owner.name if owner else prompt.combatant}'s seat or the GM answers this prompt")
+    for name in spec.gm_fields:
+        if args.get(name) and not principal.is_gm:
+            raise reject("auth/gm_only", spec.denied or f"only the GM may send {name!r}", field=name)
+
+
+def open_prompt(state: FightState, spec: CommandSpec, prompt_id: JSON) -> Prompt:
+    """The open prompt an ``answers`` command names, or ``prompt/unknown``."""
+    prompt = next((p for p in state.prompts if p.id == prompt_id and p.kind == spec.prompt_kind), None)
+    if prompt is None:
+        raise reject("prompt/unknown", f"no open {spec.prompt_kind} prompt {prompt_id!r}")
+    return prompt
+
+
+def check_command(spec: CommandSpec | None, state: FightState, command: Command) -> CommandSpec:
+    """Authorise and validate any command against its spec, in one order for every command.
+
+    The order: a watcher may send nothing; a GM-only command is refused to others
+    before anything about it is looked at; an ended fight takes only what may follow
+    its end; then the command must exist, have no unknown field (named even when
+    the command would fail anyway), carry its required fields with allowed values,
+    and the principal must hold its capability.
+    """
+    principal = command.actor
+    if principal.read_only:
+        raise reject("auth/read_only", "spectators can only watch")
+    if spec is not None and spec.capability == GM and not principal.is_gm:
+        raise reject("auth/gm_only", spec.denied or f"only the GM may {command.type.replace('_', ' ')}")
+    if state.status == "ended" and not (spec is not None and spec.when_ended):
+        raise reject("fight/ended", "the fight has ended")
+    if spec is None:
+        raise reject("command/unknown", f"unknown command type {command.type!r}")
+    spec.refuse_unknown(command.args)
+    spec.validate(command.args)
+    authorise(spec, state, principal, command.args)
+    return spec

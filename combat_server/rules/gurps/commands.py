@@ -1,0 +1,83 @@
+"""The gurps commands as specs: their fields, types and ranges, and who may send them.
+
+Why a table: the engine checks every command against its spec before the rules
+see it (``rules/commands.py: check_command``), so the handlers in maneuvers.py, attacks.py
+and checks.py only decide; clients read the same specs (docs/gurps.md lists them).
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from combat_server.rules.gurps.maneuvers import MANEUVERS, WAIT_ACTIONS
+from combat_server.rules.gurps.tables import POSTURE_STEPS
+from combat_server.rules.model import JSON
+from combat_server.rules.commands import ANSWERS, CONTROLS, GM, CommandSpec
+
+_TEXT: Mapping[str, JSON] = {"type": "string"}
+_OPTIONAL_TEXT: Mapping[str, JSON] = {"type": ["string", "null"]}  # null or "": not given
+
+
+def _whole(lo: int, hi: int) -> Mapping[str, JSON]:
+    return {"type": "integer", "minimum": lo, "maximum": hi}
+
+
+#: G-35: circumstance modifiers, each with a reason; the GM's to state.
+_MODIFIERS: Mapping[str, JSON] = {
+    "type": ["array", "null"],
+    "items": {"type": "object", "required": ["value", "reason"],
+              "properties": {"value": {"type": "integer"}, "reason": {"type": "string", "pattern": "\\S"}}},
+    "description": "[{value, reason}], GM only (G-35)",
+}
+
+#: The fields an attack, feint, ready or move takes (a Wait's action takes them too, G-34).
+_ACTION_FIELDS: Mapping[str, Mapping[str, JSON]] = {
+    "combatant": _TEXT,
+    "option": _OPTIONAL_TEXT,
+    "target": _OPTIONAL_TEXT,
+    "weapon": _OPTIONAL_TEXT,
+    "weapon2": _OPTIONAL_TEXT,
+    "range": {**_whole(0, 100000), "description": "yards to the target"},
+    "target_speed": _whole(0, 10000),
+    "yards": {**_whole(0, 10000), "description": "yards moved"},
+    "shots": _whole(1, 1000),
+    "modifiers": _MODIFIERS,
+    "object": {"type": ["object", "null"], "description": "{name, weight} to throw (G-12)"},
+    "item": _OPTIONAL_TEXT,
+}
+
+_DENIED_MODIFIERS = "only the GM states circumstance modifiers (G-35); ask the GM, who can add them or adjust afterwards"
+
+COMMANDS: Mapping[str, CommandSpec] = {s.name: s for s in (
+    CommandSpec("start_combat", GM, {"order": {"type": "array", "items": {"type": "string"},
+                                               "x-error": "combat/bad_order",
+                                               "description": "every combatant once (A-10)"}},
+                help="fix the turn order and start the first turn (G-19)"),
+    CommandSpec("maneuver", CONTROLS, {
+        **_ACTION_FIELDS,
+        "maneuver": {"enum": sorted(MANEUVERS), "x-error": "maneuver/unknown"},
+        "posture": {"enum": sorted(POSTURE_STEPS), "x-error": "maneuver/bad_posture"},
+        "task": _OPTIONAL_TEXT,
+        "trigger": _OPTIONAL_TEXT,
+        "action": {"enum": list(WAIT_ACTIONS), "x-error": "maneuver/bad_wait"},
+        "forward": {"type": "boolean"},
+        "sprint": {"type": "boolean"},
+    }, required=("combatant", "maneuver"), subject="combatant", gm_fields=("modifiers",), denied=_DENIED_MODIFIERS,
+        help="the combatant's maneuver on its turn (G-20..G-34)"),
+    CommandSpec("defend", ANSWERS, {"prompt": _TEXT,
+                                    "defense": {"enum": ["dodge", "parry", "block", "none"],
+                                                "x-error": "defense/bad_choice"},
+                                    "weapon": _OPTIONAL_TEXT},
+                required=("prompt", "defense"), subject="prompt", prompt_kind="defend",
+                help="answer a defence prompt (G-38)"),
+    CommandSpec("roll", ANSWERS, {"prompt": _TEXT}, required=("prompt",), subject="prompt", prompt_kind="roll",
+                help="roll for a roll prompt (damage, HT or Will checks, ...)"),
+    CommandSpec("fright_check", GM, {"combatant": _TEXT, "modifier": {"type": "integer"}, "reason": _TEXT},
+                required=("combatant",), denied="only the GM calls for a Fright Check",
+                help="call for a Fright Check (G-18)"),
+    CommandSpec("trigger_wait", CONTROLS, dict(_ACTION_FIELDS), required=("combatant",), subject="combatant",
+                gm_fields=("modifiers",), denied=_DENIED_MODIFIERS,
+                help="the Wait's trigger happened: its action interrupts the turn (G-34)"),
+    CommandSpec("spend_fatigue", CONTROLS, {"combatant": _TEXT, "points": _whole(1, 100), "reason": _TEXT},
+                required=("combatant", "points"), subject="combatant", help="spend FP (G-51)"),
+)}
