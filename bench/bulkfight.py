@@ -18,7 +18,7 @@ from combat_server.canonical import chain_hash
 from combat_server.engine.dice import SeededDice
 from combat_server.engine.fight import Engine
 from combat_server.rules import core
-from combat_server.rules.model import GM_ACTOR, Actor, Command, Event
+from combat_server.rules.model import GM_ACTOR, Command, Event
 from combat_server.rules.ruleset import get_ruleset
 from combat_server.rules.serialize import state_to_json
 from combat_server.server.app import new_token, token_hash
@@ -38,7 +38,7 @@ def long_fight(engine: Engine, events: int, title: str = "long") -> tuple[str, s
     token = new_token()
     fight_id = uuid.uuid4().hex[:16]
     engine.create_fight("gurps", dice_mode="seeded", seed="bulk", title=title, fight_id=fight_id,
-                        actor=Actor("gm", "gm"), seats=[SeatRow(fight_id, "gm", "gm", "GM", (), token_hash(token))])
+                        actor=GM_ACTOR, seats=[SeatRow(fight_id, "gm", "gm", "GM", (), token_hash(token))])
     for cid, side, hidden in COMBATANTS:
         engine.execute(fight_id, Command("add_combatant", {"id": cid, "name": cid.upper(), "side": side,
                                                            "sheet": SHEET, "hidden": hidden}, GM_ACTOR, f"gm:add-{cid}"))
