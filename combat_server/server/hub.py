@@ -27,8 +27,8 @@ from combat_server.rules.model import Event, FightState, Principal
 from combat_server.rules.ruleset import Ruleset, get_ruleset
 from combat_server.server.protocol import dumps
 from combat_server.server.views import (
-    GM_VIEW, StateEncoder, event_is_private, event_view, full_state, hidden_from, redact_payload, state_view, view_key,
-    with_hidden_as_now,
+    GM_VIEW, StateEncoder, event_view, full_state, hidden_during, hidden_ids, hidden_key, may_hide, payload_view,
+    seat_hidden, state_view, view_key, visible_to, with_hidden_as_now,
 )
 
 #: How many recent events (with their explanations) a hub keeps for fast catch-up.
@@ -73,11 +73,14 @@ class _Entry:
     ``before`` is the state right before the event, kept while some combatant is
     hidden: views that may not see a hidden sheet get an explanation computed
     from it without that combatant's numbers (``None``: refolded when needed).
+    ``hidden``: the combatants hidden at this event (:func:`hidden_during`;
+    ``None``: not known yet, see :meth:`FightHub._fill_hidden`).
     """
 
     event: Event
     explanation: str
     before: FightState | None = None
+    hidden: frozenset[str] | None = None
     fragments: dict[str, str] = attrs.field(factory=dict)
 
 
@@ -106,32 +109,25 @@ class FightHub:
         s = self.state()
         return get_ruleset(s.ruleset, s.ruleset_version)
 
-    def _item(self, entry: _Entry, key: str, state: FightState) -> str:
-        """The item JSON (without braces) of an event for one view; shared by all views when it can be.
+    def _item(self, entry: _Entry, hidden: frozenset[str], state: FightState) -> str:
+        """The item JSON (without braces) of an event for a seat that may not see ``hidden``; shared when it can be.
 
-        ``state`` decides which combatants are hidden from ``key`` (the state right
-        after the event when published, the current state on catch-up and replay).
+        ``hidden``: :func:`seat_hidden` of the entry's own hidden set (and, on
+        catch-up and replay, of those hidden now); ``state`` names the combatants
+        of redacted prompts.
         """
         e = entry.event
-        hidden = frozenset(hidden_from(key, state)) if key not in (GM_VIEW, "*") else frozenset()
-        private = event_is_private(e)
-        if not hidden:
-            cache_key = key if private else "*"
-        else:
-            cache_key = ",".join(sorted(hidden)) + ("|" + key if private else "")
+        cache_key = ",".join(sorted(hidden)) if hidden else "*"
         frag = entry.fragments.get(cache_key)
         if frag is None:
             explanation = entry.explanation
             if hidden:
-                if not private and redact_payload(e.type, e.payload, hidden, state) is e.payload:
-                    explanation = self._explain(entry, hidden)
-                    if explanation == entry.explanation:
-                        frag = self._item(entry, GM_VIEW, state)  # nothing to hide here: share the full text
-                        entry.fragments[cache_key] = frag
-                        return frag
-                else:
-                    explanation = self._explain(entry, hidden)
-            frag = (f'"seq":{e.seq},"event":{_dumps(event_view(e, state, key, hidden))},'
+                explanation = self._explain(entry, hidden)
+                if explanation == entry.explanation and payload_view(e, state, hidden) is e.payload:
+                    frag = self._item(entry, frozenset(), state)  # nothing to hide here: share the full text
+                    entry.fragments[cache_key] = frag
+                    return frag
+            frag = (f'"seq":{e.seq},"event":{_dumps(event_view(e, state, hidden))},'
                     f'"explanation":{_dumps(explanation)}')
             entry.fragments[cache_key] = frag
         return frag
@@ -147,25 +143,55 @@ class FightHub:
             return core.fold(self.ruleset(), [event])  # as Engine.history explains the first event
         return self.engine.state_at(self.fight_id, event.seq - 1)
 
-    def _fill_before(self, entries: list[_Entry]) -> None:
-        """Give every entry its state before, refolding forward from the first one that lacks it."""
-        missing = next((i for i, en in enumerate(entries) if en.before is None), None)
+    def _fill_hidden(self, entries: Sequence[_Entry], hidden_now: frozenset[str]) -> None:
+        """Give every entry its hidden set (and its state before, to explain it redacted), walking forward
+        from the first entry that lacks either.
+
+        ``hidden_now``: what the reader may not see now (every entry is then explained
+        redacted). Without it, a stretch of the log where nothing was hidden
+        (:func:`may_hide`) skips the walk. Touches only ``entries`` (runs in a read
+        worker for pages read from the store).
+        """
+        missing = next((i for i, en in enumerate(entries)
+                        if en.hidden is None or ((hidden_now or en.hidden) and en.before is None)), None)
         if missing is None:
             return
-        state = self._state_before(entries[missing].event)
-        for en in entries[missing:]:
+        first = entries[missing]
+        state = first.before if first.before is not None else self._state_before(first.event)
+        if not hidden_now and not may_hide(state, (en.event for en in entries[missing:])):
+            for en in entries[missing:]:
+                en.hidden = frozenset() if en.hidden is None else en.hidden
+            return
+        for i in range(missing, len(entries)):
+            en = entries[i]
             if en.before is None:
                 en.before = state
-            state = self.engine.state_after(en.before, en.event)
+            following = entries[i + 1].before if i + 1 < len(entries) else None
+            state = following if following is not None else self.engine.state_after(en.before, en.event)
+            if en.hidden is None:
+                en.hidden = hidden_during(en.before, state)
 
-    def _groups(self, state: FightState, event: Event) -> dict[str, list[Subscriber]]:
-        if not event_is_private(event) and not any(c.hidden for c in state.combatants.values()):
+    def _seat_hidden(self, seat: Seat, entry: _Entry, hidden_now: frozenset[str]) -> frozenset[str]:
+        """What ``seat`` may not see of ``entry``: hidden at its event or now, but not its own combatants."""
+        return seat_hidden(seat.role, seat.combatants, (entry.hidden or frozenset()) | hidden_now)
+
+    def _items(self, seat: Seat, entries: Sequence[_Entry], now: FightState) -> list[str]:
+        """The entries' item JSON for ``seat``: each hides what was hidden at its event or is hidden now."""
+        if seat.role == "gm":
+            return [self._item(e, frozenset(), now) for e in entries]
+        hidden_now = hidden_ids(now)
+        self._fill_hidden(entries, seat_hidden(seat.role, seat.combatants, hidden_now))
+        return [self._item(e, self._seat_hidden(seat, e, hidden_now), now) for e in entries]
+
+    def _groups(self, hidden: frozenset[str]) -> dict[str, list[Subscriber]]:
+        """The subscribers by what they see of an event that hides ``hidden`` (and of the state after it)."""
+        if not hidden:
             return {GM_VIEW: list(self.subscribers)}  # every seat sees everything: one view
         groups: dict[str, list[Subscriber]] = {}
         for sub in self.subscribers:
             seat = sub.seat
             assert seat is not None
-            groups.setdefault(view_key(seat.role, seat.combatants, state), []).append(sub)
+            groups.setdefault(hidden_key(seat.role, seat.combatants, hidden), []).append(sub)
         return groups
 
     # ------------------------------------------------------------------ publish (lock held)
@@ -232,18 +258,18 @@ class FightHub:
             last = i == len(events) - 1
             state = final if last and final is not None else self.engine.state_after(state, event)
             explanation = explanations[i] if i < len(explanations) else core.explain(rs, prev, event)
-            keep = any(c.hidden for c in prev.combatants.values()) or any(c.hidden for c in state.combatants.values())
-            entry = _Entry(event, explanation, prev if keep else None)
+            hidden = hidden_during(prev, state)
+            entry = _Entry(event, explanation, prev if hidden else None, hidden)
             self._recent.append(entry)
             self.synced_state = state
-            if not event_is_private(event):
-                self._item(entry, "*", state)  # encoded once, now: catch-ups reuse it
+            self._item(entry, frozenset(), state)  # encoded once, now: catch-ups reuse it
             if not self.subscribers:
                 continue
-            groups = self._groups(state, event)
+            groups = self._groups(hidden)
             texts = self._encoder.texts(rs, state, groups)
             for key, subs in groups.items():
-                text = (f'{{"type":"event","fight_id":{self._fid_json},{self._item(entry, key, state)},'
+                shown = hidden - visible_to(key) if key != GM_VIEW else frozenset()
+                text = (f'{{"type":"event","fight_id":{self._fid_json},{self._item(entry, shown, state)},'
                         f'"state":{texts[key]}}}')
                 for sub in subs:
                     if sub not in dropped and not sub.deliver(text):
@@ -272,11 +298,8 @@ class FightHub:
         recent = self._recent
         if after < state.seq:
             if recent and recent[-1].event.seq == state.seq and recent[0].event.seq <= after + 1:
-                key = view_key(seat.role, seat.combatants, state)
                 entries = [recent[i] for i in range(after + 1 - recent[0].event.seq, len(recent))]
-                if hidden_from(key, state):
-                    self._fill_before(entries)
-                items = [self._item(e, key, state) for e in entries]
+                items = self._items(seat, entries, state)
                 for start in range(0, len(items), BATCH_ITEMS):
                     last = start + BATCH_ITEMS >= len(items)
                     messages.append(self._events_message(items[start:start + BATCH_ITEMS], last))
@@ -296,10 +319,9 @@ class FightHub:
         one page and the state before it from the store (issue 15 item 2), and touches no hub
         state but fresh entries.
         """
-        key = view_key(seat.role, seat.combatants, state)
         page = self.engine.history_page(self.fight_id, after, state.seq, BATCH_ITEMS)
         entries = [_Entry(le.event, le.explanation, le.before) for le in page]
-        items = [self._item(e, key, state) for e in entries]
+        items = self._items(seat, entries, state)
         end = entries[-1].event.seq if entries else state.seq
         return self._events_message(items, end >= state.seq), end
 
@@ -338,15 +360,22 @@ class FightHub:
         Runs in a read worker thread: the engine reads and explains only this page
         (:meth:`Engine.history_page`); nothing of the hub is touched.
         """
-        key = view_key(seat.role, seat.combatants, now)
-        hidden = frozenset(hidden_from(key, now))
         entries = self.engine.history_page(self.fight_id, after, upto, limit)
-        if not hidden:
-            return [{"seq": le.event.seq, "event": event_view(le.event, now, key), "explanation": le.explanation,
+        if seat.role == "gm":
+            return [{"seq": le.event.seq, "event": le.event.to_dict(), "explanation": le.explanation,
                      "undone": le.undone} for le in entries]
+        # The same redaction as live and catch-up: per event, explained from the state before it.
         rs = get_ruleset(now.ruleset, now.ruleset_version)
-        # The same redaction as live and catch-up: explained from the state before the event.
-        return [{"seq": le.event.seq, "event": event_view(le.event, now, key, hidden),
-                 "explanation": core.explain(rs, le.before if le.before is not None else now, le.event, hidden),
-                 "undone": le.undone}
-                for le in entries]
+        walked = [_Entry(le.event, le.explanation, le.before) for le in entries]
+        hidden_now = hidden_ids(now)
+        self._fill_hidden(walked, seat_hidden(seat.role, seat.combatants, hidden_now))
+        out: list[dict[str, Any]] = []
+        for le, en in zip(entries, walked):
+            hidden = self._seat_hidden(seat, en, hidden_now)
+            explanation = le.explanation
+            if hidden:
+                before = en.before if en.before is not None else self._state_before(le.event)
+                explanation = core.explain(rs, before, le.event, hidden)
+            out.append({"seq": le.event.seq, "event": event_view(le.event, now, hidden), "explanation": explanation,
+                        "undone": le.undone})
+        return out

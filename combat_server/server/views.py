@@ -7,6 +7,10 @@ and prompts lose the numbers that reveal its sheet (:func:`redact_payload`,
 :func:`prompt_view`: a roll it made keeps dice, total and outcome). Seats
 that see the same thing share a :func:`view_key`, so a pushed message is encoded
 once per distinct view, not once per subscriber.
+
+Which combatants an event hides is decided per event by the log as written
+(:func:`hidden_during`), never by the current state alone: a combatant removed or
+undone since stays hidden in the events of its time (#15 item 1).
 """
 
 from __future__ import annotations
@@ -48,13 +52,58 @@ _NEUTRAL_PROMPT = {"defend": "{name} chooses a defence", "roll": "{name} rolls t
 
 def view_key(role: str, combatants: Iterable[str], state: FightState) -> str:
     """Seats with equal keys see equal messages."""
+    return hidden_key(role, combatants, hidden_ids(state))
+
+
+def hidden_ids(state: FightState) -> frozenset[str]:
+    """The combatants hidden in ``state`` (from everyone but the GM and their controllers)."""
+    return frozenset(cid for cid, c in state.combatants.items() if c.hidden)
+
+
+def hidden_during(before: FightState, after: FightState) -> frozenset[str]:
+    """The combatants an event must hide: hidden after it, or hidden before it and gone after it.
+
+    The redaction of an event follows the log as written, whatever was removed or
+    undone since: a combatant hidden when the event happened stays hidden in it
+    (also when the event is its removal or the undo of its entry), and one the
+    event reveals (``hidden: false``, or an undo of its hiding) is visible from
+    that event on. Pure, so a reader of any page of the log can compute it from
+    the state at the page's start, walking forward.
+    """
+    gone = frozenset(cid for cid, c in before.combatants.items() if c.hidden and cid not in after.combatants)
+    return hidden_ids(after) | gone
+
+
+def may_hide(start: FightState, events: Iterable[Event]) -> bool:
+    """Whether any of ``events`` (consecutive, right after ``start``) may have a non-empty :func:`hidden_during`.
+
+    False lets a reader skip the walk of states for a fight where nothing was
+    hidden: only a hidden combatant in ``start``, an event that hides one, or an
+    undo/redo (which may bring back an earlier hidden one) can hide anything.
+    """
+    if any(c.hidden for c in start.combatants.values()):
+        return True
+    return any(e.type in ("reverted", "restored") or (e.type in _SHEET_EVENTS and e.payload.get("hidden"))
+               for e in events)
+
+
+def seat_hidden(role: str, combatants: Iterable[str], hidden: frozenset[str]) -> frozenset[str]:
+    """Of the ``hidden`` combatants, those whose sheets a seat may not see (none for the GM, not its own)."""
+    if role == "gm" or not hidden:
+        return frozenset()
+    return hidden.difference(combatants)
+
+
+def hidden_key(role: str, combatants: Iterable[str], hidden: frozenset[str]) -> str:
+    """A :func:`view_key` for seats during an event that hides ``hidden``: equal keys see equal messages."""
     if role == "gm":
         return GM_VIEW
-    own_hidden = sorted(c for c in combatants if c in state.combatants and state.combatants[c].hidden)
-    return PUBLIC_VIEW if not own_hidden else PUBLIC_VIEW + ":" + ",".join(own_hidden)
+    own = sorted(hidden.intersection(combatants))
+    return PUBLIC_VIEW if not own else PUBLIC_VIEW + ":" + ",".join(own)
 
 
-def _visible_to(key: str) -> frozenset[str]:
+def visible_to(key: str) -> frozenset[str]:
+    """The hidden combatants the seats with view ``key`` control (and so may see)."""
     if key in (GM_VIEW, PUBLIC_VIEW):
         return frozenset()
     return frozenset(key.split(":", 1)[1].split(","))
@@ -121,7 +170,7 @@ def hidden_from(key: str, state: FightState) -> tuple[str, ...]:
     """The combatants whose sheets the seats with view ``key`` may not see (empty for the GM)."""
     if key == GM_VIEW:
         return ()
-    own = _visible_to(key)
+    own = visible_to(key)
     return tuple(cid for cid, c in state.combatants.items() if c.hidden and cid not in own)
 
 
@@ -315,34 +364,36 @@ def redact_payload(etype: str, payload: Mapping[str, Any], hidden: frozenset[str
     return payload if out is None else out
 
 
-def event_view(event: Event, state: FightState, key: str, hidden: frozenset[str] | None = None) -> dict[str, Any]:
-    """The event as JSON as the seats with view ``key`` may see it.
+def payload_view(event: Event, state: FightState, hidden: frozenset[str]) -> Mapping[str, Any]:
+    """The event's payload as a seat that may not see ``hidden`` sheets sees it.
 
-    For non-GM views: the sheet of a hidden combatant is left out, and the numbers
-    that reveal a hidden combatant's sheet are removed (:func:`redact_payload`).
-    ``hidden`` defaults to ``hidden_from(key, state)``.
+    ``payload`` itself when nothing in it is about a hidden combatant (callers can
+    tell with ``is`` that the full text may be shared). The sheet of a hidden
+    combatant in ``combatant_added``/``combatant_updated`` is ``None``.
+    """
+    shown = redact_payload(event.type, event.payload, hidden, state)
+    if event_is_private(event) and event.payload.get("id") in hidden:
+        shown = dict(shown, sheet=None)
+    return shown
+
+
+def event_view(event: Event, state: FightState, hidden: frozenset[str]) -> dict[str, Any]:
+    """The event as JSON for a seat that may not see the sheets of ``hidden`` (empty: the GM's view).
+
+    ``hidden`` is the seat's set for this event (:func:`seat_hidden` of
+    :func:`hidden_during`), never the current state's: a combatant removed or
+    undone since is still hidden in the events of its time.
     """
     data = event.to_dict()
-    if key == GM_VIEW:
-        return data
-    if hidden is None:
-        hidden = frozenset(hidden_from(key, state))
-    shown = redact_payload(event.type, event.payload, hidden, state)
-    if shown is not event.payload:
-        data["payload"] = dict(shown)
-    if event.type not in _SHEET_EVENTS or "sheet" not in event.payload:
-        return data
-    cid = str(event.payload.get("id", ""))
-    c = state.combatants.get(cid)
-    is_hidden = bool(event.payload.get("hidden")) or (c is not None and c.hidden)
-    if is_hidden and cid not in _visible_to(key):
-        payload = dict(data["payload"])
-        payload["sheet"] = None
-        data["payload"] = payload
+    if hidden:
+        shown = payload_view(event, state, hidden)
+        if shown is not event.payload:
+            data["payload"] = dict(shown)
     return data
 
 
 __all__ = [
     "GM_VIEW", "PUBLIC_VIEW", "VISIBLE_CONDITION", "DerivedCache", "StateEncoder", "view_key", "hidden_from", "full_state", "state_view",
-    "event_view", "event_is_private", "prompt_view", "redact_payload", "with_hidden_as_now",
+    "event_view", "event_is_private", "prompt_view", "redact_payload", "with_hidden_as_now", "hidden_ids",
+    "hidden_during", "may_hide", "seat_hidden", "payload_view", "hidden_key", "visible_to",
 ]

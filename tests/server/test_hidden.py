@@ -220,3 +220,108 @@ async def test_state_at_hides_a_sheet_the_gm_hid_later(fight: Fight) -> None:
         past = await c.state_at(seq)
         assert past["combatants"]["elf"]["sheet"] is None and "elf" not in past["derived"]
     assert (await fight.gm.state_at(seq))["combatants"]["elf"]["sheet"] is not None
+
+
+# --------------------------------------------------------------------------- #15 item 1: removal, undo, reveal
+
+def _record_of_orcs_attack(items: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
+    """The orc's attack_rolled record and explanation among replay or catch-up items."""
+    item = next(i for i in items if i["event"]["type"] == "attack_rolled")
+    return item["event"]["payload"]["record"], item["explanation"]
+
+
+def _assert_orc_redacted(items: list[dict[str, Any]]) -> None:
+    record, explanation = _record_of_orcs_attack(items)
+    assert record["dice"] == [3, 4, 5] and not set(SECRETS) & set(record)
+    assert "skill" not in explanation and "14" not in explanation
+    added = next(i for i in items if i["event"]["type"] == "combatant_added" and i["event"]["payload"]["id"] == "orc")
+    assert added["event"]["payload"]["sheet"] is None
+
+
+async def _catch_up_items(connect: Connect, token: str, upto: int) -> list[dict[str, Any]]:
+    late = await connect()
+    await late.subscribe(token, after=0)
+    await late.wait_for_seq(upto)
+    return [{"seq": e.seq, "event": e.event, "explanation": e.explanation} for e in late.events]
+
+
+async def test_replay_after_removal_keeps_the_removed_orc_redacted(fight: Fight) -> None:
+    """Removing the hidden orc does not show its sheet or roll numbers in a later replay (#15 item 1)."""
+    await _orc_attacks(fight)
+    await fight.gm.command("remove_combatant", {"id": "orc"})
+    for c in (fight.alice, fight.spectator):
+        _assert_orc_redacted(await c.replay())
+
+
+async def test_catch_up_after_removal_keeps_the_removed_orc_redacted(fight: Fight, connect: Connect) -> None:
+    """A subscribe from 0 after the hidden orc was removed gets its events redacted as they were live (#15 item 1)."""
+    await _orc_attacks(fight)
+    last = (await fight.gm.command("remove_combatant", {"id": "orc"}))["last_seq"]
+    for role in ("player", "spectator"):
+        _assert_orc_redacted(await _catch_up_items(connect, fight.tokens[role], last))
+
+
+async def test_undoing_the_orcs_entry_keeps_its_events_redacted(fight: Fight, connect: Connect) -> None:
+    """Undoing back to before the hidden orc joined leaves its (now undone) events redacted in replay and
+    catch-up: what a seat may see is decided at each event, in the log as written (#15 item 1)."""
+    await _orc_attacks(fight)
+    added = next(e.seq for e in fight.gm.events if e.type == "combatant_added" and e.event["payload"]["id"] == "orc")
+    last = (await fight.gm.command("undo", {"to": "seq", "seq": added - 1}))["last_seq"]
+    assert "orc" not in (await fight.gm.state_at(last))["combatants"]
+    for c in (fight.alice, fight.spectator):
+        items = await c.replay()
+        assert next(i for i in items if i["event"]["type"] == "attack_rolled")["undone"]
+        _assert_orc_redacted(items)
+    for role in ("player", "spectator"):
+        _assert_orc_redacted(await _catch_up_items(connect, fight.tokens[role], last))
+
+
+async def test_redo_of_the_orcs_entry_keeps_it_hidden(fight: Fight) -> None:
+    """Undo then redo of the hidden orc's entry: it is hidden again, in the state and in every replayed event."""
+    await _orc_attacks(fight)
+    added = next(e.seq for e in fight.gm.events if e.type == "combatant_added" and e.event["payload"]["id"] == "orc")
+    await fight.gm.command("undo", {"to": "seq", "seq": added - 1})
+    last = (await fight.gm.command("redo", {}))["last_seq"]
+    await fight.alice.wait_for_seq(last)
+    assert fight.alice.state is not None and fight.alice.state["combatants"]["orc"]["sheet"] is None
+    _assert_orc_redacted(await fight.alice.replay())
+
+
+async def test_state_at_before_the_removal_hides_the_orc(fight: Fight) -> None:
+    """``state_at`` a seq when the since-removed orc was hidden shows it as it showed then: no sheet, no derived."""
+    seq = await _orc_attacks(fight)
+    await fight.gm.command("remove_combatant", {"id": "orc"})
+    for c in (fight.alice, fight.spectator):
+        past = await c.state_at(seq)
+        assert past["combatants"]["orc"]["sheet"] is None and "orc" not in past["derived"]
+        assert not {"effective", "margin", "damage_dice", "damage_adds"} & set(past["combat"]["attack"])
+
+
+async def test_a_revealed_orc_shows_its_numbers_from_the_reveal_on(fight: Fight) -> None:
+    """Once the GM reveals the orc, players see its sheet and numbers from then on; what happened while it
+    was hidden stays redacted in replay (#15 item 1)."""
+    await _orc_attacks(fight)
+    await fight.gm.command("update_combatant", {"id": "orc", "hidden": False})
+    last = (await fight.gm.command("adjust", {"combatant": "orc", "changes": {"hp": 9}, "reason": "bled"}))["last_seq"]
+    await fight.alice.wait_for_seq(last)
+    assert fight.alice.state is not None and fight.alice.state["combatants"]["orc"]["sheet"]["hp"] == 15
+    items = await fight.alice.replay()
+    _assert_orc_redacted(items)
+    adjusted = next(i for i in items if i["event"]["type"] == "condition_adjusted")
+    assert adjusted["event"]["payload"]["changes"] == {"hp": 9} and "hp 15 -> 9" in adjusted["explanation"]
+    assert _one(fight.alice, "condition_adjusted").event["payload"]["changes"] == {"hp": 9}
+
+
+async def test_the_orcs_controller_sees_its_numbers_after_its_removal(fight: Fight, connect: Connect) -> None:
+    """A seat that controls the hidden orc still sees its sheet and roll numbers after the removal."""
+    seat = await fight.gm.add_seat("player", ["orc"], "orc's player")
+    await _orc_attacks(fight)
+    await fight.gm.command("remove_combatant", {"id": "orc"})
+    owner = await connect()
+    await owner.subscribe(seat["token"], after=0)
+    for items in (await owner.replay(), await _catch_up_items(connect, seat["token"], fight.gm.last_seq)):
+        record, explanation = _record_of_orcs_attack(items)
+        assert record["target"] == 14 and "axe skill 14" in explanation
+        added = next(i for i in items if i["event"]["type"] == "combatant_added"
+                     and i["event"]["payload"]["id"] == "orc")
+        assert added["event"]["payload"]["sheet"]["hp"] == 15
