@@ -355,7 +355,7 @@ class FightHub:
 
     def history_page(self, seat: Seat, now: FightState, after: int, upto: int, limit: int) -> list[dict[str, Any]]:
         """The log (after, upto], at most ``limit`` events, with explanations and undone marks, as
-        ``seat`` may see it (``now``: the current state, which decides what is hidden).
+        ``seat`` may see it (``now``: the current state; what is hidden now is hidden in every event).
 
         Runs in a read worker thread: the engine reads and explains only this page
         (:meth:`Engine.history_page`); nothing of the hub is touched.
