@@ -51,6 +51,12 @@ class Ruleset(abc.ABC):
     def validate_sheet(self, raw: Mapping[str, JSON]) -> Any:
         """Turn a client's sheet JSON into the ruleset's sheet, or raise ``sheet/...``."""
 
+    def sheet_schema(self) -> dict[str, JSON]:
+        """The JSON Schema of ``validate_sheet``'s input, with titles and help, from which clients
+        build a sheet editor (``welcome.rulesets[].sheet``). It must refuse nothing validate_sheet
+        accepts that a client should offer, and validate_sheet must enforce every bound it states."""
+        return {"type": "object"}
+
     @abc.abstractmethod
     def sheet_to_json(self, sheet: Any) -> dict[str, JSON]:
         """The normalized sheet as stored in ``combatant_added`` events."""
@@ -269,13 +275,15 @@ def registered_rulesets() -> list[Ruleset]:
 
 def rulesets_json() -> list[dict[str, JSON]]:
     """What clients are told of the rulesets (``welcome.rulesets``): per name, its latest
-    version, every version, and the latest version's option specs."""
+    version, every version, and the latest version's option specs and sheet schema."""
     _ensure_loaded()
     out: list[dict[str, JSON]] = []
     for name, latest in sorted(_LATEST.items()):
         versions: list[JSON] = [v for v in sorted((v for n, v in _REGISTRY if n == name), key=_version_key)]
-        specs: list[JSON] = [spec.to_json() for spec in _REGISTRY[(name, latest)].option_specs]
-        out.append({"name": name, "version": latest, "versions": versions, "options": specs})
+        ruleset = _REGISTRY[(name, latest)]
+        specs: list[JSON] = [spec.to_json() for spec in ruleset.option_specs]
+        out.append({"name": name, "version": latest, "versions": versions, "options": specs,
+                    "sheet": ruleset.sheet_schema()})
     return out
 
 

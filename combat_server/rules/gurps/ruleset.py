@@ -11,6 +11,7 @@ from combat_server.rules.gurps.commands import COMMANDS
 from combat_server.rules.gurps.explain import combatant_view, explain_event
 from combat_server.rules.gurps.turns import settle, start_combat
 from combat_server.rules.gurps.sheet import Sheet
+from combat_server.rules.gurps.sheet_schema import sheet_schema
 from combat_server.rules.gurps.state import Combat, Condition
 from combat_server.rules import core
 from combat_server.rules.commands import CommandSpec
@@ -59,6 +60,9 @@ class GurpsRuleset(Ruleset):
 
     def validate_sheet(self, raw: Mapping[str, JSON]) -> Sheet:
         return sheet_mod.validate_sheet(raw)
+
+    def sheet_schema(self) -> dict[str, JSON]:
+        return sheet_schema()
 
     def sheet_to_json(self, sheet: Any) -> dict[str, JSON]:
         return sheet_mod.sheet_to_json(sheet)

@@ -1,0 +1,127 @@
+"""The GURPS sheet as a JSON Schema (draft 2020-12), from which clients build a sheet editor.
+
+Why a schema built here from sheet.py's bound tables, and not a hand-written
+document: validate_sheet and the editor must refuse the same things, so the
+numbers come from one place (tests/rules/test_gurps_sheet_schema.py checks that
+every sheet the schema allows is accepted and every bound it states is enforced).
+Two rules JSON Schema cannot say are given as annotations: ``x-unique-by`` (weapon
+names are unique) and the ranged weapon's Max range (an ``if``/``then``).
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from combat_server.rules.gurps.sheet import _INT_FIELDS, _WEAPON_INT
+from combat_server.rules.gurps.tables import DAMAGE_TYPES
+from combat_server.rules.model import JSON
+
+#: Damage as validate_sheet reads it (spaces aside): ``thr``/``sw`` with adds, or fixed dice ``2d+1`` (0..50 dice).
+DAMAGE_PATTERN = r"^((thr|sw)([+-][0-9]+)?|([0-9]|[1-4][0-9]|50)?d([+-][0-9]+)?)$"
+
+# field -> (title, help, default shown to people). Help is a short line in our own words.
+_SHEET_TEXT: Mapping[str, tuple[str, str]] = {
+    "st": ("ST", "Strength: thrust and swing damage, and HP unless HP is typed."),
+    "dx": ("DX", "Dexterity: the default for weapon skills and for Basic Speed."),
+    "iq": ("IQ", "Intelligence: Will and Perception unless typed."),
+    "ht": ("HT", "Health: FP, Basic Speed, and the rolls to stay conscious and alive."),
+    "hp": ("HP", "Hit points; leave empty to use ST (G-43)."),
+    "fp": ("FP", "Fatigue points; leave empty to use HT (G-51)."),
+    "will": ("Will", "Leave empty to use IQ; fright checks roll against it (G-18)."),
+    "per": ("Per", "Perception; leave empty to use IQ."),
+    "speed_bonus_quarters": ("Speed bonus (quarters)", "Basic Speed bought up or down, in steps of 0.25."),
+    "move_bonus": ("Move bonus", "Basic Move bought up or down, in yards."),
+    "sm": ("Size modifier", "Bigger targets are easier to hit (G-35)."),
+    "dr": ("DR", "Damage resistance of armour and toughness, taken off each hit (G-42)."),
+    "carried": ("Carried (lb)", "Weight carried; gives the encumbrance level (G-02)."),
+    "encumbrance": ("Encumbrance level", "0 (none) to 4 (extra-heavy); set it to override the carried weight."),
+    "shield_skill": ("Shield skill", "Skill with a ready shield or cloak: allows a Block (G-40)."),
+    "shield_name": ("Shield name", "What the shield is called in the log."),
+    "unarmed_skill": ("Unarmed skill", "Brawling or similar: the punch's skill; empty uses DX."),
+    "skills": ("Other skills", "Skill names and their levels, for rolls the GM asks for."),
+    "weapons": ("Weapons", "Each weapon the combatant can fight with; a punch is always there."),
+}
+_WEAPON_TEXT: Mapping[str, tuple[str, str]] = {
+    "name": ("Name", "Unique on this sheet; the log and the maneuver form use it."),
+    "kind": ("Kind", "Melee weapons strike at reach; ranged and thrown ones need a range."),
+    "skill": ("Skill", "The effective skill level with this weapon, before modifiers."),
+    "damage": ("Damage", "thr or sw with adds (sw+2) from ST, or fixed dice like 2d+1."),
+    "damage_type": ("Damage type", "Decides the wound multiplier (G-42)."),
+    "reach": ("Reach", "Yards it strikes at: C, 1, 1,2 ..."),
+    "parry": ("Parry", "Modifier to the parry with it; empty: it cannot parry (a bow)."),
+    "unbalanced": ("Unbalanced", "Cannot parry in the turn it attacked (R-07)."),
+    "weight": ("Weight (lb)", "The weapon's weight."),
+    "acc": ("Acc", "Accuracy: added when aimed (G-21)."),
+    "half_damage": ("1/2D (yd)", "From this range on, damage is halved (A-17); 0: none."),
+    "max_range": ("Max (yd)", "The farthest it reaches; a ranged weapon needs one."),
+    "bulk": ("Bulk", "Penalty when it is used on the move (G-23)."),
+    "rof": ("RoF", "Shots per attack (G-39)."),
+    "shots": ("Shots", "Shots before reloading; 0: not counted."),
+    "min_range": ("Min (yd)", "The closest it can be used at."),
+    "needs_ready": ("Needs a Ready", "Must be readied again after each use (G-22, G-33)."),
+    "st_based": ("ST-based damage", "Damage comes from ST (All-Out Attack Strong adds to it, G-22)."),
+    "off_hand": ("Off hand", "Held in the off hand."),
+    "firearm": ("Firearm", "Bullets and beams: cannot be blocked or parried (G-40, G-41)."),
+}
+
+
+def _described(field: str, text: Mapping[str, tuple[str, str]], body: dict[str, JSON]) -> dict[str, JSON]:
+    title, help_ = text[field]
+    return {"title": title, "description": help_, **body}
+
+
+def _int(bounds: tuple[int, int], nullable: bool, default: JSON = None) -> dict[str, JSON]:
+    out: dict[str, JSON] = {"type": ["integer", "null"] if nullable else "integer",
+                            "minimum": bounds[0], "maximum": bounds[1]}
+    if default is not None:
+        out["default"] = default
+    return out
+
+
+def _weapon_schema() -> dict[str, JSON]:
+    props: dict[str, JSON] = {
+        "name": {"type": "string", "minLength": 1, "pattern": r"\S"},
+        "kind": {"enum": ["melee", "ranged", "thrown"], "default": "melee"},
+        "damage": {"type": "string", "pattern": DAMAGE_PATTERN, "default": "thr"},
+        "damage_type": {"enum": list(DAMAGE_TYPES), "default": "cr"},
+        "reach": {"type": "string", "default": "1"},
+    }
+    defaults = {"skill": 10, "parry": 0, "acc": 0, "half_damage": 0, "max_range": 0, "bulk": 0, "rof": 1,
+                "shots": 0, "min_range": 0}
+    for key, bounds in _WEAPON_INT.items():
+        props[key] = _int(bounds, key == "parry", defaults[key])
+    props["weight"] = {"type": "number", "minimum": 0, "default": 0}
+    for key, default in (("unbalanced", False), ("needs_ready", False), ("st_based", True),
+                         ("off_hand", False), ("firearm", False)):
+        props[key] = {"type": "boolean", "default": default}
+    order = list(_WEAPON_TEXT)
+    return {
+        "type": "object",
+        "title": "Weapon",
+        "properties": {k: _described(k, _WEAPON_TEXT, props[k]) for k in order},
+        "required": ["name"],
+        "additionalProperties": False,
+        "if": {"properties": {"kind": {"const": "ranged"}}, "required": ["kind"]},
+        "then": {"properties": {"max_range": {"type": "integer", "minimum": 1}}, "required": ["max_range"]},
+    }
+
+
+def sheet_schema() -> dict[str, JSON]:
+    """The JSON Schema of a GURPS sheet (what ``add_combatant``'s ``sheet`` takes)."""
+    props: dict[str, JSON] = {}
+    defaults = {"st": 10, "dx": 10, "iq": 10, "ht": 10, "speed_bonus_quarters": 0, "move_bonus": 0, "sm": 0,
+                "dr": 0}
+    for key, bounds in _INT_FIELDS.items():
+        props[key] = _int(bounds, key not in defaults, defaults.get(key))
+    props["carried"] = {"type": "number", "minimum": 0, "default": 0}
+    props["shield_name"] = {"type": "string", "default": ""}
+    props["skills"] = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 40}}
+    props["weapons"] = {"type": "array", "items": _weapon_schema(), "x-unique-by": "name"}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "GURPS character sheet",
+        "description": "Derived scores (Basic Speed, Move, Dodge, parries) are computed, never typed in.",
+        "type": "object",
+        "properties": {k: _described(k, _SHEET_TEXT, props[k]) for k in _SHEET_TEXT},
+        "additionalProperties": False,
+    }
