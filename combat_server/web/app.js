@@ -347,6 +347,7 @@ function render() {
   renderWaits();
   renderAct();
   renderGM();
+  renderSheetEditor();
   renderScrubber();
   markUndone();
 }
@@ -1218,6 +1219,123 @@ function chosenOptions() {
   return out;
 }
 
+// ------------------------------------------------------------------ sheet editor, built from the ruleset's sheet schema
+// welcome.rulesets[].sheet is a JSON Schema with a title and help per field (docs/protocol.md);
+// the Add-a-combatant form is generated from it. A field left empty is left out: the server's default.
+
+let shownSheet = "";
+
+function fightSheetSchema() {
+  const name = S.state && S.state.ruleset;
+  const rs = ((S.welcome && S.welcome.rulesets) || []).find((r) => r.name === name);
+  return rs ? rs.sheet : null;
+}
+
+function renderSheetEditor() {
+  const schema = fightSheetSchema();
+  const key = JSON.stringify(schema);
+  if (key === shownSheet) return;  // keep what the GM is typing
+  shownSheet = key;
+  const box = $("#sheet-editor");
+  box.replaceChildren(...(schema && schema.properties ? objectFields(schema, "") : []));
+}
+
+function schemaTypes(s) { return Array.isArray(s.type) ? s.type : [s.type]; }
+
+function objectFields(schema, prefix) {
+  const primary = new Set(schema["x-primary"] || Object.keys(schema.properties));
+  const first = [], more = [];
+  for (const [key, prop] of Object.entries(schema.properties)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    (primary.has(key) ? first : more).push(fieldFor(prop, path, (schema.required || []).includes(key)));
+  }
+  const grid = (items) => h("div", { class: "grid2 sheet-fields" }, items.filter((f) => !f.classList.contains("sheet-list")));
+  const lists = (items) => items.filter((f) => f.classList.contains("sheet-list"));
+  return [grid(first), ...lists(first),
+          more.length ? h("details", { class: "sheet-more" }, h("summary", null, "More"), grid(more), ...lists(more)) : null];
+}
+
+function fieldFor(prop, path, required) {
+  const title = prop.title || path.split(".").pop();
+  const types = schemaTypes(prop);
+  const common = { dataset: { path }, title: prop.description || null };
+  if (types.includes("array") && prop.items && prop.items.properties) return listField(prop, path);
+  let input;
+  if (prop.enum) {
+    input = h("select", common, ...(required ? [] : [h("option", { value: "" }, "")]),
+              ...prop.enum.map((v) => h("option", { value: JSON.stringify(v) }, String(v))));
+    input.value = prop.default !== undefined ? JSON.stringify(prop.default) : "";
+    input.dataset.kind = "enum";
+    input.dataset.default = input.value;
+  } else if (types.includes("boolean")) {
+    input = h("input", { ...common, type: "checkbox", checked: prop.default === true });
+    input.dataset.kind = "boolean";
+    return h("label", { class: "inline" }, input, " ", title);
+  } else if (types.includes("integer") || types.includes("number")) {
+    input = h("input", { ...common, type: "number", min: prop.minimum, max: prop.maximum,
+                         step: types.includes("integer") ? 1 : "any",
+                         placeholder: prop.default !== undefined ? String(prop.default) : "none" });
+    input.dataset.kind = types.includes("integer") ? "integer" : "number";
+  } else if (types.includes("object")) {  // a map of names to values: one "name: value" per line
+    input = h("textarea", { ...common, rows: 2, placeholder: "name: value, one per line" });
+    input.dataset.kind = "map";
+  } else {
+    input = h("input", { ...common, type: "text",
+                         placeholder: prop.default !== undefined ? String(prop.default) : "" });
+    input.dataset.kind = "string";
+  }
+  return h("label", null, title, " ", input);
+}
+
+function listField(prop, path) {
+  const items = h("div", { class: "sheet-items" });
+  const itemTitle = prop.items.title || "item";
+  const add = () => {
+    const fs = h("fieldset", { class: "sheet-item" }, h("legend", null, itemTitle),
+      ...objectFields(prop.items, path + ".#"),
+      h("button", { type: "button", class: "small", onclick: () => fs.remove() }, `Remove ${itemTitle.toLowerCase()}`));
+    items.append(fs);
+  };
+  add();
+  return h("fieldset", { class: "sheet-list", dataset: { path } }, h("legend", null, prop.title || path),
+    prop.description ? h("p", { class: "hint" }, prop.description) : null, items,
+    h("button", { type: "button", class: "small", onclick: add }, `Add ${itemTitle.toLowerCase()}`));
+}
+
+/** The sheet JSON of the editor: only the fields typed or changed from their default. */
+function sheetFromEditor(root, prefix = "") {
+  const out = {};
+  const own = (el) => el.dataset.path.startsWith(prefix) && !el.dataset.path.slice(prefix.length).includes(".");
+  for (const el of $$("[data-path]", root).filter(own)) {
+    const key = el.dataset.path.slice(prefix.length);
+    if (el.classList.contains("sheet-list")) {
+      const list = $$(":scope > .sheet-items > .sheet-item", el).map((fs) => sheetFromEditor(fs, el.dataset.path + ".#."))
+        .filter((item) => Object.keys(item).length);
+      if (list.length) out[key] = list;
+      continue;
+    }
+    const kind = el.dataset.kind;
+    if (kind === "boolean") { if (el.checked !== el.defaultChecked) out[key] = el.checked; continue; }
+    const text = el.value.trim();
+    if (text === "") continue;
+    if (kind === "enum") { if (text !== el.dataset.default) out[key] = JSON.parse(text); }
+    else if (kind === "integer" || kind === "number") out[key] = Number(text);
+    else if (kind === "map") {
+      out[key] = Object.fromEntries(text.split("\n").filter((l) => l.trim()).map((l) => {
+        const i = l.lastIndexOf(":");
+        const v = l.slice(i + 1).trim();
+        return [l.slice(0, i).trim(), v !== "" && !isNaN(+v) ? +v : v];
+      }));
+    } else out[key] = text;
+  }
+  return out;
+}
+
+function resetSheetEditor() {
+  shownSheet = "";
+  renderSheetEditor();
+}
+
 async function createFight(opts) {
   const m = await request({ type: "create_fight", ...opts });
   join(m.token);
@@ -1284,14 +1402,11 @@ function wire() {
     if (el.sheet_json.value.trim()) {
       try { sheet = JSON.parse(el.sheet_json.value); } catch (err) { toast("The sheet is not valid JSON: " + err.message, "error"); return; }
     } else {
-      sheet = { st: +el.st.value, dx: +el.dx.value, iq: +el.iq.value, ht: +el.ht.value };
-      if (+el.dr.value) sheet.dr = +el.dr.value;
-      if (el.shield_skill.value) sheet.shield_skill = +el.shield_skill.value;
-      if (el.weapon.value.trim()) sheet.weapons = [{ name: el.weapon.value.trim(), skill: +el.skill.value, damage: el.damage.value.trim(), damage_type: el.damage_type.value }];
+      sheet = sheetFromEditor($("#sheet-editor"));
     }
     const args = { name: el.name.value.trim(), side: el.side.value, sheet, hidden: el.hidden.checked };
     const r = await act("add_combatant", args, undefined, $("button[type=submit]", f));
-    if (r) { el.name.value = ""; el.sheet_json.value = ""; el.name.focus(); toast(`${args.name} added.`, "ok"); }
+    if (r) { el.name.value = ""; el.sheet_json.value = ""; resetSheetEditor(); el.name.focus(); toast(`${args.name} added.`, "ok"); }
   });
   $("#start-btn").addEventListener("click", (e) => act("start_combat", {}, undefined, e.currentTarget));
   $$("[data-undo]").forEach((b) => b.addEventListener("click", () => act("undo", { to: b.dataset.undo }, undefined, b)));

@@ -4,8 +4,8 @@ Why a schema built here from sheet.py's bound tables, and not a hand-written
 document: validate_sheet and the editor must refuse the same things, so the
 numbers come from one place (tests/rules/test_gurps_sheet_schema.py checks that
 every sheet the schema allows is accepted and every bound it states is enforced).
-Two rules JSON Schema cannot say are given as annotations: ``x-unique-by`` (weapon
-names are unique) and the ranged weapon's Max range (an ``if``/``then``).
+A rule JSON Schema cannot say is an annotation, ``x-unique-by`` (weapon names are
+unique); ``x-primary`` names the fields an editor shows first (the rest can fold away).
 """
 
 from __future__ import annotations
@@ -101,6 +101,7 @@ def _weapon_schema() -> dict[str, JSON]:
         "properties": {k: _described(k, _WEAPON_TEXT, props[k]) for k in order},
         "required": ["name"],
         "additionalProperties": False,
+        "x-primary": ["name", "kind", "skill", "damage", "damage_type"],
         "if": {"properties": {"kind": {"const": "ranged"}}, "required": ["kind"]},
         "then": {"properties": {"max_range": {"type": "integer", "minimum": 1}}, "required": ["max_range"]},
     }
@@ -124,4 +125,5 @@ def sheet_schema() -> dict[str, JSON]:
         "type": "object",
         "properties": {k: _described(k, _SHEET_TEXT, props[k]) for k in _SHEET_TEXT},
         "additionalProperties": False,
+        "x-primary": ["st", "dx", "iq", "ht", "dr", "shield_skill", "weapons"],
     }
