@@ -14,6 +14,7 @@ from typing import Any, Callable, ClassVar, Iterable, Mapping
 
 from combat_server.errors import CombatError, reject
 from combat_server.rules.commands import CommandSpec
+from combat_server.rules.describe import Description, Viewer
 from combat_server.rules.model import JSON, Command, DiceSource, Event, EventDraft, FightState, Prompt
 from combat_server.rules.options import OptionSpec, check_specs, specs_from_defaults
 from combat_server.rules.options import validate as validate_options
@@ -117,6 +118,12 @@ class Ruleset(abc.ABC):
     def view_combatant(self, state: FightState, combatant_id: str) -> dict[str, JSON]:
         """Derived, effective numbers of a combatant for clients (not folded state)."""
         return {}
+
+    @abc.abstractmethod
+    def describe(self, state: FightState, viewer: Viewer) -> Description:
+        """What ``viewer`` can do and see now, as data (rules/describe.py): its actions with their
+        fields and choices, the prompts it must answer with ready-made answers, bars, badges and a
+        line per combatant. Pure; a hidden combatant's numbers only for the GM and its controller."""
 
 
 # --------------------------------------------------------------------------- registry

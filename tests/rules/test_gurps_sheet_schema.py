@@ -25,7 +25,7 @@ def _strategy(schema: dict[str, Any]) -> Any:
     if "enum" in schema:
         return st.sampled_from(schema["enum"])
     types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
-    options = []
+    options: list[Any] = []
     for t in types:
         if t == "null":
             options.append(st.none())

@@ -13,7 +13,8 @@ from combat_server.errors import reject
 from combat_server.rules.gurps import attacks, derived
 from combat_server.rules.gurps.batch import Batch, roll_prompt
 from combat_server.rules.gurps.rolls import Mod, record, succeeded
-from combat_server.rules.gurps.sheet import Weapon
+from combat_server.rules.gurps.sheet import Sheet, Weapon
+from combat_server.rules.gurps.state import Condition
 from combat_server.rules.gurps.tables import POSTURE_STEPS, POSTURES
 from combat_server.rules.model import JSON, Prompt
 
@@ -34,6 +35,32 @@ MANEUVERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "wait": ("none", ()),
 }
 WAIT_ACTIONS = ("attack", "feint", "all_out_attack", "ready")  # G-34
+#: Maneuvers that attack with a ready weapon (G-22, G-25, G-32).
+ATTACKS = ("attack", "all_out_attack", "move_and_attack")
+
+
+# The legal-choice rules, shared by the handlers below and by describe.py (what a seat is offered).
+
+def ready_weapons(sheet: Sheet, cond: Condition) -> tuple[Weapon, ...]:
+    """G-33: the weapons usable now (those that need a Ready are not)."""
+    return tuple(w for w in sheet.all_weapons() if w.name not in cond.unready)
+
+
+def aims_with(weapon: Weapon) -> bool:
+    """G-21: Aim is for ranged or thrown weapons."""
+    return weapon.kind != "melee"
+
+
+def feints_with(weapon: Weapon) -> bool:
+    """G-30: a Feint needs a melee weapon."""
+    return weapon.kind == "melee"
+
+
+def aoa_options(weapon: Weapon) -> tuple[str, ...]:
+    """The All-Out Attack options this weapon allows: melee (G-22) or ranged and thrown (G-23, RoF 5+ to suppress)."""
+    if weapon.kind in ("ranged", "thrown"):
+        return ("determined",) + (("suppression",) if weapon.rof >= 5 else ())
+    return ("determined", "double", "feint", "strong")
 
 
 def _str(args: Mapping[str, Any], key: str, required: bool = True) -> str:
@@ -161,7 +188,7 @@ def _weapon(b: Batch, cid: str, args: Mapping[str, Any], key: str = "weapon") ->
     sheet = b.sheet(cid)
     name = _str(args, key, required=False) or (sheet.weapons[0].name if sheet.weapons else "punch")
     weapon = sheet.weapon(name)
-    if weapon.name in b.cond(cid).unready:
+    if weapon not in ready_weapons(sheet, b.cond(cid)):
         raise reject("maneuver/weapon_not_ready", f"{weapon.name} must be readied first (G-33)")
     return weapon
 
@@ -179,7 +206,7 @@ def _do_nothing(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[st
 def _aim(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any]) -> None:
     _target(b, cid, args)
     weapon = _weapon(b, cid, args)
-    if weapon.kind == "melee":
+    if not aims_with(weapon):
         raise reject("maneuver/bad_weapon", "Aim is for ranged or thrown weapons (G-21)")
     _simple(b, cid, maneuver, option, {**args, "weapon": weapon.name})
 
@@ -270,9 +297,8 @@ def _attack_like(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[s
     shots = _int(args, "shots", 1, 1, 1000)
     if shots > weapon.rof:
         raise reject("maneuver/bad_shots", f"{weapon.name} fires at most RoF {weapon.rof}")
-    if option == "suppression":
-        if weapon.rof < 5:
-            raise reject("maneuver/bad_option", "Suppression Fire needs RoF 5+ (G-23)")
+    if option == "suppression" and option not in aoa_options(weapon):
+        raise reject("maneuver/bad_option", "Suppression Fire needs RoF 5+ (G-23)")
     remaining, next_weapon = 0, ""
     if option == "double":  # G-22: two ready weapons, or one that need not be readied after use
         second = _weapon(b, cid, args, "weapon2") if args.get("weapon2") else weapon
@@ -298,7 +324,7 @@ def _attack_like(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[s
 def _feint(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any]) -> None:
     target = _target(b, cid, args)
     weapon = _weapon(b, cid, args)
-    if weapon.kind != "melee":
+    if not feints_with(weapon):
         raise reject("maneuver/bad_weapon", "a Feint needs a ready melee weapon (G-30)")
     payload = _base_payload(b, cid, maneuver, option, args, target=target, weapon=weapon.name)
     payload["moved"] = _yards(b, cid, args, int(payload["move_allowance"]))

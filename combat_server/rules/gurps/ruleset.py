@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any, ClassVar, Mapping
 
 from combat_server.rules.gurps import attacks, checks, maneuvers, sheet as sheet_mod
+from combat_server.rules.describe import Description, Viewer
 from combat_server.rules.gurps.apply import after_core, apply_event
+from combat_server.rules.gurps.describe import describe
 from combat_server.rules.gurps.batch import Batch
 from combat_server.rules.gurps.commands import COMMANDS
 from combat_server.rules.gurps.explain import combatant_view, explain_event
@@ -122,3 +124,6 @@ class GurpsRuleset(Ruleset):
 
     def view_combatant(self, state: FightState, combatant_id: str) -> dict[str, JSON]:
         return combatant_view(state, combatant_id)
+
+    def describe(self, state: FightState, viewer: Viewer) -> Description:
+        return describe(self, state, viewer)

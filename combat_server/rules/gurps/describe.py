@@ -1,0 +1,344 @@
+"""describe(state, viewer) for GURPS: what a seat can do now, in the shape of rules/describe.py.
+
+Why here: the legal choices (G-20..G-34), the defences and their numbers
+(attacks.defense_options), the thresholds of HP and FP (G-43..G-45, G-51) are
+the rules' own; clients render them instead of keeping copies. Pure: no I/O,
+nothing random. A hidden combatant's numbers appear only to the GM and to the
+seat that controls it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from combat_server.rules.describe import (
+    Action, Answer, Badge, Bar, Choice, Description, Field, PromptChoices, Summary, Threshold, Viewer,
+)
+from combat_server.rules.gurps import derived, maneuvers
+from combat_server.rules.gurps.attacks import defense_options
+from combat_server.rules.gurps.batch import Batch
+from combat_server.rules.gurps.sheet import Sheet, Weapon
+from combat_server.rules.gurps.state import Combat, Condition
+from combat_server.rules.gurps.tables import POSTURE_STEPS, format_dice
+from combat_server.rules.model import Combatant, FightState
+from combat_server.rules.ruleset import Ruleset
+
+# maneuver -> (label, help in our words, rule id)
+MANEUVER_TEXT: dict[str, tuple[str, str, str]] = {
+    "attack": ("Attack", "One attack with a ready weapon; defend normally.", "G-25"),
+    "all_out_attack": ("All-Out Attack", "Attack with a bonus; no defence until your next turn.", "G-22"),
+    "move_and_attack": ("Move and Attack", "Move your full Move and attack at a penalty; Dodge or Block only.", "G-32"),
+    "feint": ("Feint", "A Quick Contest of skill; your margin comes off the foe's defence next turn.", "G-30"),
+    "all_out_defense": ("All-Out Defense", "No attack; a better defence until your next turn.", "G-24"),
+    "aim": ("Aim", "Aim a ranged weapon at a foe: its Acc adds to the next attack.", "G-21"),
+    "evaluate": ("Evaluate", "Study a foe: +1 to hit it next turn (up to +3).", "G-29"),
+    "move": ("Move", "Move up to your full Move.", "G-31"),
+    "change_posture": ("Change posture", "Stand up, kneel, crawl, sit or lie down.", "G-26"),
+    "ready": ("Ready", "Ready a weapon or an item.", "G-33"),
+    "concentrate": ("Concentrate", "Concentrate on a mental task.", "G-27"),
+    "wait": ("Wait", "Hold an action until a trigger happens.", "G-34"),
+    "do_nothing": ("Do nothing", "Stand there: recover from stun or catch your breath.", "G-28"),
+}
+# option -> (label, help, rule id)
+OPTION_TEXT: dict[str, tuple[str, str, str]] = {
+    "determined": ("Determined", "+4 to hit in melee, +1 at range.", "G-22"),
+    "double": ("Double", "Two attacks on the same foe.", "G-22"),
+    "feint": ("Feint", "A Feint, then an attack on the same foe.", "G-22"),
+    "strong": ("Strong", "+2 damage, or +1 per die if better (ST-based melee damage).", "G-22"),
+    "suppression": ("Suppression Fire", "Spray an area (RoF 5+); the GM adjudicates.", "G-23"),
+    "increased_dodge": ("Increased Dodge", "+2 to Dodge; you may move half your Move.", "G-24"),
+    "increased_parry": ("Increased Parry", "+2 to Parry.", "G-24"),
+    "increased_block": ("Increased Block", "+2 to Block (needs a shield).", "G-24"),
+}
+_SUPPRESSED_DEFENCE = {"all_out_attack": "no defence (G-22)", "move_and_attack": "Dodge or Block only (G-32)"}
+
+
+def _human(word: str) -> str:
+    return word.replace("_", " ")
+
+
+class _NoDice:
+    """Describing rolls nothing: a Batch built for allowance() must never ask for dice."""
+
+    def roll(self, request: Any) -> tuple[int, ...]:
+        raise AssertionError("describe rolls no dice")
+
+
+def describe(ruleset: Ruleset, state: FightState, viewer: Viewer) -> Description:
+    def sees(cid: str) -> bool:
+        return viewer.is_gm or viewer.controls(cid) or not state.combatants[cid].hidden
+
+    actions: list[Action] = []
+    combat = state.combat
+    blocking = any(p.kind != "dispute" for p in state.prompts)
+    if state.status == "setup" and viewer.is_gm and state.combatants:
+        actions.append(Action("start_combat", "start_combat", "Start combat",
+                              "Fix the turn order (by Basic Speed) and begin the first turn.", ("G-19",)))
+    if (state.status == "active" and isinstance(combat, Combat) and combat.phase == "maneuver"
+            and not combat.interrupted_by and not blocking):
+        if combat.current and viewer.controls(combat.current):
+            actions.extend(_maneuver_actions(ruleset, state, combat.current))
+        for cid, c in state.combatants.items():
+            if cid != combat.current and c.condition.wait_action and viewer.controls(cid):
+                actions.append(_wait_action(state, cid))
+    prompts = tuple(_prompt(state, p) for p in state.prompts
+                    if p.kind != "dispute" and (viewer.is_gm if p.combatant is None else viewer.controls(p.combatant)))
+    bars: list[Bar] = []
+    badges: list[Badge] = []
+    summaries: list[Summary] = []
+    for cid, c in state.combatants.items():
+        seen = sees(cid)
+        if seen:
+            bars.extend(_bars(c))
+        badges.extend(_badges(c, seen))
+        summaries.append(Summary(cid, _summary(c, seen)))
+    return Description(tuple(actions), prompts, tuple(bars), tuple(badges), tuple(summaries),
+                       _waiting_for(state, blocking))
+
+
+# --------------------------------------------------------------------------- actions
+
+
+def _foes(state: FightState, cid: str) -> tuple[Choice, ...]:
+    """Possible targets: everyone else alive, the other side first."""
+    side = state.combatants[cid].side
+    others = [c for oid, c in state.combatants.items() if oid != cid and not c.condition.dead]
+    others.sort(key=lambda c: c.side == side)
+    return tuple(Choice(c.id, f"{c.name} ({c.side.upper()})") for c in others)
+
+
+def _weapon_choice(sheet: Sheet, w: Weapon) -> Choice:
+    dice, adds = derived.weapon_damage(sheet, w)
+    return Choice(w.name, f"{w.name} (skill {w.skill}, {format_dice(dice, adds)} {w.damage_type})")
+
+
+def _attack_fields(state: FightState, cid: str, weapons: Iterable[Weapon], rule: str) -> list[Field]:
+    sheet = state.combatants[cid].sheet
+    weapons = tuple(weapons)
+    far = tuple(w.name for w in weapons if w.kind in ("ranged", "thrown"))
+    fields = [Field("target", "choice", "Target", "Whom to strike.", rule, True, _foes(state, cid)),
+              Field("weapon", "choice", "Weapon", "A ready weapon (G-33).", rule, True,
+                    tuple(_weapon_choice(sheet, w) for w in weapons), default=weapons[0].name if weapons else None)]
+    if far:
+        fields.append(Field("range", "integer", "Range (yards)", "Distance to the target: range penalties (G-35).",
+                            "G-35", False, default=1, minimum=0, maximum=100000, when={"weapon": far}))
+    return fields
+
+
+def _yards(ruleset: Ruleset, state: FightState, cid: str, maneuver: str) -> list[Field]:
+    allowed = maneuvers.allowance(Batch(ruleset, state, _NoDice()), cid, maneuver, "", False)
+    if allowed <= 0:
+        return []
+    return [Field("yards", "integer", "Yards to move", f"Up to {allowed} yd with this maneuver (G-20).", "G-20",
+                  default=0, minimum=0, maximum=allowed)]
+
+
+def _options(maneuver: str, allowed: Iterable[str]) -> Field:
+    choices = tuple(Choice(o, *OPTION_TEXT[o]) for o in allowed)
+    rule = MANEUVER_TEXT[maneuver][2]
+    return Field("option", "choice", "Option", "Chosen now, in force until your next turn.", rule, True, choices,
+                 default=choices[0].value if choices else None)
+
+
+def _maneuver_actions(ruleset: Ruleset, state: FightState, cid: str) -> list[Action]:
+    """The maneuvers open to ``cid`` now, each with its fields (G-20): a weapon must be ready (G-33),
+    Aim needs a ranged or thrown one (G-21), a Feint a melee one (G-30)."""
+    c = state.combatants[cid]
+    sheet, cond = c.sheet, c.condition
+    assert isinstance(sheet, Sheet) and isinstance(cond, Condition)
+    ready = maneuvers.ready_weapons(sheet, cond)
+    out: list[Action] = []
+
+    def add(m: str, fields: Iterable[Field] = (), rolls: bool = False) -> None:
+        label, help_, rule = MANEUVER_TEXT[m]
+        out.append(Action(m, "maneuver", label, help_, (rule,), {"combatant": cid, "maneuver": m}, tuple(fields),
+                          rolls, "3d6" if rolls else "", cid))
+
+    for m in maneuvers.MANEUVERS:
+        rule = MANEUVER_TEXT[m][2]
+        if m in maneuvers.ATTACKS and ready:
+            fields = _attack_fields(state, cid, ready, rule)
+            if m == "all_out_attack":
+                allowed = [o for o in maneuvers.MANEUVERS[m][1] if any(o in maneuvers.aoa_options(w) for w in ready)]
+                fields.insert(0, _options(m, allowed))
+            if m != "attack":
+                fields += _yards(ruleset, state, cid, m)
+            add(m, fields, rolls=True)
+        elif m == "feint" and any(maneuvers.feints_with(w) for w in ready):
+            add(m, _attack_fields(state, cid, [w for w in ready if maneuvers.feints_with(w)], rule)[:2], rolls=True)
+        elif m == "aim" and any(maneuvers.aims_with(w) for w in ready):
+            add(m, _attack_fields(state, cid, [w for w in ready if maneuvers.aims_with(w)], rule)[:2])
+        elif m == "all_out_defense":
+            allowed = [o for o in maneuvers.MANEUVERS[m][1] if o != "increased_block" or derived.block(sheet) is not None]
+            add(m, [_options(m, allowed)])
+        elif m == "evaluate":
+            add(m, [Field("target", "choice", "Foe", "Whom to study.", rule, True, _foes(state, cid))])
+        elif m in ("move", "concentrate"):
+            fields = _yards(ruleset, state, cid, m)
+            if m == "concentrate":
+                fields.insert(0, Field("task", "text", "Task", "What you concentrate on.", rule, True))
+            add(m, fields)
+        elif m == "change_posture":
+            add(m, [Field("posture", "choice", "New posture", "One step at a time: lying to standing takes two.", rule,
+                          True, tuple(Choice(p, _human(p)) for p in POSTURE_STEPS[cond.posture]))])
+        elif m == "ready":
+            if cond.unready:
+                add(m, [Field("weapon", "choice", "Weapon to ready", "", rule, True,
+                              tuple(Choice(w, w) for w in cond.unready))])
+            else:
+                add(m, [Field("item", "text", "Item", "What to draw or prepare.", rule, True)])
+        elif m == "wait":
+            add(m, [Field("trigger", "text", "Trigger", "What you wait for.", rule, True),
+                    Field("action", "choice", "Then", "What you do when it happens.", rule, True,
+                          tuple(Choice(a, MANEUVER_TEXT[a][0], rule=MANEUVER_TEXT[a][2])
+                                for a in maneuvers.WAIT_ACTIONS))])
+        elif m == "do_nothing":
+            add(m)
+    return out
+
+
+def _wait_action(state: FightState, cid: str) -> Action:
+    """G-34: a Wait of a combatant this seat runs can fire during another's turn."""
+    c = state.combatants[cid]
+    cond = c.condition
+    action = cond.wait_action
+    sheet = c.sheet
+    ready = maneuvers.ready_weapons(sheet, cond)
+    fields: list[Field] = []
+    if action in ("attack", "all_out_attack", "feint") and ready:
+        usable = [w for w in ready if action != "feint" or maneuvers.feints_with(w)]
+        fields = _attack_fields(state, cid, usable, "G-34")
+    elif action == "ready":
+        fields = ([Field("weapon", "choice", "Weapon to ready", "", "G-33", True, tuple(Choice(w, w) for w in cond.unready))]
+                  if cond.unready else [Field("item", "text", "Item", "What to draw or prepare.", "G-33", True)])
+    return Action(f"trigger_wait:{cid}", "trigger_wait", f"{c.name}: trigger the Wait",
+                  f"“{cond.wait_trigger}” happened: {MANEUVER_TEXT[action][0]} now, interrupting the turn.", ("G-34",),
+                  {"combatant": cid}, tuple(fields), action != "ready", "3d6" if action != "ready" else "", cid)
+
+
+# --------------------------------------------------------------------------- prompts
+
+
+def _mods(entry: dict[str, Any]) -> str:
+    parts = [f"{entry['base_reason']} {entry['base']}"]
+    parts += [f"{m['value']:+d} {m['reason']} ({m['rule']})" for m in entry["modifiers"]]
+    return "; ".join(parts)
+
+
+def _prompt(state: FightState, p: Any) -> PromptChoices:
+    answers: list[Answer] = []
+    o = p.options
+    if p.kind == "defend" and isinstance(state.combat, Combat) and state.combat.attack is not None:
+        options = defense_options(state, state.combat.attack)
+        if options["dodge"]:
+            answers.append(Answer(f"Dodge {options['dodge']['target']}", "defend", {"prompt": p.id, "defense": "dodge"},
+                                  options["dodge"]["target"], _mods(options["dodge"]), "G-39", "3d6"))
+        for w, entry in options["parry"].items():
+            answers.append(Answer(f"Parry {entry['target']} ({w})", "defend",
+                                  {"prompt": p.id, "defense": "parry", "weapon": w}, entry["target"], _mods(entry),
+                                  "G-41", "3d6"))
+        if options["block"]:
+            answers.append(Answer(f"Block {options['block']['target']}", "defend", {"prompt": p.id, "defense": "block"},
+                                  options["block"]["target"], _mods(options["block"]), "G-40", "3d6"))
+        answers.append(Answer("No defence", "defend", {"prompt": p.id, "defense": "none"}, None,
+                              "Take the hit without rolling.", "G-38"))
+    elif p.kind == "roll":
+        count, sides = int(o.get("count", 3)), int(o.get("sides", 6))
+        purpose = str(o.get("purpose", ""))
+        label = f"Roll {count}d{sides}" + (f" for {_human(purpose)}" if purpose else "")
+        answers.append(Answer(label, "roll", {"prompt": p.id}, None, "", "", f"{count}d{sides}"))
+    return PromptChoices(p.id, p.kind, p.combatant, p.text, tuple(answers))
+
+
+# --------------------------------------------------------------------------- bars, badges, summaries
+
+
+def _bars(c: Combatant) -> list[Bar]:
+    sheet, cond = c.sheet, c.condition
+    hp, fp = sheet.hp_max, sheet.fp_max
+    hp_bar = Bar(c.id, "hp", "HP", cond.hp, hp, "G-43", (
+        Threshold((hp - 1) // 3, "reeling: half Move and Dodge", "G-43", "warn"),
+        Threshold(0, "an HT roll each turn to stay conscious", "G-44", "bad"),
+        Threshold(-hp, "an HT roll or die, again at each further -HP", "G-45", "grave"),
+        Threshold(-5 * hp, "dead", "G-45", "grave"),
+    ))
+    fp_bar = Bar(c.id, "fp", "FP", cond.fp, fp, "G-51", (
+        Threshold((fp - 1) // 3, "tired: half Move, Dodge and ST", "G-51", "warn"),
+        Threshold(0, "a Will roll before each maneuver; lost FP costs HP too", "G-51", "bad"),
+        Threshold(-fp, "unconscious", "G-51", "grave"),
+    ))
+    return [hp_bar, fp_bar]
+
+
+def _badges(c: Combatant, seen: bool) -> list[Badge]:
+    """Badges from the condition; ``seen``: the sheet and whole condition may be shown (else only
+    what anyone at the table sees: down, dead, stunned, posture, the maneuver taken)."""
+    cond: Condition = c.condition
+    out: list[Badge] = []
+    cid = c.id
+    if cond.dead:
+        out.append(Badge(cid, "dead", "grave", "G-45", "for good"))
+    elif cond.unconscious:
+        out.append(Badge(cid, "unconscious", "bad", "G-44", "until woken (G-49)"))
+    if cond.collapsed:
+        out.append(Badge(cid, "collapsed", "bad", "G-51", "until FP is above 0"))
+    if cond.stunned:
+        if cond.stun_kind == "fright" and cond.stun_turns and seen:
+            out.append(Badge(cid, "stunned (fright)", "warn", "G-18", f"{cond.stun_turns} more turn(s)"))
+        else:
+            out.append(Badge(cid, "stunned", "warn", "G-48", "until a recovery roll at the end of its turn succeeds"))
+    if seen and cond.shock:
+        out.append(Badge(cid, f"shock -{cond.shock}", "warn", "G-47", "during this turn"))
+    if seen and not cond.dead:
+        if derived.reeling(c.sheet, cond):
+            out.append(Badge(cid, "reeling", "warn", "G-43", "while HP is below a third"))
+        if derived.tired(c.sheet, cond):
+            out.append(Badge(cid, "tired", "warn", "G-51", "while FP is below a third"))
+    if cond.posture != "standing":
+        out.append(Badge(cid, _human(cond.posture), "info", "G-26", "until it changes posture"))
+    if cond.maneuver and not cond.dead and not cond.unconscious:
+        label, _, rule = MANEUVER_TEXT.get(cond.maneuver, (_human(cond.maneuver), "", ""))
+        if cond.maneuver_option:
+            label += f" ({OPTION_TEXT.get(cond.maneuver_option, (_human(cond.maneuver_option),))[0]})"
+        extra = _SUPPRESSED_DEFENCE.get(cond.maneuver)
+        out.append(Badge(cid, label + (f": {extra}" if extra else ""), "warn" if extra else "info", rule,
+                         "until its next turn"))
+    if seen and cond.wait_action:
+        out.append(Badge(cid, f"waiting: {cond.wait_trigger}", "info", "G-34", "until triggered or its next turn"))
+    if seen and cond.aim_turns:
+        out.append(Badge(cid, f"aiming {cond.aim_weapon} ({cond.aim_turns} s)", "good", "G-21",
+                         "until it attacks, defends or does something else"))
+    if seen and cond.evaluate_bonus:
+        out.append(Badge(cid, f"evaluating +{cond.evaluate_bonus}", "good", "G-29", "its next turn"))
+    return out
+
+
+def _summary(c: Combatant, seen: bool) -> str:
+    cond: Condition = c.condition
+    words = [w for w, on in (("dead", cond.dead), ("unconscious", cond.unconscious and not cond.dead),
+                             ("collapsed", cond.collapsed), ("stunned", cond.stunned)) if on]
+    if cond.posture != "standing":
+        words.append(_human(cond.posture))
+    head = f"{c.name} ({c.side.upper()})"
+    if not seen:
+        return head + (": " + ", ".join(words) if words else "")
+    sheet = c.sheet
+    numbers = (f"HP {cond.hp}/{sheet.hp_max}, FP {cond.fp}/{sheet.fp_max}, "
+               f"Move {derived.move(sheet, cond)}, Dodge {derived.dodge(sheet, cond)}")
+    return f"{head}: {numbers}" + ("; " + ", ".join(words) if words else "")
+
+
+def _waiting_for(state: FightState, blocking: bool) -> str:
+    if state.status == "setup":
+        return "The GM adds combatants and starts combat."
+    if state.status == "ended":
+        return ""
+    for p in state.prompts:
+        if p.kind != "dispute":
+            who = state.combatants[p.combatant].name if p.combatant is not None and p.combatant in state.combatants \
+                else "the GM"
+            return f"Waiting for {who}: {p.text}"
+    combat = state.combat
+    if isinstance(combat, Combat) and combat.current in state.combatants and not blocking:
+        return f"Waiting for {state.combatants[combat.current].name} to choose a maneuver."
+    return ""

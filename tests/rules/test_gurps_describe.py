@@ -1,0 +1,226 @@
+"""describe(state, viewer) for GURPS (#9, describe): what a seat can do now, as data, with
+the catalogue's rules and hand-checked numbers.
+
+Sheets: DX 10, HT 10 gives Basic Speed 5, so Dodge 8 (G-39); broadsword skill 12
+parries at 3 + 12/2 = 9 (G-41); shield skill 12 blocks at 9 (G-40).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import attrs
+
+from combat_server.rules.describe import Action, Description, to_json
+from combat_server.rules.model import GM_ACTOR, FightState, Principal
+from combat_server.rules.ruleset import get_ruleset
+from tests.rules.gurps_helpers import Fight, d3
+
+NewFight = Callable[..., Fight]
+
+SWORD = {"name": "broadsword", "skill": 12, "damage": "sw+1", "damage_type": "cut"}
+BOW = {"name": "bow", "kind": "ranged", "skill": 12, "damage": "1d+1", "damage_type": "imp", "acc": 2,
+       "max_range": 150, "parry": None}
+PLAYER_A = Principal.of_seat("seat-a", "player", ("a",))
+PLAYER_B = Principal.of_seat("seat-b", "player", ("b",))
+SPECTATOR = Principal.of_seat("seat-s", "spectator")
+
+
+def _describe(state: FightState, viewer: Any = GM_ACTOR) -> Description:
+    return get_ruleset("gurps").describe(state, viewer)
+
+
+def _action(d: Description, action_id: str) -> Action:
+    found = [a for a in d.actions if a.id == action_id]
+    assert found, f"no action {action_id}: {[a.id for a in d.actions]}"
+    return found[0]
+
+
+def _choices(action: Action, field: str) -> list[Any]:
+    return [c.value for f in action.fields if f.name == field for c in f.choices]
+
+
+def test_the_seat_whose_combatant_acts_gets_the_maneuvers_others_get_none(new_fight: NewFight) -> None:
+    """G-19, G-20: only the current combatant's seat (or the GM) chooses a maneuver."""
+    f = new_fight({"a": {"weapons": [SWORD]}, "b": {}})
+    state = f.engine.load(f.fid)
+    mine = _describe(state, PLAYER_A)
+    assert {a.id for a in mine.actions} >= {"attack", "all_out_attack", "move_and_attack", "feint",
+                                            "all_out_defense", "evaluate", "move", "change_posture",
+                                            "concentrate", "wait", "do_nothing"}
+    assert all(a.command == "maneuver" and a.args["combatant"] == "a" for a in mine.actions)
+    assert _describe(state, PLAYER_B).actions == ()
+    assert _describe(state, SPECTATOR).actions == ()
+    assert [a.id for a in _describe(state, GM_ACTOR).actions] == [a.id for a in mine.actions]
+
+
+def test_aim_needs_a_ready_ranged_or_thrown_weapon(new_fight: NewFight) -> None:
+    """G-21: Aim is offered only with a ranged or thrown weapon, and lists only those."""
+    melee = new_fight({"a": {"weapons": [SWORD]}, "b": {}})
+    assert "aim" not in {a.id for a in _describe(melee.engine.load(melee.fid)).actions}
+    archer = new_fight({"a": {"weapons": [BOW]}, "b": {}})
+    d = _describe(archer.engine.load(archer.fid))
+    assert _choices(_action(d, "aim"), "weapon") == ["bow"]
+
+
+def test_a_feint_offers_only_melee_weapons(new_fight: NewFight) -> None:
+    """G-30: a Feint needs a melee weapon: the archer feints with the punch only."""
+    f = new_fight({"a": {"weapons": [BOW]}, "b": {}})
+    d = _describe(f.engine.load(f.fid))
+    assert _choices(_action(d, "feint"), "weapon") == ["punch"]
+    assert _choices(_action(d, "attack"), "weapon") == ["bow", "punch"]
+
+
+def test_a_weapon_that_needs_a_ready_is_not_offered_to_attack_but_to_ready(new_fight: NewFight) -> None:
+    """G-33: an unready weapon cannot attack; Ready lists it."""
+    f = new_fight({"a": {"weapons": [SWORD]}, "b": {}})
+    state = f.engine.load(f.fid).with_condition("a", unready=("broadsword",))
+    d = _describe(state)
+    assert _choices(_action(d, "attack"), "weapon") == ["punch"]
+    assert _choices(_action(d, "ready"), "weapon") == ["broadsword"]
+
+
+def test_weapon_choices_carry_their_skill_and_damage(new_fight: NewFight) -> None:
+    """G-42: ST 10 swings for 1d, so sw+1 is 1d+1 cut."""
+    f = new_fight({"a": {"weapons": [SWORD]}, "b": {}})
+    weapon = next(fl for fl in _action(_describe(f.engine.load(f.fid)), "attack").fields if fl.name == "weapon")
+    assert weapon.choices[0].label == "broadsword (skill 12, 1d+1 cut)"
+
+
+def test_a_ranged_weapon_adds_a_range_field_only_for_it(new_fight: NewFight) -> None:
+    f = new_fight({"a": {"weapons": [BOW, SWORD]}, "b": {}})
+    attack = _action(_describe(f.engine.load(f.fid)), "attack")
+    rng = next(fl for fl in attack.fields if fl.name == "range")
+    assert dict(rng.when) == {"weapon": ("bow",)} and rng.type == "integer"
+
+
+def test_targets_are_the_living_others_foes_first(new_fight: NewFight) -> None:
+    f = new_fight({"a": {}, "b": {}, "c": {}, "d": {}})
+    f.adjust("c", dead=True)
+    state = f.engine.load(f.fid)
+    assert _choices(_action(_describe(state), "attack"), "target") == ["b", "d"]
+
+
+def test_increased_block_needs_a_shield(new_fight: NewFight) -> None:
+    """G-24 with G-40: no shield, no Increased Block."""
+    plain = new_fight({"a": {}, "b": {}})
+    assert "increased_block" not in _choices(_action(_describe(plain.engine.load(plain.fid)), "all_out_defense"), "option")
+    shielded = new_fight({"a": {"shield_skill": 12}, "b": {}})
+    assert "increased_block" in _choices(_action(_describe(shielded.engine.load(shielded.fid)), "all_out_defense"),
+                                         "option")
+
+
+def test_all_out_attack_options_follow_the_weapons(new_fight: NewFight) -> None:
+    """G-22 for melee; G-23: Suppression Fire only with RoF 5+."""
+    f = new_fight({"a": {"weapons": [BOW]}, "b": {}})
+    opts = _choices(_action(_describe(f.engine.load(f.fid)), "all_out_attack"), "option")
+    assert opts == ["determined", "double", "feint", "strong"]  # the punch is melee; the bow has RoF 1
+    g = new_fight({"a": {"weapons": [{**BOW, "name": "smg", "rof": 10}]}, "b": {}})
+    assert "suppression" in _choices(_action(_describe(g.engine.load(g.fid)), "all_out_attack"), "option")
+
+
+def test_change_posture_offers_one_step(new_fight: NewFight) -> None:
+    """G-26: from lying prone one gets up to crawling, kneeling or sitting, not straight to standing."""
+    f = new_fight({"a": {}, "b": {}})
+    state = f.engine.load(f.fid).with_condition("a", posture="prone")
+    assert _choices(_action(_describe(state), "change_posture"), "posture") == ["crawling", "kneeling", "sitting",
+                                                                                "face_up"]
+
+
+def test_move_and_attack_allows_full_move(new_fight: NewFight) -> None:
+    """G-32: full Move; Basic Move 5 for DX 10, HT 10."""
+    f = new_fight({"a": {}, "b": {}})
+    yards = next(fl for fl in _action(_describe(f.engine.load(f.fid)), "move_and_attack").fields if fl.name == "yards")
+    assert (yards.minimum, yards.maximum) == (0, 5)
+
+
+def test_the_defender_gets_ready_made_defences_with_their_numbers(new_fight: NewFight) -> None:
+    """G-38..G-41: Dodge 8, Parry 9 (broadsword), Parry 8 (the punch: 3 + DX/2), Block 9, or no defence;
+    the attacker's seat gets no prompt."""
+    f = new_fight({"a": {"weapons": [SWORD]}, "b": {"weapons": [SWORD], "shield_skill": 12, "shield_name": "shield"}})
+    f.maneuver("a", "attack", [d3(8)], target="b", weapon="broadsword")
+    state = f.engine.load(f.fid)
+    d = _describe(state, PLAYER_B)
+    (prompt,) = d.prompts
+    assert prompt.kind == "defend" and prompt.combatant == "b"
+    assert [a.label for a in prompt.answers] == ["Dodge 8", "Parry 9 (broadsword)", "Parry 8 (punch)",
+                                                "Block 9", "No defence"]
+    assert [a.number for a in prompt.answers] == [8, 9, 8, 9, None]
+    assert dict(prompt.answers[1].args) == {"prompt": prompt.id, "defense": "parry", "weapon": "broadsword"}
+    assert prompt.answers[1].rule == "G-41" and prompt.answers[0].dice == "3d6"
+    assert _describe(state, PLAYER_A).prompts == ()
+    assert d.actions == () and "Waiting for B" in d.waiting_for
+
+
+def test_a_stunned_defender_sees_the_penalty_in_the_number(new_fight: NewFight) -> None:
+    """G-48: stunned, -4 to every active defence: Dodge 8 becomes 4."""
+    f = new_fight({"a": {"weapons": [SWORD]}, "b": {}})
+    f.adjust("b", stunned=True)
+    f.maneuver("a", "attack", [d3(8)], target="b", weapon="broadsword")
+    (prompt,) = _describe(f.engine.load(f.fid), PLAYER_B).prompts
+    assert prompt.answers[0].label == "Dodge 4"
+    assert "-4 stunned (G-48)" in prompt.answers[0].help
+
+
+def test_the_hp_bar_marks_reeling_unconsciousness_and_death(new_fight: NewFight) -> None:
+    """G-43: below a third of 12 HP is 3 or less; G-44 at 0; G-45 at -12 and dead at -60."""
+    f = new_fight({"a": {"st": 12}, "b": {}})
+    f.adjust("a", hp=7)
+    bar = next(b for b in _describe(f.engine.load(f.fid)).bars if b.combatant == "a" and b.name == "hp")
+    assert (bar.value, bar.max, bar.rule) == (7, 12, "G-43")
+    assert [(t.at_most, t.rule) for t in bar.thresholds] == [(3, "G-43"), (0, "G-44"), (-12, "G-45"), (-60, "G-45")]
+
+
+def test_badges_show_all_out_attack_and_reeling(new_fight: NewFight) -> None:
+    """G-22: after an All-Out Attack, no defence until the next turn; G-43 reeling at 3 of 12 HP."""
+    f = new_fight({"a": {"st": 12, "weapons": [SWORD]}, "b": {}})
+    f.adjust("a", hp=3)
+    f.maneuver("a", "all_out_attack", [d3(17)], target="b", weapon="broadsword", option="determined")
+    badges = {(b.label, b.rule) for b in _describe(f.engine.load(f.fid)).badges if b.combatant == "a"}
+    assert ("All-Out Attack (Determined): no defence (G-22)", "G-22") in badges
+    assert ("reeling", "G-43") in badges
+
+
+def test_a_hidden_combatants_numbers_reach_only_the_gm_and_its_controller(new_fight: NewFight) -> None:
+    f = new_fight({"a": {}, "b": {"st": 14}})
+    f.run("update_combatant", {"id": "b", "hidden": True})
+    f.adjust("b", hp=3)
+    state = f.engine.load(f.fid)
+    for viewer, sees in ((PLAYER_A, False), (SPECTATOR, False), (PLAYER_B, True), (GM_ACTOR, True)):
+        d = _describe(state, viewer)
+        text = str(to_json(d))
+        assert ("3/14" in text) is sees  # HP 3 of 14 (the summary)
+        assert any(b.combatant == "b" and b.label == "reeling" for b in d.badges) is sees  # G-43: a number in words
+        assert any(b.combatant == "b" for b in d.bars) is sees
+        assert next(s.text for s in d.summaries if s.combatant == "b").startswith("B (NPC)")
+
+
+def test_a_waiting_combatants_seat_can_trigger_the_wait_on_anothers_turn(new_fight: NewFight) -> None:
+    """G-34: the Wait fires during another's turn, with its action's fields."""
+    f = new_fight({"a": {"weapons": [SWORD]}, "b": {}})
+    f.maneuver("a", "wait", trigger="b steps in", action="attack")
+    state = f.engine.load(f.fid)
+    assert state.combat.current == "b"
+    d = _describe(state, PLAYER_A)
+    (fire,) = d.actions
+    assert (fire.id, fire.command, dict(fire.args)) == ("trigger_wait:a", "trigger_wait", {"combatant": "a"})
+    assert _choices(fire, "target") == ["b"]
+
+
+def test_the_gm_may_start_combat_in_setup(rules_engine: Any) -> None:
+    fid = rules_engine.create_fight("gurps", dice_mode="manual").fight_id
+    f = Fight(rules_engine, fid)
+    assert _describe(f.engine.load(fid)).actions == ()
+    f.run("add_combatant", {"name": "A", "id": "a", "side": "pc", "sheet": {}})
+    state = f.engine.load(fid)
+    assert [a.id for a in _describe(state).actions] == ["start_combat"]
+    assert _describe(state, PLAYER_A).actions == ()
+
+
+def test_the_description_is_plain_json(new_fight: NewFight) -> None:
+    import json
+
+    f = new_fight({"a": {"weapons": [SWORD, BOW]}, "b": {}})
+    data = to_json(_describe(f.engine.load(f.fid)))
+    assert json.loads(json.dumps(data)) == data
+    assert attrs.has(Description)
