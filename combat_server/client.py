@@ -87,6 +87,8 @@ class CombatClient:
         self.fight_id: str | None = None
         self.token: str | None = None
         self.state: dict[str, Any] | None = None
+        #: What this seat can do and see now (``subscribed`` and ``description`` messages, #9 describe).
+        self.description: dict[str, Any] | None = None
         self.last_seq = 0
         self.events: list[PushedEvent] = []
         self.errors: list[ServerError] = []
@@ -95,6 +97,7 @@ class CombatClient:
         #: Every message received, when ``record`` is set (tests check them against the schemas).
         self.received: list[dict[str, Any]] | None = [] if record else None
         self._live = True
+        self._describe = False
         self._queue: asyncio.Queue[PushedEvent] = asyncio.Queue()
         self._refs = itertools.count(1)
         self._pending: dict[str, tuple[dict[str, Any], asyncio.Future[dict[str, Any]]]] = {}
@@ -199,6 +202,8 @@ class CombatClient:
             fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
             fut.add_done_callback(self._note_resubscribe)
             msg = {"type": "subscribe", "ref": ref, "token": self.token, "after": self.last_seq, "live": self._live}
+            if self._describe:
+                msg["describe"] = True
             self._pending[ref] = (msg, fut)
             await self._ws.send(json.dumps(msg))
         for ref, (msg, fut) in list(self._pending.items()):
@@ -236,6 +241,9 @@ class CombatClient:
             self.fight_id = m["fight_id"]
             if self.state is None or m["last_seq"] >= self.last_seq:
                 self.state = m["state"]
+            self.description = m.get("description")
+        elif kind == "description":
+            self.description = m["description"]
         if kind == "error" and "ref" not in m:
             self.errors.append(ServerError(m["code"], m["message"], m.get("details")))
         ref = m.get("ref")
@@ -301,15 +309,19 @@ class CombatClient:
             msg["server_key"] = server_key
         return await self.request(msg)
 
-    async def subscribe(self, token: str, after: int | None = None, live: bool = True) -> dict[str, Any]:
-        """Join the fight of ``token``; events after ``after`` (default: the last seen) then follow."""
+    async def subscribe(self, token: str, after: int | None = None, live: bool = True,
+                        describe: bool = False) -> dict[str, Any]:
+        """Join the fight of ``token``; events after ``after`` (default: the last seen) then follow.
+        ``describe``: also keep :attr:`description` up to date (docs/protocol.md, Descriptions)."""
         self.token = token
         self._live = live
+        self._describe = describe
         since = self.last_seq if after is None else after
         if after is not None and after != self.last_seq:
             self.last_seq = after
             self.events = [e for e in self.events if e.seq <= after]
-        return await self.request({"type": "subscribe", "token": token, "after": since, "live": live})
+        return await self.request({"type": "subscribe", "token": token, "after": since, "live": live,
+                                   **({"describe": True} if describe else {})})
 
     async def command(self, command: str, args: Mapping[str, Any] | None = None, *,
                       faces: Sequence[Sequence[int]] | None = None, command_id: str | None = None,

@@ -602,6 +602,10 @@ class Session:
             reply = {"type": "subscribed", "fight_id": seat.fight_id, "seat": seat.to_json(),
                      "last_seq": state.seq, "after": after, "state": hub.view(seat, state),
                      "commands": [spec.to_json() for spec in command_specs(hub.ruleset())]}
+            if m.get("describe"):  # a client that renders descriptions asks for them (#9, describe)
+                reply["description"] = hub.describe(self, state)
+            else:
+                hub.forget_description(self)
             if "ref" in m:
                 reply["ref"] = m["ref"]
             self.send(reply)

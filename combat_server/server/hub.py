@@ -20,9 +20,12 @@ from collections import deque
 from typing import Any, Protocol, Sequence
 
 import attrs
+import orjson
 
 from combat_server.engine.fight import CommandResult, Engine
 from combat_server.rules import core
+from combat_server.rules.describe import encode as encode_description
+from combat_server.rules.describe import fields_of
 from combat_server.rules.model import Event, FightState, Principal
 from combat_server.rules.ruleset import Ruleset, get_ruleset
 from combat_server.server.protocol import dumps
@@ -87,6 +90,11 @@ class _Entry:
 _dumps = dumps
 
 
+def _dumps_description(value: Any) -> str:
+    """Compact JSON of a description's parts (orjson walks them, calling ``fields_of`` per object)."""
+    return orjson.dumps(value, default=fields_of).decode("utf-8")
+
+
 class FightHub:
     def __init__(self, engine: Engine, fight_id: str) -> None:
         self.engine = engine
@@ -99,6 +107,8 @@ class FightHub:
         self._derived = self._encoder.derived
         #: The last state pushed to the subscribers (each got every event up to its seq).
         self.synced_state = engine.load(fight_id)
+        #: Per subscriber (by id): the description text it was last sent; a push sends only a changed one.
+        self._described: dict[int, str] = {}
 
     # ------------------------------------------------------------------ helpers
 
@@ -274,6 +284,8 @@ class FightHub:
                 for sub in subs:
                     if sub not in dropped and not sub.deliver(text):
                         dropped.append(sub)
+        if self.subscribers:
+            self._push_descriptions(rs, state, dropped)
         for sub in dropped:
             self.remove(sub)
             sub.drop_too_slow()
@@ -326,10 +338,51 @@ class FightHub:
         return self._events_message(items, end >= state.seq), end
 
     def remove(self, sub: Subscriber) -> None:
+        self._described.pop(id(sub), None)
         try:
             self.subscribers.remove(sub)
         except ValueError:
             pass
+
+    # ------------------------------------------------------------------ descriptions (#9, describe)
+
+    def describe(self, sub: Subscriber, state: FightState) -> dict[str, Any]:
+        """What ``sub``'s seat can do and see at ``state`` (for ``subscribed``); remembered, so that
+        later pushes send it a description when, and only when, its own changed."""
+        seat = sub.seat
+        assert seat is not None
+        text = encode_description(self.ruleset().describe(state, seat.actor()), _dumps_description)
+        self._described[id(sub)] = text
+        data: dict[str, Any] = orjson.loads(text)
+        return data
+
+    def forget_description(self, sub: Subscriber) -> None:
+        """``sub`` no longer wants descriptions (it subscribed again without ``describe``)."""
+        self._described.pop(id(sub), None)
+
+    def _push_descriptions(self, rs: Ruleset, state: FightState, dropped: list[Subscriber]) -> None:
+        """Send each subscriber that asked for descriptions its description of ``state`` if it
+        differs from the last one it got. Seats with the same role and combatants get the same
+        description: computed once per push.
+        """
+        if not self._described:
+            return
+        texts: dict[tuple[str, tuple[str, ...]], str] = {}
+        for sub in self.subscribers:
+            seat = sub.seat
+            if sub in dropped or seat is None or id(sub) not in self._described:
+                continue
+            key = (seat.role, seat.combatants)
+            text = texts.get(key)
+            if text is None:
+                text = texts[key] = encode_description(rs.describe(state, seat.actor()), _dumps_description)
+            if self._described.get(id(sub)) == text:
+                continue
+            self._described[id(sub)] = text
+            message = (f'{{"type":"description","fight_id":{self._fid_json},"seq":{state.seq},'
+                       f'"description":{text}}}')
+            if not sub.deliver(message):
+                dropped.append(sub)
 
     def view(self, seat: Seat, state: FightState) -> dict[str, Any]:
         """``state`` (now or past) as ``seat`` may see it; a past state hides what is hidden now too."""

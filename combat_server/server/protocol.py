@@ -32,7 +32,7 @@ CLIENT_MESSAGES = ("create_fight", "subscribe", "command", "preview", "add_seat"
 #: Messages the server sends.
 SERVER_MESSAGES = (
     "welcome", "fight_created", "subscribed", "seat_added", "seats", "event", "events", "result", "error",
-    "state", "history", "preview_result",
+    "state", "history", "preview_result", "description",
 )
 
 #: Error codes the server adds to those of the engine: code -> (keeps connection open, meaning).
@@ -147,7 +147,7 @@ def validate_client_message(message: dict[str, Any]) -> dict[str, Any]:
 
 _COMMAND_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
 _COMMAND_KEYS = frozenset({"type", "v", "ref", "command_id", "command", "args", "faces", "expect_seq"})
-_SUBSCRIBE_KEYS = frozenset({"type", "v", "ref", "token", "after", "live"})
+_SUBSCRIBE_KEYS = frozenset({"type", "v", "ref", "token", "after", "live", "describe"})
 
 
 def _str(value: Any, lo: int, hi: int) -> bool:
@@ -181,7 +181,7 @@ def _fast_command(m: Mapping[str, Any]) -> bool:
 def _fast_subscribe(m: Mapping[str, Any]) -> bool:
     return (m.keys() <= _SUBSCRIBE_KEYS and _common(m) and _str(m.get("token"), 1, 200)
             and ("after" not in m or (type(m["after"]) is int and m["after"] >= 0))
-            and ("live" not in m or type(m["live"]) is bool))
+            and ("live" not in m or type(m["live"]) is bool) and ("describe" not in m or type(m["describe"]) is bool))
 
 
 #: Message type -> a check that is sufficient (never necessary) for schema validity.

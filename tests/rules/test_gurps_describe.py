@@ -224,3 +224,30 @@ def test_the_description_is_plain_json(new_fight: NewFight) -> None:
     data = to_json(_describe(f.engine.load(f.fid)))
     assert json.loads(json.dumps(data)) == data
     assert attrs.has(Description)
+
+
+def test_a_reeling_fighter_is_offered_half_its_move(new_fight: NewFight) -> None:
+    """G-43: below a third of HP, Move is halved rounding up: 5 -> 3 (the description follows at once)."""
+    f = new_fight({"a": {}, "b": {}})
+    before = _action(_describe(f.engine.load(f.fid)), "move")
+    f.adjust("a", hp=3)
+    after = _action(_describe(f.engine.load(f.fid)), "move")
+    assert (before.fields[0].maximum, after.fields[0].maximum) == (5, 3)
+
+
+def test_the_encoded_description_is_its_json(new_fight: NewFight) -> None:
+    """rules/describe.py: encode (with its per-object text cache) gives the same JSON as to_json."""
+    import json
+
+    from combat_server.rules.describe import encode, fields_of
+
+    def dumps(value: Any) -> str:
+        return json.dumps(value, default=fields_of)
+
+    f = new_fight({"a": {"weapons": [SWORD, BOW]}, "b": {"weapons": [SWORD]}})
+    for viewer in (GM_ACTOR, PLAYER_A, PLAYER_B, SPECTATOR):
+        d = _describe(f.engine.load(f.fid), viewer)
+        assert json.loads(encode(d, dumps)) == to_json(d)
+    f.maneuver("a", "attack", [d3(8)], target="b", weapon="broadsword")
+    d = _describe(f.engine.load(f.fid), PLAYER_B)
+    assert json.loads(encode(d, dumps)) == to_json(d) and d.prompts

@@ -258,7 +258,7 @@ async def test_every_server_message_matches_its_schema(server: CombatServer, con
     with pytest.raises(ServerError):
         await gm.command("nope")
     late = await connect(record=True)
-    await late.subscribe(created["token"], after=0)
+    await late.subscribe(created["token"], after=0, describe=True)
     await late.wait_for_seq(gm.last_seq)
     received: list[dict[str, Any]] = (gm.received or []) + (late.received or [])
     kinds = {m["type"] for m in received}

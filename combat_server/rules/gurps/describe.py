@@ -9,6 +9,7 @@ seat that controls it.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Iterable
 
 from combat_server.rules.describe import (
@@ -77,7 +78,7 @@ def describe(ruleset: Ruleset, state: FightState, viewer: Viewer) -> Description
     if (state.status == "active" and isinstance(combat, Combat) and combat.phase == "maneuver"
             and not combat.interrupted_by and not blocking):
         if combat.current and viewer.controls(combat.current):
-            actions.extend(_maneuver_actions(ruleset, state, combat.current))
+            actions.extend(_memo_actions(ruleset, state, combat.current))
         for cid, c in state.combatants.items():
             if cid != combat.current and c.condition.wait_action and viewer.controls(cid):
                 actions.append(_wait_action(state, cid))
@@ -87,13 +88,38 @@ def describe(ruleset: Ruleset, state: FightState, viewer: Viewer) -> Description
     badges: list[Badge] = []
     summaries: list[Summary] = []
     for cid, c in state.combatants.items():
-        seen = sees(cid)
-        if seen:
-            bars.extend(_bars(c))
-        badges.extend(_badges(c, seen))
-        summaries.append(Summary(cid, _summary(c, seen)))
+        c_bars, c_badges, c_summary = _combatant_parts(c, sees(cid))
+        bars.extend(c_bars)
+        badges.extend(c_badges)
+        summaries.append(c_summary)
     return Description(tuple(actions), prompts, tuple(bars), tuple(badges), tuple(summaries),
                        _waiting_for(state, blocking))
+
+
+# Memos: a description is computed for each kind of seat after every command, and most
+# combatants did not change. Keys hold the (immutable) objects they were computed from,
+# so a hit is an identity check; the results are the same objects, so an encoder may
+# cache their text too (rules/describe.py: encode).
+_MEMO_LIMIT = 4096
+_PARTS: dict[tuple[int, bool], tuple[Combatant, tuple[tuple[Bar, ...], tuple[Badge, ...], Summary]]] = {}
+_ACTIONS: dict[tuple[Any, ...], tuple[Sheet, tuple[Action, ...]]] = {}
+_WEAPON_CHOICES: dict[int, tuple[Sheet, dict[str, Choice]]] = {}
+_UNHURT: dict[int, tuple[Sheet, int, int]] = {}
+
+
+def _remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
+    if len(memo) >= _MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+
+
+def _combatant_parts(c: Combatant, seen: bool) -> tuple[tuple[Bar, ...], tuple[Badge, ...], Summary]:
+    hit = _PARTS.get((id(c), seen))
+    if hit is not None and hit[0] is c:
+        return hit[1]
+    parts = (tuple(_bars(c)) if seen else (), tuple(_badges(c, seen)), Summary(c.id, _summary(c, seen)))
+    _remember(_PARTS, (id(c), seen), (c, parts))
+    return parts
 
 
 # --------------------------------------------------------------------------- actions
@@ -108,8 +134,16 @@ def _foes(state: FightState, cid: str) -> tuple[Choice, ...]:
 
 
 def _weapon_choice(sheet: Sheet, w: Weapon) -> Choice:
-    dice, adds = derived.weapon_damage(sheet, w)
-    return Choice(w.name, f"{w.name} (skill {w.skill}, {format_dice(dice, adds)} {w.damage_type})")
+    hit = _WEAPON_CHOICES.get(id(sheet))
+    if hit is None or hit[0] is not sheet:
+        choices = {}
+        for weapon in sheet.all_weapons():
+            dice, adds = derived.weapon_damage(sheet, weapon)
+            choices[weapon.name] = Choice(weapon.name, f"{weapon.name} (skill {weapon.skill}, "
+                                                       f"{format_dice(dice, adds)} {weapon.damage_type})")
+        hit = (sheet, choices)
+        _remember(_WEAPON_CHOICES, id(sheet), hit)
+    return hit[1][w.name]
 
 
 def _attack_fields(state: FightState, cid: str, weapons: Iterable[Weapon], rule: str) -> list[Field]:
@@ -127,6 +161,10 @@ def _attack_fields(state: FightState, cid: str, weapons: Iterable[Weapon], rule:
 
 def _yards(ruleset: Ruleset, state: FightState, cid: str, maneuver: str) -> list[Field]:
     allowed = maneuvers.allowance(Batch(ruleset, state, _NoDice()), cid, maneuver, "", False)
+    return _yards_field(allowed)
+
+
+def _yards_field(allowed: int) -> list[Field]:
     if allowed <= 0:
         return []
     return [Field("yards", "integer", "Yards to move", f"Up to {allowed} yd with this maneuver (G-20).", "G-20",
@@ -138,6 +176,22 @@ def _options(maneuver: str, allowed: Iterable[str]) -> Field:
     rule = MANEUVER_TEXT[maneuver][2]
     return Field("option", "choice", "Option", "Chosen now, in force until your next turn.", rule, True, choices,
                  default=choices[0].value if choices else None)
+
+
+def _memo_actions(ruleset: Ruleset, state: FightState, cid: str) -> tuple[Action, ...]:
+    """The maneuvers depend on the sheet, the posture, the weapons not ready and the Move left
+    (G-43, G-51 halve it), the others' names, sides and deaths (targets) and the options."""
+    c = state.combatants[cid]
+    sheet, cond = c.sheet, c.condition
+    others = tuple((o.id, o.name, o.side, o.condition.dead) for o in state.combatants.values())
+    key = (cid, id(sheet), cond.posture, cond.unready, _move_dodge(sheet, cond)[0], others,
+           tuple(sorted(state.options.items())))
+    hit = _ACTIONS.get(key)
+    if hit is not None and hit[0] is sheet:
+        return hit[1]
+    actions = tuple(_maneuver_actions(ruleset, state, cid))
+    _remember(_ACTIONS, key, (sheet, actions))
+    return actions
 
 
 def _maneuver_actions(ruleset: Ruleset, state: FightState, cid: str) -> list[Action]:
@@ -256,18 +310,36 @@ def _prompt(state: FightState, p: Any) -> PromptChoices:
 def _bars(c: Combatant) -> list[Bar]:
     sheet, cond = c.sheet, c.condition
     hp, fp = sheet.hp_max, sheet.fp_max
-    hp_bar = Bar(c.id, "hp", "HP", cond.hp, hp, "G-43", (
+    return [Bar(c.id, "hp", "HP", cond.hp, hp, "G-43", _hp_thresholds(hp)),
+            Bar(c.id, "fp", "FP", cond.fp, fp, "G-51", _fp_thresholds(fp))]
+
+
+@functools.lru_cache(maxsize=256)
+def _hp_thresholds(hp: int) -> tuple[Threshold, ...]:
+    return (
         Threshold((hp - 1) // 3, "reeling: half Move and Dodge", "G-43", "warn"),
         Threshold(0, "an HT roll each turn to stay conscious", "G-44", "bad"),
         Threshold(-hp, "an HT roll or die, again at each further -HP", "G-45", "grave"),
         Threshold(-5 * hp, "dead", "G-45", "grave"),
-    ))
-    fp_bar = Bar(c.id, "fp", "FP", cond.fp, fp, "G-51", (
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _fp_thresholds(fp: int) -> tuple[Threshold, ...]:
+    return (
         Threshold((fp - 1) // 3, "tired: half Move, Dodge and ST", "G-51", "warn"),
         Threshold(0, "a Will roll before each maneuver; lost FP costs HP too", "G-51", "bad"),
         Threshold(-fp, "unconscious", "G-51", "grave"),
-    ))
-    return [hp_bar, fp_bar]
+    )
+
+
+def _move_dodge(sheet: Sheet, cond: Condition) -> tuple[int, int]:
+    """Move and Dodge now (G-43, G-51 halvings of the sheet's), the sheet's part memoized."""
+    hit = _UNHURT.get(id(sheet))
+    if hit is None or hit[0] is not sheet:
+        hit = (sheet, derived.unhurt_move(sheet), derived.unhurt_dodge(sheet))
+        _remember(_UNHURT, id(sheet), hit)
+    return derived.halvings(hit[1], sheet, cond), derived.halvings(hit[2], sheet, cond)
 
 
 def _badges(c: Combatant, seen: bool) -> list[Badge]:
@@ -323,8 +395,8 @@ def _summary(c: Combatant, seen: bool) -> str:
     if not seen:
         return head + (": " + ", ".join(words) if words else "")
     sheet = c.sheet
-    numbers = (f"HP {cond.hp}/{sheet.hp_max}, FP {cond.fp}/{sheet.fp_max}, "
-               f"Move {derived.move(sheet, cond)}, Dodge {derived.dodge(sheet, cond)}")
+    move, dodge = _move_dodge(sheet, cond)
+    numbers = f"HP {cond.hp}/{sheet.hp_max}, FP {cond.fp}/{sheet.fp_max}, Move {move}, Dodge {dodge}"
     return f"{head}: {numbers}" + ("; " + ", ".join(words) if words else "")
 
 
