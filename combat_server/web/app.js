@@ -13,12 +13,10 @@
 
 const MANEUVERS = {
   attack: { label: "Attack", attack: true, help: "Attack with a ready weapon; defend normally." },
-  all_out_attack: { label: "All-Out Attack", attack: true, help: "Attack with a bonus; no defence until your next turn.",
-    options: { determined: "Determined (+4 to hit)", strong: "Strong (+2 damage)", double: "Double (two attacks)", feint: "Feint, then attack" } },
+  all_out_attack: { label: "All-Out Attack", attack: true, help: "Attack with a bonus; no defence until your next turn." },
   move_and_attack: { label: "Move and Attack", attack: true, help: "Move your full Move and attack at -4 (skill 9 max); Dodge or Block only." },
   feint: { label: "Feint", feint: true, help: "Quick contest of weapon skill; the winner's margin comes off the foe's defence." },
-  all_out_defense: { label: "All-Out Defense", help: "No attack; a better defence until your next turn.",
-    options: { increased_dodge: "Increased Dodge (+2)", increased_parry: "Increased Parry (+2)", increased_block: "Increased Block (+2)", double: "Double defence" } },
+  all_out_defense: { label: "All-Out Defense", help: "No attack; a better defence until your next turn." },
   aim: { label: "Aim", aim: true, help: "Aim a ranged weapon: add its Acc to the next attack." },
   evaluate: { label: "Evaluate", target: true, help: "+1 to hit this foe next turn (up to +3)." },
   move: { label: "Move", yards: true, help: "Move up to your full Move." },
@@ -126,7 +124,8 @@ function scheduleReconnect() {
 function resubscribe() {
   const after = S.lastSeq;
   S.catchup = 0;
-  request({ type: "subscribe", token: S.token, after }, { front: true }).then((m) => {
+  // describe: the server says what this seat can do now (docs/protocol.md, Descriptions).
+  request({ type: "subscribe", token: S.token, after, describe: true }, { front: true }).then((m) => {
     S.subscribed = true;
     setConn("live");
     flushPending();
@@ -236,7 +235,12 @@ function dispatch(m) {
       S.seat = m.seat;
       S.fightId = m.fight_id;
       if (!S.state || m.last_seq >= S.lastSeq) S.state = m.state;
+      S.description = m.description || null;
       showFight();
+      break;
+    case "description":
+      S.description = m.description;
+      if (S.state) render();
       break;
     case "events":
       for (const item of m.items) accept(item);
@@ -549,10 +553,17 @@ function renderAct() {
     && !combat.interrupted_by && controls(cur) && !blocking;
   // The roster is part of the key: a combatant added mid-turn must appear in the target list.
   const roster = rosterKey(st);
-  const key = canAct ? `${cur}:${combat.round}:${st.turn_start_seq}:${roster}` : (blocking ? "prompt" : "idle:" + (cur || "") + st.status + (S.viewSeq !== null));
+  // The maneuvers come in the seat's description, pushed just after the event: part of the key too.
+  const offered = canAct ? maneuverActions(cur).map((a) => a.id).join(",") : "";
+  const key = canAct ? `${cur}:${combat.round}:${st.turn_start_seq}:${roster}:${offered}` : (blocking ? "prompt" : "idle:" + (cur || "") + st.status + (S.viewSeq !== null));
   $("#act-h").textContent = !canAct ? "Actions" : !ownsTurn(cur) ? `${nameOf(st, cur)}'s turn` : isGM() ? `${nameOf(st, cur)} acts (you run this NPC)` : `Your move: ${nameOf(st, cur)}`;
   if (key === S.actKey) { if (canAct) updatePreview(); return; }
   S.actKey = key;
+  if (canAct && !offered) {  // the description for this turn is on its way
+    S.actKey = "";
+    box.replaceChildren(h("p", { class: "hint" }, "Getting the choices…"));
+    return;
+  }
   if (!canAct) {
     let msg = "";
     if (S.viewSeq !== null) msg = "You are looking at the past. Go back to live to act.";
@@ -659,18 +670,17 @@ function waitCard(st, c) {
     h("div", { class: "row wrap" }, ...fields, go));
 }
 
-function legalManeuvers(st, cid) {
-  const d = (st.derived || {})[cid] || {};
-  const k = st.combatants[cid].condition || {};
-  const weapons = (d.weapons || []);
-  const ready = weapons.filter((w) => w.ready);
-  return Object.keys(MANEUVERS).filter((m) => {
-    if (m === "aim") return ready.some((w) => w.kind === "ranged" || w.kind === "thrown");
-    if (m === "feint") return ready.some((w) => w.kind === "melee");
-    if (m === "ready") return (k.unready || []).length > 0;
-    if (MANEUVERS[m].attack) return ready.length > 0;
-    return true;
-  });
+/** The maneuvers open to ``cid`` now, as the server's description lists them (the rules decide:
+ * a ready weapon to attack, G-33; Aim with a ranged one, G-21; a Feint with a melee one, G-30). */
+function maneuverActions(cid) {
+  return ((S.description && S.description.actions) || []).filter((a) => a.command === "maneuver" && a.args.combatant === cid);
+}
+
+/** The option choices (value, label, help) of maneuver ``m`` in the description, if it has any. */
+function optionChoices(cid, m) {
+  const action = maneuverActions(cid).find((a) => a.args.maneuver === m);
+  const field = action && action.fields.find((f) => f.name === "option");
+  return field ? field.choices : [];
 }
 
 function maneuverForm(st, cid) {
@@ -678,20 +688,21 @@ function maneuverForm(st, cid) {
   const k = st.combatants[cid].condition || {};
   const foes = Object.values(st.combatants).filter((c) => c.id !== cid && !(c.condition || {}).dead);
   const foeFirst = foes.sort((a, b) => (a.side === st.combatants[cid].side) - (b.side === st.combatants[cid].side));
-  const legal = legalManeuvers(st, cid);
+  const legal = maneuverActions(cid);
   const weapons = (d.weapons || []);
   const sel = (name, label, opts) => h("div", { class: "field", dataset: { field: name } },
     h("label", { for: "mf-" + name }, label),
     h("select", { name, id: "mf-" + name }, opts.map(([v, t]) => h("option", { value: v }, t))));
   const form = h("form", { id: "maneuver-form", class: "maneuver-form", autocomplete: "off" },
     h("fieldset", { class: "maneuvers" }, h("legend", {}, "Maneuver"),
-      h("div", { class: "maneuver-grid" }, legal.map((m, i) => h("label", { class: "maneuver-choice" },
-        h("input", { type: "radio", name: "maneuver", value: m, checked: i === 0 }),
-        h("span", { class: "m-name" }, MANEUVERS[m].label), h("span", { class: "m-help" }, MANEUVERS[m].help))))),
+      h("div", { class: "maneuver-grid" }, legal.map((a, i) => h("label", { class: "maneuver-choice" },
+        h("input", { type: "radio", name: "maneuver", value: a.args.maneuver, checked: i === 0 }),
+        h("span", { class: "m-name" }, a.label), h("span", { class: "m-help" }, a.help))))),
     sel("option", "Option", [["", "choose…"]]),
     sel("target", "Target", foeFirst.map((c) => [c.id, `${c.name} (${c.side.toUpperCase()})`])),
     sel("weapon", "Weapon", weapons.filter((w) => w.ready).map((w) => [w.name, `${w.name} — skill ${w.skill}, ${w.damage}`])),
     sel("ready_weapon", "Weapon to ready", (k.unready || []).map((w) => [w, w])),
+    h("label", { class: "field", dataset: { field: "item" } }, "Item to ready", h("input", { name: "item", maxlength: 80 })),
     sel("posture", "New posture", (POSTURE_STEPS[k.posture || "standing"] || []).map((p) => [p, human(p)])),
     h("label", { class: "field", dataset: { field: "yards" } }, "Yards to move", h("input", { name: "yards", type: "number", min: 0, max: 100, value: 0 })),
     h("label", { class: "field", dataset: { field: "range" } }, "Range (yards)", h("input", { name: "range", type: "number", min: 0, max: 10000, value: 1 })),
@@ -741,18 +752,21 @@ function updatePreview() {
   const spec = MANEUVERS[m] || {};
   const show = (field, on) => { const el = $(`[data-field=${field}]`, form); if (el) el.hidden = !on; };
   const optSel = $("select[name=option]", form);
-  if (spec.options) {
+  const choices = optionChoices(cid, m);
+  if (choices.length) {
     if (optSel.dataset.for !== m) {
-      optSel.replaceChildren(...Object.entries(spec.options).map(([v, t]) => h("option", { value: v }, t)));
+      optSel.replaceChildren(...choices.map((c) => h("option", { value: c.value, title: c.help }, `${c.label}: ${c.help}`)));
       optSel.dataset.for = m;
     }
   }
-  const option = spec.options ? optSel.value : "";
+  const option = choices.length ? optSel.value : "";
   const attacks = spec.attack || spec.feint;
-  show("option", !!spec.options);
+  show("option", choices.length > 0);
   show("target", attacks || spec.aim || m === "evaluate" || (m === "wait"));
   show("weapon", attacks || spec.aim || m === "wait");
-  show("ready_weapon", !!spec.ready);
+  const unready = (st.combatants[cid].condition || {}).unready || [];
+  show("ready_weapon", !!spec.ready && unready.length > 0);
+  show("item", !!spec.ready && unready.length === 0);
   show("posture", !!spec.posture);
   show("yards", !!spec.yards || m === "move_and_attack");
   show("task", !!spec.task);
@@ -784,10 +798,10 @@ function maneuverArgs(form, cid) {
   const spec = MANEUVERS[m] || {};
   const v = (name) => { const el = form.elements[name]; return el ? el.value : ""; };
   const args = { combatant: cid, maneuver: m };
-  if (spec.options) args.option = v("option");
+  if (optionChoices(cid, m).length) args.option = v("option");
   if (spec.attack || spec.feint || spec.aim || m === "evaluate") args.target = v("target");
   if (spec.attack || spec.feint || spec.aim) args.weapon = v("weapon");
-  if (spec.ready) args.weapon = v("ready_weapon");
+  if (spec.ready) { if (v("ready_weapon")) args.weapon = v("ready_weapon"); else args.item = v("item").trim(); }
   if (spec.posture) args.posture = v("posture");
   if ((spec.yards || m === "move_and_attack") && Number(v("yards"))) args.yards = Number(v("yards"));
   if (!$("[data-field=range]", form).hidden) args.range = Number(v("range")) || 0;

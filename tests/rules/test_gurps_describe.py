@@ -251,3 +251,11 @@ def test_the_encoded_description_is_its_json(new_fight: NewFight) -> None:
     f.maneuver("a", "attack", [d3(8)], target="b", weapon="broadsword")
     d = _describe(f.engine.load(f.fid), PLAYER_B)
     assert json.loads(encode(d, dumps)) == to_json(d) and d.prompts
+
+
+def test_every_maneuver_has_its_words() -> None:
+    """Each of the thirteen maneuvers (G-20) is described, none invented."""
+    from combat_server.rules.gurps import maneuvers
+    from combat_server.rules.gurps.describe import MANEUVER_TEXT
+
+    assert set(MANEUVER_TEXT) == set(maneuvers.MANEUVERS)

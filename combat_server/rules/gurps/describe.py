@@ -24,7 +24,7 @@ from combat_server.rules.gurps.tables import POSTURE_STEPS, format_dice
 from combat_server.rules.model import Combatant, FightState
 from combat_server.rules.ruleset import Ruleset
 
-# maneuver -> (label, help in our words, rule id)
+# maneuver -> (label, help in our words, rule id), in the order they are offered (every one of maneuvers.MANEUVERS)
 MANEUVER_TEXT: dict[str, tuple[str, str, str]] = {
     "attack": ("Attack", "One attack with a ready weapon; defend normally.", "G-25"),
     "all_out_attack": ("All-Out Attack", "Attack with a bonus; no defence until your next turn.", "G-22"),
@@ -208,7 +208,7 @@ def _maneuver_actions(ruleset: Ruleset, state: FightState, cid: str) -> list[Act
         out.append(Action(m, "maneuver", label, help_, (rule,), {"combatant": cid, "maneuver": m}, tuple(fields),
                           rolls, "3d6" if rolls else "", cid))
 
-    for m in maneuvers.MANEUVERS:
+    for m in MANEUVER_TEXT:  # the order a table offers them in: the usual ones first
         rule = MANEUVER_TEXT[m][2]
         if m in maneuvers.ATTACKS and ready:
             fields = _attack_fields(state, cid, ready, rule)

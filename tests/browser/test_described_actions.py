@@ -1,0 +1,52 @@
+"""The web page's maneuver list comes from the seat's description (#9, describe), not from a
+table of its own: it offers what the rules allow now, with their words (G-21 Aim only with a
+ranged weapon, G-23 Suppression Fire with RoF 5+, which the page's old table lacked)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from .conftest import LAPTOP, ServerProcess
+
+pytestmark = pytest.mark.browser
+
+expect: Any = pytest.importorskip("playwright.sync_api").expect
+
+GUNNER = {"dx": 14, "ht": 12, "weapons": [{"name": "smg", "kind": "ranged", "skill": 13, "damage": "2d",
+                                         "damage_type": "pi", "rof": 10, "max_range": 100, "parry": None}]}
+BRAWLER = {"dx": 10}
+
+
+def test_the_maneuvers_offered_are_the_descriptions(browser: Any, server: ServerProcess) -> None:
+    gm = browser.new_context(viewport=LAPTOP).new_page()
+    gm.set_default_timeout(10_000)
+    errors: list[str] = []
+    gm.on("pageerror", lambda e: errors.append(str(e)))
+    gm.goto(server.url + "/")
+    gm.get_by_label("Title").fill("Described maneuvers")
+    gm.get_by_role("button", name="Create fight").click()
+    expect(gm.locator("#seat-badge")).to_have_text("GM")
+    form = gm.locator("#add-form")
+    for name, side, sheet in (("Gunner", "npc", GUNNER), ("Brawler", "pc", BRAWLER)):
+        form.locator("[name=name]").fill(name)
+        form.locator("[name=side]").select_option(side)
+        if not form.get_by_label("Sheet JSON").is_visible():
+            form.locator("summary", has_text="paste a sheet").click()
+        form.get_by_label("Sheet JSON").fill(json.dumps(sheet))
+        form.get_by_role("button", name="Add combatant").click()
+        expect(gm.locator("#roster li.combatant", has_text=name)).to_be_visible()
+    gm.get_by_role("button", name="Start combat").click()
+    expect(gm.locator("#current-name")).to_have_text("Gunner")  # Basic Speed 6.5 against 5
+    act = gm.locator("#act")
+    choices = act.locator("label.maneuver-choice .m-name")
+    expect(choices.first).to_have_text("Attack")
+    names = choices.all_inner_texts()
+    assert "Aim" in names and "Feint" in names  # G-21: the smg aims; G-30: the punch feints
+    act.locator("label.maneuver-choice", has_text="All-Out Attack").click()
+    options = act.get_by_label("Option", exact=True).locator("option")
+    expect(options).to_contain_text(["Determined", "Suppression Fire"])
+    assert errors == []
+    gm.context.close()
