@@ -444,7 +444,9 @@ function renderPrompts() {
   const box = $("#prompts");
   const st = S.state;
   const open = S.viewSeq !== null ? [] : (st.prompts || []).filter((p) => p.kind !== "dispute");
-  const key = open.map((p) => p.id + ":" + controls(p.combatant)).join("|") + "#" + (isSpectator() ? "s" : "");
+  // The answers come in the seat's description (pushed just after the event): part of the key.
+  const key = open.map((p) => p.id + ":" + controls(p.combatant) + ":" + describedAnswers(p.id).map((a) => a.label).join(","))
+    .join("|") + "#" + (isSpectator() ? "s" : "");
   if (key === S.promptKey) return;
   S.promptKey = key;
   box.replaceChildren(...open.map((p) => promptCard(p, st)));
@@ -498,29 +500,31 @@ function promptCard(p, st) {
   return card;
 }
 
+/** The ready-made answers of prompt ``id`` in this seat's description (empty until it arrives). */
+function describedAnswers(id) {
+  const found = ((S.description && S.description.prompts) || []).find((x) => x.id === id);
+  return found ? found.answers : [];
+}
+
 function fillPrompt(card, p, st) {
   const o = p.options || {};
   if (p.kind === "defend") {
-    const dice = manual() ? diceInputs(3, 6, "Your defence roll (3d6)") : null;
+    // The defences open and their numbers are the rules' (the description's ready-made answers).
+    const answers = describedAnswers(p.id);
+    const dice = manual() && answers.some((a) => a.dice) ? diceInputs(3, 6, "Your defence roll (3d6)") : null;
     const choices = h("div", { class: "defences" });
-    const add = (defense, label, entry, weapon) => {
-      const btn = h("button", { type: "button", class: "defence primary", dataset: { defense },
+    for (const a of answers) {
+      const btn = h("button", { type: "button", class: "defence primary", dataset: { defense: a.args.defense || "" },
         onclick: async () => {
           let faces;
-          if (dice && defense !== "none") { faces = readDice(card); if (faces === false) { toast("Enter every die first (1 to 6).", "error"); return; } }
-          const args = { prompt: p.id, defense };
-          if (weapon) args.weapon = weapon;
-          await act("defend", args, faces, btn);
+          if (dice && a.dice) { faces = readDice(card); if (faces === false) { toast("Enter every die first (1 to 6).", "error"); return; } }
+          await act(a.command, a.args, faces, btn);
         } },
-        h("span", { class: "d-name" }, label),
-        entry ? h("span", { class: "d-num", title: "roll this or less on 3d6" }, String(entry.target)) : null);
-      choices.append(h("div", { class: "defence-choice" }, btn,
-        entry && modList(entry) ? h("span", { class: "hint" }, `${entry.base_reason || ""} ${entry.base}; ${modList(entry)}`) : null));
-    };
-    if (o.dodge) add("dodge", "Dodge", o.dodge);
-    for (const [w, entry] of Object.entries(o.parry || {})) add("parry", `Parry (${w})`, entry, w);
-    if (o.block) add("block", "Block", o.block);
-    add("none", "No defence", null);
+        h("span", { class: "d-name" }, a.label),
+        a.number !== null ? h("span", { class: "d-num", title: "roll this or less on 3d6" }, String(a.number)) : null);
+      choices.append(h("div", { class: "defence-choice" }, btn, a.number !== null && a.help ? h("span", { class: "hint" }, a.help) : null));
+    }
+    if (!answers.length) choices.append(h("p", { class: "hint" }, "Getting the choices…"));
     if (dice) card.append(dice);
     card.append(choices);
   } else if (p.kind === "roll") {

@@ -184,7 +184,7 @@ def test_gm_and_two_players_run_a_fight(browser: Any, server: ServerProcess, sho
     prompt = bob.locator(".prompt-defend.mine")
     expect(prompt).to_contain_text("Orc hits Bob")
     expect(prompt.locator("button[data-defense=block] .d-num")).to_have_text("9")
-    expect(prompt.get_by_role("button", name="Parry (broadsword)")).to_be_visible()
+    expect(prompt.get_by_role("button", name=re.compile(r"^Parry \d+ \(broadsword\)"))).to_be_visible()
     expect(gm.locator(".prompt-defend")).to_contain_text("Waiting for Bob")
     shoot(bob, "05-bob-defence-phone", full_page=True)
     _dice(prompt, [6, 5, 5])
