@@ -269,16 +269,24 @@ class Engine:
 
     # ------------------------------------------------------------------ execute
 
-    def execute(self, fight_id: str, command: Command, faces: Sequence[Sequence[int]] | None = None) -> CommandResult:
+    def execute(self, fight_id: str, command: Command, faces: Sequence[Sequence[int]] | None = None,
+                expect_seq: int | None = None) -> CommandResult:
         """Decide, append and fold one command; retried command ids are answered, not re-applied.
 
         The commands table's unique (fight, command id) key catches a retry at append
         time, so the common path costs no extra lookup; a retry whose decision is now
         refused (e.g. no longer your turn) is looked up before the refusal is raised.
+
+        ``expect_seq`` is checked on every attempt: after an append conflict the fight
+        has moved on (another process won), and deciding again on the refreshed state
+        must refuse the command as stale rather than apply it there (#15 item 5).
         """
         for attempt in range(CONFLICT_ATTEMPTS):
             state, last_hash = self._load(fight_id)
             try:
+                if expect_seq is not None and expect_seq != state.seq:
+                    raise reject("command/stale_seq", f"the fight is at seq {state.seq}, not {expect_seq}",
+                                 expected=expect_seq, actual=state.seq)
                 decided, new_state = self._decide_batch(state, last_hash, command, faces)
                 events = [event for event, _ in decided]
                 self.store.append(fight_id, state.seq, events, command.command_id, command.actor.seat_id,

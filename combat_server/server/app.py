@@ -690,7 +690,7 @@ class Session:
                 raise ProtocolError("command/stale_seq", f"the fight is at seq {before.seq}, not {expect}",
                                     expected=expect, actual=before.seq)
         faces = m.get("faces")
-        result = await self.server.call_engine(engine.execute, hub.fight_id, command, faces)
+        result = await self.server.call_engine(engine.execute, hub.fight_id, command, faces, expect)
         if not result.duplicate:
             hub.publish(result, before)
         elif result.last_seq > hub.synced_seq:

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +18,7 @@ from combat_server.client import CombatClient, ServerError
 from combat_server.server import CombatServer
 
 from .conftest import SHEET, MakeServer, dump_log
+from .test_crash import _free_port
 
 
 async def _gm(server: CombatServer) -> tuple[CombatClient, str, str]:
@@ -22,6 +26,54 @@ async def _gm(server: CombatServer) -> tuple[CombatClient, str, str]:
     created = await gm.create_fight("gurps", title="integrity")
     await gm.subscribe(created["token"])
     return gm, created["fight_id"], created["token"]
+
+
+# ---------------------------------------------------------------- item 5: two processes, one expect_seq
+
+
+async def test_expect_seq_holds_across_two_serve_processes_on_postgresql(pg_databases: Any) -> None:
+    """#15 item 5: two real `serve` processes on one PostgreSQL; in each of 20 races a GM on each sends a
+    note with the same expect_seq at once: exactly one is applied, the other is refused as stale."""
+    url = pg_databases.new_url()
+    ports = [_free_port(), _free_port()]
+    procs: list[subprocess.Popen[bytes]] = []
+    clients: list[CombatClient] = []
+    try:
+        for port in ports:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "combat_server.server", "--port", str(port), "--database-url", url,
+                 "--log-level", "warning"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            procs.append(proc)
+            assert proc.stdout is not None
+            line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 30)
+            assert b"listening on" in line, line
+        one = await CombatClient.connect(f"ws://127.0.0.1:{ports[0]}/ws")
+        clients.append(one)
+        created = await one.create_fight("gurps", title="race")
+        await one.subscribe(created["token"])
+        two = await CombatClient.connect(f"ws://127.0.0.1:{ports[1]}/ws")
+        clients.append(two)
+        await two.subscribe(created["token"])
+        seq = one.last_seq
+        for race in range(20):
+            outcomes = await asyncio.gather(
+                *(c.command("note", {"text": f"race {race} {i}"}, expect_seq=seq) for i, c in enumerate((one, two))),
+                return_exceptions=True)
+            applied = [o for o in outcomes if isinstance(o, dict)]
+            refused = [o for o in outcomes if isinstance(o, ServerError)]
+            assert len(applied) == 1 and len(refused) == 1, (race, outcomes)
+            assert refused[0].code == "command/stale_seq"
+            seq = applied[0]["last_seq"]
+            assert seq == 1 + race + 1
+    finally:
+        for c in clients:
+            await c.close()
+        for proc in procs:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
 
 
 # ---------------------------------------------------------------- item 10: the longest command id fits

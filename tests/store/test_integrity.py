@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 from combat_server.canonical import chain_hash
 from combat_server.engine.fight import Engine
-from combat_server.errors import Corrupt, Rejected
+from combat_server.errors import Conflict, Corrupt, Rejected
 from combat_server.rules.model import GM_ACTOR, Command, Event
 from combat_server.store.sql import SqlStore, open_store
 from tests.conftest import SHEET, dump_tables, populate
@@ -88,6 +88,40 @@ def test_sheet_weights_out_of_bounds_are_refused_and_change_nothing(engine: Engi
     assert info.value.code == "sheet/bad_field"
     assert field in info.value.details["field"]
     assert dump_tables(engine.store) == before
+
+
+# ---------------------------------------------------------------- item 5: expect_seq on every attempt
+
+
+def test_expect_seq_is_checked_again_after_an_append_conflict(databases: Any) -> None:
+    """#15 item 5: two engines (as two processes) on one store, both at seq n, both send a command with
+    expect_seq n: one is applied, the other, retried on the refreshed log, is refused as stale."""
+    store = databases.new_store()
+    other = SqlStore(store.url)
+    a, b = Engine(store), Engine(other)
+    fid = a.create_fight("gurps").fight_id
+    for race in range(5):
+        seq = a.refresh(fid).seq
+        b.refresh(fid)
+        barrier = threading.Barrier(2)
+        outcome: dict[str, Any] = {}
+
+        def run(tag: str, engine: Engine) -> None:
+            barrier.wait()
+            try:
+                outcome[tag] = engine.execute(fid, Command("note", {"text": tag}, GM_ACTOR, f"{tag}-{race}"),
+                                              expect_seq=seq).last_seq
+            except (Rejected, Conflict) as exc:
+                outcome[tag] = exc.code
+
+        threads = [threading.Thread(target=run, args=(tag, e)) for tag, e in (("a", a), ("b", b))]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(30)
+        assert sorted(map(str, outcome.values())) == sorted([str(seq + 1), "command/stale_seq"]), outcome
+    assert store.fight(fid).last_seq == 6
+    other.dispose()
 
 
 # ---------------------------------------------------------------- item 6: a tampered log is refused
