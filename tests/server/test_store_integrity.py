@@ -4,10 +4,13 @@ processes on the real PostgreSQL, a real SQLite file edited behind the server's 
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
+import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -154,3 +157,38 @@ async def test_a_tampered_fight_is_refused_with_store_corrupt_and_never_appended
     logged = capsys.readouterr().out
     assert "store_corrupt" in logged and f"seq={done['last_seq']}" in logged
     await client.close()
+
+
+# ---------------------------------------------------------------- item 7: bounded shutdown
+
+
+async def _silent_client(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A websocket client that completes the handshake and then never reads nor answers a close."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    key = base64.b64encode(os.urandom(16)).decode()
+    writer.write((f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                  f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    await writer.drain()
+    status = await reader.readuntil(b"\r\n\r\n")
+    assert status.startswith(b"HTTP/1.1 101"), status
+    return reader, writer
+
+
+async def test_shutdown_with_clients_that_never_answer_ends_in_bounded_time(make_server: MakeServer) -> None:
+    """#15 item 7: ten connected clients that never answer the close: the server stops listening at once
+    and exits after one short grace, not one close timeout per client (44 s before)."""
+    server = await make_server()
+    port = server.port
+    silent = [await _silent_client(port) for _ in range(10)]
+    await asyncio.sleep(0.2)
+    assert len(server.sessions) == 10
+    started = time.monotonic()
+    closing = asyncio.create_task(server.close())
+    await asyncio.sleep(0.1)
+    with pytest.raises(OSError):  # no longer listening while it waits for the silent ones
+        await asyncio.open_connection("127.0.0.1", port)
+    await asyncio.wait_for(closing, 40)
+    assert time.monotonic() - started < 15
+    assert not server.sessions
+    for _, writer in silent:
+        writer.close()
