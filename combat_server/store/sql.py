@@ -64,6 +64,8 @@ class SeatRow:
 #: A WAL file larger than this is checkpointed with TRUNCATE (and trimmed to it by journal_size_limit) by
 #: :meth:`SqlStore.checkpoint`: sustained writes never let it grow without bound (#15 item 8).
 WAL_LIMIT_BYTES = 64 * 1024 * 1024
+#: How long (ms) a TRUNCATE checkpoint may wait for readers and writers before giving up until the next call.
+TRUNCATE_WAIT_MS = 200
 
 
 def _sqlite_pragmas(autocheckpoint: bool, wal_limit: int = WAL_LIMIT_BYTES) -> Callable[[Any, Any], None]:
@@ -138,14 +140,23 @@ class SqlStore:
         A PASSIVE checkpoint never shrinks the file, and one that never completes
         (a writer always active) lets it grow without bound (1.95 GB next to a
         177 MB database, #15 item 8): past ``wal_limit`` bytes this runs a
-        TRUNCATE checkpoint instead, which waits for the writers in hand (up to
-        the busy timeout) and empties the file.
+        TRUNCATE checkpoint instead, which waits for the readers and writers in
+        hand (at most ``TRUNCATE_WAIT_MS``) and empties the file.
         """
         if self.engine.dialect.name != "sqlite":
             return (0, 0, 0)
-        mode = "TRUNCATE" if self.wal_size() > self.wal_limit else "PASSIVE"
+        truncate = self.wal_size() > self.wal_limit
         with self.engine.connect() as conn:
-            row = conn.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})").one()
+            if not truncate:
+                row = conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
+            else:
+                # A pending TRUNCATE holds off new writers while it waits for readers: keep that wait
+                # short (the writer may be the event loop); if it does not get through, the next call tries again.
+                conn.exec_driver_sql(f"PRAGMA busy_timeout={TRUNCATE_WAIT_MS}")
+                try:
+                    row = conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").one()
+                finally:
+                    conn.exec_driver_sql("PRAGMA busy_timeout=10000")
             conn.commit()
         return (int(row[0]), int(row[1]), int(row[2]))
 
