@@ -139,22 +139,22 @@ class SqlStore:
 
         A PASSIVE checkpoint never shrinks the file, and one that never completes
         (a writer always active) lets it grow without bound (1.95 GB next to a
-        177 MB database, #15 item 8): past ``wal_limit`` bytes this runs a
-        TRUNCATE checkpoint instead, which waits for the readers and writers in
-        hand (at most ``TRUNCATE_WAIT_MS``) and empties the file.
+        177 MB database, #15 item 8): past ``wal_limit`` bytes it is followed by
+        a TRUNCATE checkpoint, which waits for the readers and writers in hand
+        (at most ``TRUNCATE_WAIT_MS``) and empties the file. The figures
+        returned are the PASSIVE checkpoint's.
         """
         if self.engine.dialect.name != "sqlite":
             return (0, 0, 0)
-        truncate = self.wal_size() > self.wal_limit
         with self.engine.connect() as conn:
-            if not truncate:
-                row = conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
-            else:
-                # A pending TRUNCATE holds off new writers while it waits for readers: keep that wait
-                # short (the writer may be the event loop); if it does not get through, the next call tries again.
+            row = conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
+            if self.wal_size() > self.wal_limit:
+                # The copying is done (as far as readers allow); what is left is to empty the file. A pending
+                # TRUNCATE holds off new writers while it waits for readers: keep that wait short (the writer
+                # may be the event loop); if it does not get through, the next call tries again.
                 conn.exec_driver_sql(f"PRAGMA busy_timeout={TRUNCATE_WAIT_MS}")
                 try:
-                    row = conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").one()
+                    conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").one()
                 finally:
                     conn.exec_driver_sql("PRAGMA busy_timeout=10000")
             conn.commit()
