@@ -526,8 +526,10 @@ def _select_events() -> Any:
 
 
 def _row_to_event(r: Any) -> Event:
+    """An event from a row of :func:`_select_events` (payload as text); a row of a plain
+    ``select(events)`` (payload already parsed by the driver) is taken as it is."""
     try:
-        payload = parse_stored(r.payload)
+        payload = r.payload if isinstance(r.payload, dict) else parse_stored(r.payload)
         if not isinstance(payload, dict):
             raise ValueError("not an object")
     except ValueError as exc:
