@@ -380,7 +380,7 @@ class SqlStore:
         costs the same at seq 100 as at seq 100,000, whatever the fight's length
         (replay and catch-up pages, issue 15 item 2).
         """
-        q = (sa.select(t.events)
+        q = (_select_events()
              .where(t.events.c.fight_id == fight_id, t.events.c.seq > after, t.events.c.seq <= upto)
              .order_by(t.events.c.seq).limit(limit))
         with self.engine.connect() as conn:
