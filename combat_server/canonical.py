@@ -15,10 +15,32 @@ from typing import Any
 GENESIS_HASH = "0" * 64
 
 
+# One encoder and one decoder for the process: json.dumps/json.loads with options build a new one per call.
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
 def canonical_json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return _ENCODER.encode(value)
 
 
 def chain_hash(prev_hash: str, canonical_event: Any) -> str:
     """``sha256(prev_hash + canonical JSON of the event)`` as hex."""
     return hashlib.sha256((prev_hash + canonical_json(canonical_event)).encode("utf-8")).hexdigest()
+
+
+def state_digest(event_hash: str, canonical_state: Any) -> str:
+    """What a snapshot carries next to its state: ``sha256(event hash at its seq + canonical JSON
+    of the state)``, so that a load can tell a snapshot that was edited or belongs elsewhere."""
+    return chain_hash(event_hash, canonical_state)
+
+
+def parse_stored(text: str) -> Any:
+    """Parse stored JSON text strictly: NaN and Infinity are not JSON and never hashed."""
+    return _DECODER.decode(text)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)

@@ -58,6 +58,13 @@ class UnknownFight(StoreError):
     code = "fight/unknown"
 
 
+class Corrupt(StoreError):
+    """What the store holds for a fight fails its hash chain or cannot be read (``details.seq``
+    names the first bad event): the fight is refused, never served or appended to (#15 item 6)."""
+
+    code = "store/corrupt"
+
+
 class MigrationMissing(StoreError):
     code = "store/migration_missing"
 

@@ -21,11 +21,12 @@ from collections import OrderedDict
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import attrs
+import structlog
 
 from combat_server.canonical import GENESIS_HASH, canonical_json, chain_hash
 from combat_server.engine.dice import ManualDice, SeededDice, ServerDice
 from combat_server.engine.history import decide_redo, decide_undo
-from combat_server.errors import CombatError, Conflict, IntegrityFailure, InvariantBroken, Rejected, reject
+from combat_server.errors import CombatError, Conflict, Corrupt, IntegrityFailure, InvariantBroken, Rejected, reject
 from combat_server.rules import core
 from combat_server.rules.model import (
     JSON, SYSTEM_ACTOR, Command, DiceSource, Event, EventDraft, FightState, Principal,
@@ -34,6 +35,8 @@ from combat_server.rules.commands import check_command
 from combat_server.rules.ruleset import Ruleset, get_ruleset
 from combat_server.rules.serialize import state_bytes, state_from_json, state_to_json
 from combat_server.store.sql import SeatRow, SqlStore
+
+log = structlog.get_logger("combat_server.engine")
 
 MAX_AUTO_STEPS = 200
 EXPORT_FORMAT = "combat-server/fight-log"
@@ -164,7 +167,11 @@ class Engine:
             if cached is not None:
                 self._states.move_to_end(fight_id)
                 return cached
-        state, last_hash = self._load_from_store(fight_id)
+        try:
+            state, last_hash = self._load_from_store(fight_id)
+        except Corrupt as exc:
+            log.error("store_corrupt", fight_id=fight_id, seq=exc.details.get("seq"), problem=exc.message)
+            raise
         with self._lock:
             cached = self._states.get(fight_id)
             if cached is not None and cached[0].seq >= state.seq:
@@ -203,6 +210,7 @@ class Engine:
         if tail[0].prev_hash != last_hash or any(e.type in core.CONTROL_EVENTS for e in tail):
             self.forget(fight_id)
             return self.load(fight_id)
+        check_chain(fight_id, tail, last_hash, state.seq)
         fresh = core.fold(get_ruleset(state.ruleset, state.ruleset_version), tail, start=state)
         self._remember(fresh, tail[-1].hash)
         return fresh
@@ -234,22 +242,19 @@ class Engine:
                 later = [c for c in controls if c.seq > snap_seq]
                 if core.touches_before(later, snap_seq):
                     continue
-                data = self.store.snapshot(fight_id, snap_seq)
-                if data is None:
-                    continue
-                start = state_from_json(rs, data)
+                snapshot = self.store.checked_snapshot(fight_id, snap_seq)  # Corrupt if edited
+                if snapshot is None:
+                    continue  # none, or written before it carried its hash: refold instead
+                data, snap_hash = snapshot
                 tail = self.store.events(fight_id, after=snap_seq, upto=upto)
-                state = core.fold(rs, tail, start=start)
-                last_hash = tail[-1].hash if tail else self._hash_at(fight_id, snap_seq)
-                return state, last_hash
+                check_chain(fight_id, tail, snap_hash, snap_seq)
+                state = core.fold(rs, tail, start=state_from_json(rs, data))
+                return state, tail[-1].hash if tail else snap_hash
         events = self.store.events(fight_id, upto=upto)
         if not events:
             raise reject("fight/unknown", f"fight {fight_id} has no events")
+        check_chain(fight_id, events, GENESIS_HASH, 0)
         return core.fold(rs, events), events[-1].hash
-
-    def _hash_at(self, fight_id: str, seq: int) -> str:
-        events = self.store.events(fight_id, after=seq - 1, upto=seq)
-        return events[0].hash
 
     def state_at(self, fight_id: str, seq: int) -> FightState:
         """The fight as it was right after event ``seq`` (undos up to then applied)."""
@@ -264,16 +269,24 @@ class Engine:
 
     # ------------------------------------------------------------------ execute
 
-    def execute(self, fight_id: str, command: Command, faces: Sequence[Sequence[int]] | None = None) -> CommandResult:
+    def execute(self, fight_id: str, command: Command, faces: Sequence[Sequence[int]] | None = None,
+                expect_seq: int | None = None) -> CommandResult:
         """Decide, append and fold one command; retried command ids are answered, not re-applied.
 
         The commands table's unique (fight, command id) key catches a retry at append
         time, so the common path costs no extra lookup; a retry whose decision is now
         refused (e.g. no longer your turn) is looked up before the refusal is raised.
+
+        ``expect_seq`` is checked on every attempt: after an append conflict the fight
+        has moved on (another process won), and deciding again on the refreshed state
+        must refuse the command as stale rather than apply it there (#15 item 5).
         """
         for attempt in range(CONFLICT_ATTEMPTS):
             state, last_hash = self._load(fight_id)
             try:
+                if expect_seq is not None and expect_seq != state.seq:
+                    raise reject("command/stale_seq", f"the fight is at seq {state.seq}, not {expect_seq}",
+                                 expected=expect_seq, actual=state.seq)
                 decided, new_state = self._decide_batch(state, last_hash, command, faces)
                 events = [event for event, _ in decided]
                 self.store.append(fight_id, state.seq, events, command.command_id, command.actor.seat_id,
@@ -303,7 +316,7 @@ class Engine:
                 new_state = self.load(fight_id)
             else:
                 self._remember(new_state, events[-1].hash)
-            self._maybe_snapshot(state.seq, new_state)
+            self._maybe_snapshot(state.seq, new_state, events[-1].hash)
             return CommandResult(fight_id, events[0].seq, events[-1].seq, tuple(events), new_state,
                                  explanations=tuple(text for _, text in decided))
         raise InvariantBroken(None, "unreachable")
@@ -394,10 +407,10 @@ class Engine:
         body = Event(fight_id, seq, draft.type, payload, actor, command_id, self.clock(), version, prev_hash, "")
         return attrs.evolve(body, hash=chain_hash(prev_hash, body.canonical()))
 
-    def _maybe_snapshot(self, before: int, state: FightState) -> None:
+    def _maybe_snapshot(self, before: int, state: FightState, last_hash: str) -> None:
         n = self.snapshot_every
         if n > 0 and state.seq // n > before // n:
-            self.store.save_snapshot(state.fight_id, state.seq, state.ruleset_version, state_to_json(state))
+            self.store.save_snapshot(state.fight_id, state.seq, state.ruleset_version, state_to_json(state), last_hash)
 
     # ------------------------------------------------------------------ preview
 
@@ -521,10 +534,29 @@ class Engine:
     # ------------------------------------------------------------------ verify
 
     def verify(self, fight_id: str) -> VerifyReport:
-        events = self.store.events(fight_id)
+        """The chain, the fold, the commands table and every snapshot of the fight, as stored."""
+        try:
+            events = self.store.events(fight_id)
+        except Corrupt as exc:
+            return VerifyReport(fight_id, 0, False, exc.details.get("seq"), exc.message)
         report = verify_events(events, fight_id)
         if not report.ok:
             return report
+        last = events[-1].seq
+        claimed = self.store.commands_last_seq(fight_id)
+        if claimed > last:  # the log lost its end: a command says it produced events that are not there
+            return VerifyReport(fight_id, len(events), False, last + 1,
+                                f"the commands table records events up to seq {claimed}, the log ends at {last}")
+        for snap_seq, _ in self.store.snapshot_seqs(fight_id):
+            if snap_seq > last:
+                return VerifyReport(fight_id, len(events), False, snap_seq, "a snapshot past the end of the log")
+            try:
+                checked = self.store.checked_snapshot(fight_id, snap_seq)
+            except Corrupt as exc:
+                return VerifyReport(fight_id, len(events), False, snap_seq, exc.message)
+            if checked is not None and checked[1] != events[snap_seq - 1].hash:
+                return VerifyReport(fight_id, len(events), False, snap_seq,
+                                    "the snapshot's hash is not the hash of its event")
         rs = self.ruleset_of(fight_id)
         snapshots = dict(self.store.snapshots(fight_id, rs.version))
         if snapshots:  # one refold of the log, checked at every snapshot in seq order
@@ -534,6 +566,24 @@ class Engine:
                     return VerifyReport(fight_id, len(events), False, event.seq,
                                         "stored snapshot differs from the refold")
         return report
+
+
+def check_chain(fight_id: str, events: Sequence[Event], prev_hash: str, prev_seq: int) -> None:
+    """Raise :class:`Corrupt` naming the first of ``events`` (read from the store, following
+    seq ``prev_seq`` whose hash is ``prev_hash``) that does not continue the hash chain: a log
+    edited in the database is refused on load instead of served and appended to (#15 item 6)."""
+    for e in events:
+        problem = ""
+        if e.seq != prev_seq + 1:
+            problem = f"seq {e.seq} where {prev_seq + 1} was expected"
+        elif e.prev_hash != prev_hash:
+            problem = "prev_hash does not match the previous event"
+        elif chain_hash(prev_hash, e.canonical()) != e.hash:
+            problem = "hash does not match the event's content"
+        if problem:
+            raise Corrupt(None, f"fight {fight_id} is corrupt at seq {prev_seq + 1}: {problem}",
+                          fight_id=fight_id, seq=prev_seq + 1)
+        prev_hash, prev_seq = e.hash, e.seq
 
 
 def verify_events(events: Sequence[Event], fight_id: str) -> VerifyReport:

@@ -8,7 +8,7 @@ batch is written (one transaction). Driver errors never leak: they become
 
 from __future__ import annotations
 
-import json
+import functools
 import os
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
@@ -18,7 +18,8 @@ import sqlalchemy as sa
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Connection, Engine
 
-from combat_server.errors import Conflict, MigrationMissing, StoreError, UnknownFight
+from combat_server.canonical import canonical_json, parse_stored, state_digest
+from combat_server.errors import Conflict, Corrupt, MigrationMissing, StoreError, UnknownFight
 from combat_server.rules.model import JSON, Event
 from combat_server.store import tables as t
 
@@ -30,7 +31,7 @@ _SQLITE_COMMAND = ("INSERT INTO commands (fight_id, command_id, first_seq, last_
                    "VALUES (?, ?, ?, ?, ?, ?)")
 #: PostgreSQL NOTIFY channel of appends, payload "fight_id last_seq" (several server processes, DESIGN.md).
 APPEND_CHANNEL = "combat_appends"
-_PG_EVENT_VALUES = "(%s, %s, %s, %s::jsonb, %s, %s, %s, %s, %s, %s)"
+_PG_EVENT_VALUES = "(%s, %s, %s, %s::json, %s, %s, %s, %s, %s, %s)"
 _PG_COMMAND = ("INSERT INTO commands (fight_id, command_id, first_seq, last_seq, actor, digest) "
                "VALUES (%s, %s, %s, %s, %s, %s)")
 
@@ -60,13 +61,21 @@ class SeatRow:
     token_hash: str
 
 
-def _sqlite_pragmas(autocheckpoint: bool) -> Callable[[Any, Any], None]:
+#: A WAL file larger than this is checkpointed with TRUNCATE (and trimmed to it by journal_size_limit) by
+#: :meth:`SqlStore.checkpoint`: sustained writes never let it grow without bound (#15 item 8).
+WAL_LIMIT_BYTES = 64 * 1024 * 1024
+#: How long (ms) a TRUNCATE checkpoint may wait for readers and writers before giving up until the next call.
+TRUNCATE_WAIT_MS = 200
+
+
+def _sqlite_pragmas(autocheckpoint: bool, wal_limit: int = WAL_LIMIT_BYTES) -> Callable[[Any, Any], None]:
     def on_connect(dbapi_conn: Any, _record: Any) -> None:
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA journal_mode=WAL")
         cur.execute("PRAGMA synchronous=NORMAL")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute("PRAGMA busy_timeout=10000")
+        cur.execute(f"PRAGMA journal_size_limit={int(wal_limit)}")
         if not autocheckpoint:
             cur.execute("PRAGMA wal_autocheckpoint=0")
         cur.close()
@@ -74,20 +83,24 @@ def _sqlite_pragmas(autocheckpoint: bool) -> Callable[[Any, Any], None]:
     return on_connect
 
 
-def make_engine(url: str, *, background_checkpoints: bool = False) -> Engine:
+def make_engine(url: str, *, background_checkpoints: bool = False, wal_limit: int = WAL_LIMIT_BYTES) -> Engine:
     """``background_checkpoints`` (SQLite): commits never checkpoint the WAL; call
-    :meth:`SqlStore.checkpoint` from another thread instead (the server does)."""
+    :meth:`SqlStore.checkpoint` from another thread instead (the server does).
+
+    JSON columns are written as canonical JSON on both engines: the bytes stored are
+    the bytes hashed (#15 item 4)."""
     if url.startswith("sqlite"):
         # hide_parameters: a driver error's message must not carry the statement's values (event
         # payloads hold hidden sheets) into the logs.
         engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 10},
-                                  hide_parameters=True)
-        sa_event.listen(engine, "connect", _sqlite_pragmas(autocheckpoint=not background_checkpoints))
+                                  hide_parameters=True, json_serializer=canonical_json)
+        sa_event.listen(engine, "connect", _sqlite_pragmas(not background_checkpoints, wal_limit))
         return engine
     # No pre-ping: it would cost a round trip per command. A connection dropped by a
     # database restart fails one command (the client retries with the same command id)
     # and SQLAlchemy invalidates the pool on that disconnect error.
-    return sa.create_engine(url, pool_size=10, max_overflow=20, pool_recycle=1800, hide_parameters=True)
+    return sa.create_engine(url, pool_size=10, max_overflow=20, pool_recycle=1800, hide_parameters=True,
+                            json_serializer=canonical_json)
 
 
 def alembic_config(url: str) -> Any:
@@ -102,9 +115,11 @@ def alembic_config(url: str) -> Any:
 class SqlStore:
     """The fight log in SQL. Every public method is one transaction."""
 
-    def __init__(self, url: str, engine: Engine | None = None, *, background_checkpoints: bool = False) -> None:
+    def __init__(self, url: str, engine: Engine | None = None, *, background_checkpoints: bool = False,
+                 wal_limit: int = WAL_LIMIT_BYTES) -> None:
         self.url = url
-        self.engine = engine or make_engine(url, background_checkpoints=background_checkpoints)
+        self.wal_limit = wal_limit
+        self.engine = engine or make_engine(url, background_checkpoints=background_checkpoints, wal_limit=wal_limit)
         self.background_checkpoints = background_checkpoints and self.engine.dialect.name == "sqlite"
         self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
 
@@ -121,13 +136,39 @@ class SqlStore:
         ``background_checkpoints`` leaves that to whoever calls this, off the
         event loop. Returns SQLite's (busy, WAL frames, frames checkpointed);
         ``(0, 0, 0)`` on PostgreSQL, which has no WAL of ours to copy.
+
+        A PASSIVE checkpoint never shrinks the file, and one that never completes
+        (a writer always active) lets it grow without bound (1.95 GB next to a
+        177 MB database, #15 item 8): past ``wal_limit`` bytes it is followed by
+        a TRUNCATE checkpoint, which waits for the readers and writers in hand
+        (at most ``TRUNCATE_WAIT_MS``) and empties the file. The figures
+        returned are the PASSIVE checkpoint's.
         """
         if self.engine.dialect.name != "sqlite":
             return (0, 0, 0)
         with self.engine.connect() as conn:
             row = conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
+            if self.wal_size() > self.wal_limit:
+                # The copying is done (as far as readers allow); what is left is to empty the file. A pending
+                # TRUNCATE holds off new writers while it waits for readers: keep that wait short (the writer
+                # may be the event loop); if it does not get through, the next call tries again.
+                conn.exec_driver_sql(f"PRAGMA busy_timeout={TRUNCATE_WAIT_MS}")
+                try:
+                    conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").one()
+                finally:
+                    conn.exec_driver_sql("PRAGMA busy_timeout=10000")
             conn.commit()
         return (int(row[0]), int(row[1]), int(row[2]))
+
+    def wal_size(self) -> int:
+        """Bytes in the SQLite WAL file now (0 if there is none, or on PostgreSQL)."""
+        path = self.engine.url.database if self.engine.dialect.name == "sqlite" else None
+        if not path or path == ":memory:":
+            return 0
+        try:
+            return os.path.getsize(path + "-wal")
+        except OSError:
+            return 0
 
     # ------------------------------------------------------------ schema
 
@@ -238,7 +279,7 @@ class SqlStore:
 
     @staticmethod
     def _event_row(e: Event) -> tuple[Any, ...]:
-        return (e.fight_id, e.seq, e.type, json.dumps(e.payload), e.actor, e.command_id, e.recorded_at,
+        return (e.fight_id, e.seq, e.type, canonical_json(e.payload), e.actor, e.command_id, e.recorded_at,
                 e.ruleset_version, e.prev_hash, e.hash)
 
     def _append_sqlite(self, events: Sequence[Event], command_row: tuple[Any, ...] | None) -> None:
@@ -326,7 +367,7 @@ class SqlStore:
             raise StoreError("import/fight_exists", f"fight {first.fight_id} already exists here") from exc
 
     def events(self, fight_id: str, after: int = 0, upto: int | None = None) -> list[Event]:
-        q = sa.select(t.events).where(t.events.c.fight_id == fight_id, t.events.c.seq > after)
+        q = _select_events().where(t.events.c.fight_id == fight_id, t.events.c.seq > after)
         if upto is not None:
             q = q.where(t.events.c.seq <= upto)
         with self.engine.connect() as conn:
@@ -339,7 +380,7 @@ class SqlStore:
         costs the same at seq 100 as at seq 100,000, whatever the fight's length
         (replay and catch-up pages, issue 15 item 2).
         """
-        q = (sa.select(t.events)
+        q = (_select_events()
              .where(t.events.c.fight_id == fight_id, t.events.c.seq > after, t.events.c.seq <= upto)
              .order_by(t.events.c.seq).limit(limit))
         with self.engine.connect() as conn:
@@ -355,7 +396,7 @@ class SqlStore:
             after = chunk[-1].seq
 
     def last_event(self, fight_id: str) -> Event | None:
-        q = sa.select(t.events).where(t.events.c.fight_id == fight_id).order_by(t.events.c.seq.desc()).limit(1)
+        q = _select_events().where(t.events.c.fight_id == fight_id).order_by(t.events.c.seq.desc()).limit(1)
         with self.engine.connect() as conn:
             row = conn.execute(q).first()
             return _row_to_event(row) if row is not None else None
@@ -368,7 +409,7 @@ class SqlStore:
         instead of 0.2 ms at 10,000 events).
         """
         seq = t.events.c.seq + 0
-        q = sa.select(t.events).where(
+        q = _select_events().where(
             t.events.c.fight_id == fight_id, seq > after, t.events.c.type.in_(("reverted", "restored"))
         )
         with self.engine.connect() as conn:
@@ -384,17 +425,28 @@ class SqlStore:
             row = conn.execute(q).first()
             return (row.first_seq, row.last_seq, row.digest) if row else None
 
+    def commands_last_seq(self, fight_id: str) -> int:
+        """The highest seq the commands table says a command produced (0: none): past the last
+        event, the log lost its end (``verify``)."""
+        q = sa.select(sa.func.max(t.commands.c.last_seq)).where(t.commands.c.fight_id == fight_id)
+        with self.engine.connect() as conn:
+            return int(conn.execute(q).scalar() or 0)
+
     def command_range(self, fight_id: str, command_id: str) -> tuple[int, int] | None:
         record = self.command_record(fight_id, command_id)
         return None if record is None else (record[0], record[1])
 
     # ------------------------------------------------------------ snapshots
 
-    def save_snapshot(self, fight_id: str, seq: int, ruleset_version: str, state: dict[str, JSON]) -> None:
+    def save_snapshot(self, fight_id: str, seq: int, ruleset_version: str, state: dict[str, JSON],
+                      event_hash: str | None = None) -> None:
+        """``event_hash``: the hash of event ``seq``; stored with a digest of the state so that a
+        load can check the snapshot (a snapshot without it is never used by a load)."""
+        digest = state_digest(event_hash, state) if event_hash is not None else None
         try:
             with self.engine.begin() as conn:
-                conn.execute(t.snapshots.insert().values(fight_id=fight_id, seq=seq,
-                                                         ruleset_version=ruleset_version, state=state))
+                conn.execute(t.snapshots.insert().values(fight_id=fight_id, seq=seq, ruleset_version=ruleset_version,
+                                                         state=state, hash=event_hash, digest=digest))
         except sa.exc.IntegrityError:
             pass  # the same snapshot was written by another process: identical by construction
 
@@ -412,6 +464,27 @@ class SqlStore:
         q = sa.select(t.snapshots.c.seq, t.snapshots.c.ruleset_version).where(t.snapshots.c.fight_id == fight_id)
         with self.engine.connect() as conn:
             return [(r.seq, r.ruleset_version) for r in conn.execute(q.order_by(t.snapshots.c.seq))]
+
+    def checked_snapshot(self, fight_id: str, seq: int) -> tuple[dict[str, JSON], str] | None:
+        """The snapshot at ``seq`` and the event hash it was taken at, if its digest holds;
+        ``None`` for no snapshot or one written before migration 0004 (no hash: refold instead).
+
+        Raises :class:`Corrupt` if the stored state does not match its digest (edited)."""
+        q = sa.select(sa.cast(t.snapshots.c.state, sa.Text).label("state"), t.snapshots.c.hash,
+                      t.snapshots.c.digest).where(t.snapshots.c.fight_id == fight_id, t.snapshots.c.seq == seq)
+        with self.engine.connect() as conn:
+            row = conn.execute(q).first()
+        if row is None or row.hash is None:
+            return None
+        try:
+            state = parse_stored(row.state)
+            ok = isinstance(state, dict) and state_digest(row.hash, state) == row.digest
+        except ValueError:
+            ok = False
+        if not ok:
+            raise Corrupt(None, f"fight {fight_id}: the snapshot at seq {seq} does not match its digest",
+                          fight_id=fight_id, seq=seq)
+        return state, str(row.hash)
 
     def snapshot(self, fight_id: str, seq: int) -> dict[str, JSON] | None:
         q = sa.select(t.snapshots.c.state).where(t.snapshots.c.fight_id == fight_id, t.snapshots.c.seq == seq)
@@ -444,9 +517,26 @@ class SqlStore:
         self.engine.dispose()
 
 
+@functools.cache
+def _select_events() -> Any:
+    """Events with the payload read as the stored text (``json`` or TEXT), parsed by
+    :func:`_row_to_event`: an unreadable payload names its seq instead of a traceback."""
+    cols = [sa.cast(c, sa.Text).label("payload") if c.name == "payload" else c for c in t.events.columns]
+    return sa.select(*cols)
+
+
 def _row_to_event(r: Any) -> Event:
+    """An event from a row of :func:`_select_events` (payload as text); a row of a plain
+    ``select(events)`` (payload already parsed by the driver) is taken as it is."""
+    try:
+        payload = r.payload if isinstance(r.payload, dict) else parse_stored(r.payload)
+        if not isinstance(payload, dict):
+            raise ValueError("not an object")
+    except ValueError as exc:
+        raise Corrupt(None, f"fight {r.fight_id}: the payload of seq {r.seq} cannot be read ({exc})",
+                      fight_id=r.fight_id, seq=r.seq) from None
     return Event(
-        fight_id=r.fight_id, seq=r.seq, type=r.type, payload=r.payload, actor=r.actor,
+        fight_id=r.fight_id, seq=r.seq, type=r.type, payload=payload, actor=r.actor,
         command_id=r.command_id, recorded_at=r.recorded_at, ruleset_version=r.ruleset_version,
         prev_hash=r.prev_hash, hash=r.hash,
     )

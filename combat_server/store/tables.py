@@ -4,11 +4,14 @@ this module mirrors them for queries (a test checks the two agree)."""
 from __future__ import annotations
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql
 
 metadata = sa.MetaData()
 
-JSONType = sa.JSON().with_variant(postgresql.JSONB(), "postgresql")
+#: ``json`` on PostgreSQL too, not ``jsonb``: the stored text must be the canonical text that was
+#: hashed, and jsonb rewrites numbers (migration 0004, #15 item 4).
+JSONType = sa.JSON()
+#: A stored command id: the seat id (64), ":" and the client's id (128 in the protocol schema).
+COMMAND_ID_LENGTH = 200
 
 fights = sa.Table(
     "fights",
@@ -28,7 +31,7 @@ events = sa.Table(
     sa.Column("type", sa.String(64), nullable=False),
     sa.Column("payload", JSONType, nullable=False),
     sa.Column("actor", sa.String(64), nullable=False),
-    sa.Column("command_id", sa.String(128), nullable=False),
+    sa.Column("command_id", sa.String(COMMAND_ID_LENGTH), nullable=False),
     sa.Column("recorded_at", sa.String(40), nullable=False),
     sa.Column("ruleset_version", sa.String(16), nullable=False),
     sa.Column("prev_hash", sa.String(64), nullable=False),
@@ -41,7 +44,7 @@ commands = sa.Table(
     "commands",
     metadata,
     sa.Column("fight_id", sa.String(64), sa.ForeignKey("fights.fight_id"), primary_key=True),
-    sa.Column("command_id", sa.String(128), primary_key=True),
+    sa.Column("command_id", sa.String(COMMAND_ID_LENGTH), primary_key=True),
     sa.Column("first_seq", sa.Integer, nullable=False),
     sa.Column("last_seq", sa.Integer, nullable=False),
     sa.Column("actor", sa.String(64), nullable=False),
@@ -57,6 +60,10 @@ snapshots = sa.Table(
     sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
     sa.Column("ruleset_version", sa.String(16), nullable=False),
     sa.Column("state", JSONType, nullable=False),
+    # The event hash at ``seq`` and sha256(hash + canonical state): a load checks both (migration 0004);
+    # NULL in snapshots written before it, which are ignored.
+    sa.Column("hash", sa.String(64), nullable=True),
+    sa.Column("digest", sa.String(64), nullable=True),
 )
 
 seats = sa.Table(

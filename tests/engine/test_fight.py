@@ -123,7 +123,10 @@ def test_snapshot_plus_tail_equals_full_refold(engine: Engine) -> None:
 
 
 def test_cold_load_starts_from_latest_snapshot(engine: Engine) -> None:
-    """A cold load uses the newest snapshot of the fight's ruleset version (a planted mark shows through)."""
+    """A cold load uses the newest snapshot of the fight's ruleset version (a planted mark, with its
+    digest recomputed as the store writes it, shows through)."""
+    from combat_server.canonical import state_digest
+
     fid = engine.create_fight("gurps").fight_id
     for i in range(5):
         engine.execute(fid, Command("note", {"text": f"n{i}"}, GM_ACTOR, f"n{i}"))
@@ -134,7 +137,7 @@ def test_cold_load_starts_from_latest_snapshot(engine: Engine) -> None:
     with engine.store.engine.begin() as conn:
         from combat_server.store import tables as t
         conn.execute(t.snapshots.update().where(t.snapshots.c.fight_id == fid, t.snapshots.c.seq == seq)
-                     .values(state=data))
+                     .values(state=data, digest=state_digest(engine.store.events(fid)[seq - 1].hash, data)))
     assert Engine(engine.store).load(fid).title == "from the snapshot"
 
 

@@ -547,6 +547,14 @@ def test_e06_170_lb_cannot_be_thrown(new_fight: NewFight) -> None:
     assert exc.value.code == "maneuver/too_heavy"
 
 
+@pytest.mark.parametrize("weight", [float("nan"), float("inf"), 0, -1])
+def test_a_thrown_object_needs_a_positive_finite_weight(new_fight: NewFight, weight: float) -> None:
+    """#15 item 14: NaN or Infinity as a thrown object's weight is maneuver/bad_object, not internal/error."""
+    with pytest.raises(Rejected) as exc:
+        throw(new_fight, weight, 1)
+    assert exc.value.code == "maneuver/bad_object" and exc.value.details["field"] == "object.weight"
+
+
 def test_e06_standing_jumps_with_basic_move_6() -> None:
     """E-06: Basic Move 6: standing high jump 26 in, broad jump 9 ft."""
     from combat_server.rules.gurps.feats import broad_jump_feet, high_jump_inches

@@ -7,6 +7,8 @@ HT rolls for a major wound (G-46) or death checks (G-45).
 
 from __future__ import annotations
 
+import math
+
 from fractions import Fraction
 from typing import Any, Mapping
 
@@ -31,8 +33,10 @@ def thrown_object_weapon(b: Batch, attacker: str, obj: Mapping[str, Any], range_
     """G-12..G-14: an object thrown at a target, as a one-off weapon."""
     sheet = b.sheet(attacker)
     weight = obj.get("weight")
-    if not isinstance(weight, (int, float)) or isinstance(weight, bool) or weight <= 0:
-        raise reject("maneuver/bad_object", "a thrown object needs a positive weight in lb", field="object.weight")
+    if not isinstance(weight, (int, float)) or isinstance(weight, bool) or not 0 < weight < math.inf:
+        # NaN and Infinity too: they reached Fraction() and were an internal/error (#15 item 14)
+        raise reject("maneuver/bad_object", "a thrown object needs a positive, finite weight in lb",
+                     field="object.weight")
     w = Fraction(weight).limit_denominator(1000)
     bl = derived.basic_lift(sheet.st)
     if w > 8 * bl:  # G-12, A-07

@@ -3,6 +3,7 @@ in (see derived.py); a sheet with impossible values is refused naming the field.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Mapping
 
 import attrs
@@ -120,6 +121,27 @@ def _int(raw: Mapping[str, JSON], key: str, bounds: tuple[int, int], prefix: str
     return v
 
 
+#: Weights (``carried``, a weapon's ``weight``) in lb: 0..MAX_WEIGHT with at most WEIGHT_DECIMALS decimals.
+#: Bounded so the number has one exact JSON form on every store (#15 item 4); NaN and Infinity are
+#: not numbers a sheet can hold (#15 item 14).
+MAX_WEIGHT = 1_000_000
+WEIGHT_DECIMALS = 3
+
+
+def _weight(raw: Mapping[str, JSON], key: str, prefix: str = "") -> float:
+    v = raw[key]
+    field = prefix + key
+    if not isinstance(v, (int, float)) or isinstance(v, bool):
+        raise _bad(field, f"must be a number of pounds, got {v!r}")
+    if not math.isfinite(v):
+        raise _bad(field, f"must be a finite number of pounds, got {v!r}")
+    if not 0 <= v <= MAX_WEIGHT:
+        raise _bad(field, f"must be between 0 and {MAX_WEIGHT} lb, got {v}")
+    if round(v, WEIGHT_DECIMALS) != v:
+        raise _bad(field, f"must have at most {WEIGHT_DECIMALS} decimals, got {v}")
+    return float(v)
+
+
 def _weapon(raw: Any, i: int) -> Weapon:
     p = f"weapons[{i}]."
     if not isinstance(raw, Mapping):
@@ -172,10 +194,7 @@ def _weapon(raw: Any, i: int) -> Weapon:
             raise _bad(p + "reach", "must be text like 'C', '1' or '1,2'")
         kw["reach"] = raw["reach"]
     if "weight" in raw:
-        w = raw["weight"]
-        if not isinstance(w, (int, float)) or isinstance(w, bool) or w < 0:
-            raise _bad(p + "weight", "must be a non-negative number of pounds")
-        kw["weight"] = float(w)
+        kw["weight"] = _weight(raw, "weight", p)
     if kind != "melee" and kw.get("max_range", 0) == 0 and kind == "ranged":
         raise _bad(p + "max_range", "a ranged weapon needs a Max range")
     return Weapon(**kw)
@@ -194,10 +213,7 @@ def validate_sheet(raw: Mapping[str, JSON]) -> Sheet:
         if v is not None:
             kw[key] = v
     if "carried" in raw:
-        c = raw["carried"]
-        if not isinstance(c, (int, float)) or isinstance(c, bool) or c < 0:
-            raise _bad("carried", "must be a non-negative weight in pounds")
-        kw["carried"] = float(c)
+        kw["carried"] = _weight(raw, "carried")
     if "shield_name" in raw:
         if not isinstance(raw["shield_name"], str):
             raise _bad("shield_name", "must be text")
