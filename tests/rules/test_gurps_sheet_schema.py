@@ -4,7 +4,7 @@ schema allows is accepted, and every bound the schema states is refused with
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
 import jsonschema
 import pytest
@@ -17,7 +17,15 @@ from combat_server.rules.gurps.sheet import validate_sheet
 from combat_server.rules.gurps.sheet_schema import sheet_schema
 
 SCHEMA = sheet_schema()
-VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
+
+
+def _decimals(validator: Any, places: int, instance: Any, schema: Any) -> Iterator[jsonschema.ValidationError]:
+    """The schema's ``x-decimals`` annotation, as a client that honours it checks it (#15 item 4)."""
+    if isinstance(instance, (int, float)) and not isinstance(instance, bool) and round(instance, places) != instance:
+        yield jsonschema.ValidationError(f"{instance} has more than {places} decimals")
+
+
+VALIDATOR = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"x-decimals": _decimals})(SCHEMA)
 
 
 def _strategy(schema: dict[str, Any]) -> Any:
@@ -32,8 +40,13 @@ def _strategy(schema: dict[str, Any]) -> Any:
         elif t == "integer":
             options.append(st.integers(schema.get("minimum"), schema.get("maximum")))
         elif t == "number":
-            options.append(st.floats(schema.get("minimum"), 1e6, allow_nan=False)
-                           | st.integers(int(schema.get("minimum", 0)), 10**6))
+            lo, hi = schema.get("minimum", 0), schema.get("maximum", 10**6)
+            places = schema.get("x-decimals")
+            if places is None:
+                options.append(st.floats(lo, hi, allow_nan=False) | st.integers(int(lo), int(hi)))
+            else:  # at most that many decimals, written as people write them (1.001, 0.125)
+                options.append(st.integers(int(lo * 10**places), int(hi * 10**places))
+                               .map(lambda k, p=places: round(k / 10**p, p)))
         elif t == "boolean":
             options.append(st.booleans())
         elif t == "string":
@@ -91,6 +104,8 @@ def _bounds(schema: dict[str, Any], path: str) -> list[tuple[str, Any]]:
         out += [(path, "7"), (path, 2.5), (path, True)]
     elif types == "number":
         out += [(path, "7"), (path, True)]
+    if "x-decimals" in schema:
+        out.append((path, round(1 + 10.0 ** -(schema["x-decimals"] + 1), schema["x-decimals"] + 1)))
     elif types == "boolean":
         if not path.endswith("st_based"):  # a historical leniency: any value counts as true or false
             out.append((path, "yes"))

@@ -5,14 +5,16 @@ document: validate_sheet and the editor must refuse the same things, so the
 numbers come from one place (tests/rules/test_gurps_sheet_schema.py checks that
 every sheet the schema allows is accepted and every bound it states is enforced).
 A rule JSON Schema cannot say is an annotation, ``x-unique-by`` (weapon names are
-unique); ``x-primary`` names the fields an editor shows first (the rest can fold away).
+unique), and so is ``x-decimals`` (at most that many decimals: JSON Schema's
+``multipleOf: 0.001`` would refuse 1.001 through binary floating point, which
+validate_sheet accepts); ``x-primary`` names the fields an editor shows first (the rest can fold away).
 """
 
 from __future__ import annotations
 
 from typing import Mapping
 
-from combat_server.rules.gurps.sheet import _INT_FIELDS, _WEAPON_INT
+from combat_server.rules.gurps.sheet import _INT_FIELDS, _WEAPON_INT, MAX_WEIGHT, WEIGHT_DECIMALS
 from combat_server.rules.gurps.tables import DAMAGE_TYPES
 from combat_server.rules.model import JSON
 
@@ -90,7 +92,7 @@ def _weapon_schema() -> dict[str, JSON]:
                 "shots": 0, "min_range": 0}
     for key, bounds in _WEAPON_INT.items():
         props[key] = _int(bounds, key == "parry", defaults[key])
-    props["weight"] = {"type": "number", "minimum": 0, "default": 0}
+    props["weight"] = _weight_schema()
     for key, default in (("unbalanced", False), ("needs_ready", False), ("st_based", True),
                          ("off_hand", False), ("firearm", False)):
         props[key] = {"type": "boolean", "default": default}
@@ -107,6 +109,11 @@ def _weapon_schema() -> dict[str, JSON]:
     }
 
 
+def _weight_schema() -> dict[str, JSON]:
+    """A weight in lb as validate_sheet bounds it (#15 item 4): 0..MAX_WEIGHT, at most WEIGHT_DECIMALS decimals."""
+    return {"type": "number", "minimum": 0, "maximum": MAX_WEIGHT, "x-decimals": WEIGHT_DECIMALS, "default": 0}
+
+
 def sheet_schema() -> dict[str, JSON]:
     """The JSON Schema of a GURPS sheet (what ``add_combatant``'s ``sheet`` takes)."""
     props: dict[str, JSON] = {}
@@ -114,7 +121,7 @@ def sheet_schema() -> dict[str, JSON]:
                 "dr": 0}
     for key, bounds in _INT_FIELDS.items():
         props[key] = _int(bounds, key not in defaults, defaults.get(key))
-    props["carried"] = {"type": "number", "minimum": 0, "default": 0}
+    props["carried"] = _weight_schema()
     props["shield_name"] = {"type": "string", "default": ""}
     props["skills"] = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 40}}
     props["weapons"] = {"type": "array", "items": _weapon_schema(), "x-unique-by": "name"}
