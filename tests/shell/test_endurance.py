@@ -57,3 +57,10 @@ def test_e13_s13_end_zero_or_less_a62_not_cumulative() -> None:
 def test_s13_end_exactly_zero_calls_a_wp_roll_at_wp() -> None:
     """S-13: at END 0 the WP roll is at WP + 0."""
     assert fatigue(0, 12, mv=6, wp=11).wp_roll == 11
+
+
+def test_a62_option_rederives_mv_from_fatigued_st_and_ag() -> None:
+    """A-62 [cfg fatigue_rederives_mv]: ST 12, AG 13 at END 0 -> (10 + 11) / 4 = 5, not 6 / 2 = 3."""
+    assert fatigue(0, 12, mv=6, wp=10, rederive=(12, 13, 0)).mv == 5
+    assert fatigue(4, 12, mv=6, wp=10, rederive=(12, 13, 0)).mv == 5  # (11 + 12) / 4
+    assert fatigue(5, 12, mv=6, wp=10, rederive=(12, 13, 0)).mv == 6

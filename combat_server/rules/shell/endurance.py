@@ -24,14 +24,21 @@ class Fatigue:
     wp_roll: int | None  # the WP roll to stay conscious (WP + current END), when one is due
 
 
-def fatigue(end: int, end_max: int, mv: int, wp: int) -> Fatigue:
+def fatigue(end: int, end_max: int, mv: int, wp: int, rederive: tuple[int, int, int] | None = None) -> Fatigue:
     """S-13: END <= 1/3 ENDmax: ST, AG, MV -1; END <= 0: ST, AG -2, MV halved (floor),
-    and a WP + END roll against unconsciousness (called again whenever END is spent, R-18)."""
+    and a WP + END roll against unconsciousness (called again whenever END is spent, R-18).
+
+    ``rederive`` = (ST, AG, bought MV) under the option ``fatigue_rederives_mv``
+    (A-62 cfg): MV is then recomputed from the fatigued ST and AG instead."""
     if end <= 0:
-        return Fatigue(-2, -2, mv // 2, wp + end)
-    if end * 3 <= end_max:
-        return Fatigue(-1, -1, max(0, mv - 1), None)
-    return Fatigue(0, 0, mv, None)
+        st, ag, moved, roll = -2, -2, mv // 2, wp + end
+    elif end * 3 <= end_max:
+        st, ag, moved, roll = -1, -1, max(0, mv - 1), None
+    else:
+        return Fatigue(0, 0, mv, None)
+    if rederive is not None:
+        moved = max(0, (rederive[0] + st + rederive[1] + ag) // 4 + rederive[2])
+    return Fatigue(st, ag, moved, roll)
 
 
 @attrs.frozen
