@@ -195,3 +195,16 @@ def test_a81_object_dr_only_when_given() -> None:
     """A-81: an object's DR, if it has one, is taken off; nothing accumulates between hits."""
     assert dmg.object_damage(15, "cut", 13, object_dr=2).breaks is False
     assert dmg.object_damage(15, "cut", 13).breaks is True
+
+
+def test_s37_permanent_exactly_at_twice_the_threshold() -> None:
+    """S-37: HP 10 arm (threshold 4): 4 then 4 more reaches exactly 8 = 2x -> permanent."""
+    first = take(Wounds(), blow(4, "left arm", "cut"), hp=10)
+    second = take(first.wounds, blow(4, "left arm", "cut"), hp=10)
+    assert second.crippled == (dmg.Crippling("left arm", permanent=True, ht_roll=False, wp_roll=True),)
+
+
+def test_s37_single_blow_of_twice_the_threshold_is_permanent_without_ht_roll() -> None:
+    """A-78: permanence is checked before the single-blow HT roll: 8 at once on an HP 10 arm."""
+    t = take(Wounds(), blow(8, "left arm", "cut"), hp=10)
+    assert t.crippled == (dmg.Crippling("left arm", permanent=True, ht_roll=False, wp_roll=True),)

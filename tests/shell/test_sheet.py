@@ -171,3 +171,13 @@ def test_schema_refuses_what_validation_refuses() -> None:
     v = jsonschema.Draft202012Validator(SHEET_SCHEMA)
     assert not v.is_valid({"colour": "red"})
     assert not v.is_valid({"ag": 0})
+
+
+def test_s32_bare_hand_is_minus_four_crushing() -> None:
+    """S-32: bare hands are -4 cr: ST 10 with Brawling 1 -> 1d-4; Brawling 4 adds +1 (S-11) -> 1d-3."""
+    from combat_server.rules.shell.sheet import bare_hand
+    low = validate_sheet({"styles": [{"name": "Brawling", "level": 1}]})
+    high = validate_sheet({"styles": [{"name": "Brawling", "level": 4}]})
+    fist = bare_hand("Brawling")
+    assert fist.damage_types == ("cr",) and fist.thrusting and fist.close_combat
+    assert (str(weapon_damage(low, fist)), str(weapon_damage(high, fist))) == ("1d-4", "1d-3")

@@ -260,6 +260,13 @@ def weapon_damage(sheet: Sheet, weapon: Weapon, two_handed: bool = False, st: in
     return base
 
 
+def bare_hand(style: str) -> Weapon:
+    """S-32 / S-47: bare hands do -4 crushing; they can stop-thrust (S-40) and fight in
+    close combat (S-41). Every character has them, so they are not typed in."""
+    return Weapon(name="bare hand", style=style, damage=-4, damage_types=("cr",), hp=0, thrusting=True,
+                  close_combat=True)
+
+
 def max_range(sheet: Sheet, weapon: Weapon) -> float:
     """S-27: a fixed range in yards, or low-tech ST x multiple."""
     return float(weapon.range_yards) if weapon.range_yards else weapon.range_st * sheet.st
