@@ -7,6 +7,13 @@ send are pure functions of the state and of one typed line (:func:`parse_target`
 is the thin asyncio loop around them that reads stdin, talks to the server and
 prints with ``rich``.
 
+The client knows no ruleset (#9): its verbs, their arguments, completion (a
+trailing ``?``), the answers of prompts, the roster's bars and conditions and
+``help`` all come from the seat's description (``subscribe {describe: true}``,
+docs/protocol.md *Descriptions*) and the command specs (``subscribed.commands``).
+Only the fight's core commands (note, dispute, undo, redo, rule, adjust) have
+verbs of their own.
+
 The client never re-checks the rules: a command the rules refuse comes back as
 ``error: <code>: <message>`` from the server and the session goes on. Only what
 cannot even be sent (an unknown word, a missing target, a prompt that is not
@@ -39,9 +46,9 @@ from rich.text import Text
 from combat_server.client import CombatClient, PushedEvent, ServerError
 
 __all__ = [
-    "Target", "InputError", "Send", "Local", "Status", "Row", "PromptLine",
+    "Target", "InputError", "Send", "Local", "Status", "Row", "Meter", "PromptLine",
     "parse_target", "parse_line", "summarize", "format_event", "TerminalClient", "add_client_command", "main",
-    "HELP",
+    "HELP", "help_text", "completions", "answer_line", "action_usage", "find_action",
 ]
 
 EXIT_OK, EXIT_ERROR, EXIT_DISCONNECTED = 0, 2, 3
@@ -109,60 +116,6 @@ class Local:
     arg: str = ""
 
 
-#: Maneuver -> the fields its bare words fill, in order (GURPS maneuvers G-20..G-34).
-MANEUVER_SLOTS: Mapping[str, tuple[str, ...]] = {
-    "aim": ("target", "weapon"),
-    "all_out_attack": ("target", "weapon"),
-    "all_out_defense": ("option",),
-    "attack": ("target", "weapon"),
-    "change_posture": ("posture",),
-    "concentrate": ("task",),
-    "do_nothing": (),
-    "evaluate": ("target",),
-    "feint": ("target", "weapon"),
-    "move": ("yards",),
-    "move_and_attack": ("target", "weapon"),
-    "ready": ("weapon",),
-    "wait": ("action", "target", "weapon"),
-}
-#: Bare words that are an option of these maneuvers wherever they appear.
-MANEUVER_OPTIONS: Mapping[str, Mapping[str, str]] = {
-    "all_out_attack": {w: w for w in ("determined", "double", "feint", "strong", "suppression")},
-    "all_out_defense": {"dodge": "increased_dodge", "parry": "increased_parry", "block": "increased_block",
-                        "double": "double", "increased_dodge": "increased_dodge",
-                        "increased_parry": "increased_parry", "increased_block": "increased_block"},
-}
-MANEUVER_ALIASES: Mapping[str, str] = {
-    "aoa": "all_out_attack", "aod": "all_out_defense", "mna": "move_and_attack", "move_attack": "move_and_attack",
-    "posture": "change_posture", "nothing": "do_nothing",
-}
-DEFENSES = ("dodge", "parry", "block", "none")
-
-HELP = """\
-Your turn (maneuvers; bare words fill the fields in order, key=value sets any field):
-  attack TARGET [WEAPON]          all_out_attack|aoa TARGET [WEAPON] [determined|double|strong|feint]
-  move_and_attack|mna TARGET [WEAPON]   feint TARGET [WEAPON]   aim TARGET [WEAPON]   evaluate TARGET
-  all_out_defense|aod [dodge|parry|block|double]   move [YARDS]   change_posture|posture POSTURE
-  ready WEAPON   concentrate TASK   wait ACTION [TARGET] [WEAPON] trigger=...   do_nothing
-  e.g.  attack orc broadsword      aoa orc strong      move yards=3      attack orc as=brenna
-When a prompt is open for you:
-  defend dodge | defend parry [WEAPON] | defend block | defend none   (or just: dodge, parry, block)
-  roll [PROMPT]                   add dice=3,4,5 (groups split by /) in manual dice mode
-Anyone:
-  note TEXT                       dispute SEQ COMMENT
-  log [N]                         the last N log lines with explanations (default 20)
-  show                            roster, turn and prompts again      whoami   your seat
-  help                            this text                           quit     leave (also Ctrl-D)
-GM:
-  start                           start combat (key=value for options, e.g. order=["a","b"])
-  undo [turn|SEQ]                 undo the last command, back to the turn start, or everything after SEQ
-  redo                            rule DISPUTE uphold|override [COMBATANT field=value...] [comment]
-  adjust COMBATANT field=value... REASON      e.g. adjust orc hp=5 healing potion
-Anything else:
-  do TYPE key=value...            any command, e.g. do fright_check combatant=orc modifier=-2
-Values are JSON when they parse as JSON (5, true, ["a","b"]), else text; prompt=ID picks a prompt."""
-
-
 def _tokens(text: str) -> list[str]:
     try:
         return shlex.split(text)
@@ -222,122 +175,6 @@ def _combatants(state: Mapping[str, Any]) -> dict[str, str]:
     return {cid: str(c.get("name") or cid) for cid, c in (state.get("combatants") or {}).items()}
 
 
-def _weapons(state: Mapping[str, Any], cid: str) -> list[str]:
-    """The weapons the rules list for ``cid`` (derived, with unarmed ones), else those on its sheet."""
-    derived = (state.get("derived") or {}).get(cid) or {}
-    names = [str(w["name"]) for w in derived.get("weapons") or [] if "name" in w]
-    if not names:
-        sheet = ((state.get("combatants") or {}).get(cid) or {}).get("sheet") or {}
-        names = [str(w["name"]) for w in sheet.get("weapons") or [] if "name" in w]
-    return names
-
-
-def _controls(seat: Mapping[str, Any], cid: str | None) -> bool:
-    return seat.get("role") == "gm" or (cid is not None and cid in (seat.get("combatants") or ()))
-
-
-def _actor(state: Mapping[str, Any], seat: Mapping[str, Any], given: Any) -> str:
-    """Who acts: ``as=``/``combatant=``, else whoever's turn it is if this seat controls them."""
-    names = _combatants(state)
-    if isinstance(given, str) and given:
-        return _resolve(given, names, "combatant")
-    current = (state.get("combat") or {}).get("current")
-    if current and _controls(seat, current):
-        return str(current)
-    mine = list(seat.get("combatants") or ())
-    if len(mine) == 1:
-        return str(mine[0])
-    if seat.get("role") == "spectator":
-        raise InputError("spectators only watch")
-    who = f"it is {names.get(current, current)}'s turn" if current else "combat has not started"
-    raise InputError(f"{who}; say who acts with as=COMBATANT")
-
-
-def open_prompts(state: Mapping[str, Any], seat: Mapping[str, Any], kind: str | None = None) -> list[dict[str, Any]]:
-    """The prompts this seat may answer (the GM answers any, a player those of its combatants)."""
-    return [dict(p) for p in state.get("prompts") or []
-            if (kind is None or p.get("kind") == kind)
-            and (seat.get("role") == "gm" or p.get("combatant") in (seat.get("combatants") or ()))]
-
-
-def _pick_prompt(state: Mapping[str, Any], seat: Mapping[str, Any], kind: str, given: Any) -> dict[str, Any]:
-    prompts = open_prompts(state, seat, kind)
-    if isinstance(given, str) and given:
-        for p in prompts:
-            if p["id"] == given:
-                return p
-        raise InputError(f"no open {kind} prompt {given!r} for you"
-                         + (f"; open: {', '.join(p['id'] for p in prompts)}" if prompts else ""))
-    if not prompts:
-        raise InputError(f"no {kind} prompt is waiting for you")
-    if len(prompts) > 1:
-        raise InputError(f"several {kind} prompts are open ({', '.join(p['id'] for p in prompts)}): add prompt=ID")
-    return prompts[0]
-
-
-def _maneuver(name: str, words: Sequence[str], state: Mapping[str, Any], seat: Mapping[str, Any]) -> Send:
-    bare, keys, faces = _split_keys(words)
-    cid = _actor(state, seat, keys.pop("combatant", None))
-    args: dict[str, Any] = {"combatant": cid, "maneuver": name}
-    options = MANEUVER_OPTIONS.get(name, {})
-    slots = [s for s in MANEUVER_SLOTS[name] if s not in keys]
-    for word in bare:
-        if word.lower() in options and "option" not in keys and "option" not in args:
-            args["option"] = options[word.lower()]
-            continue
-        slots = [s for s in slots if s not in args]
-        if not slots:
-            raise InputError(f"{name}: too many words at {word!r} (use key=value for other fields; see help)")
-        slot = slots.pop(0)
-        if slot == "target":
-            args[slot] = _resolve(word, _combatants(state), "combatant")
-        elif slot == "weapon":
-            weapons = _weapons(state, cid)
-            args[slot] = _resolve(word, {w: w for w in weapons}, f"weapon of {cid}") if weapons else word
-        elif slot == "yards":
-            if not word.isdigit():
-                raise InputError(f"move: yards must be a whole number, not {word!r}")
-            args[slot] = int(word)
-        else:
-            args[slot] = word
-    args.update(keys)
-    return Send("maneuver", args, faces)
-
-
-def _defend(words: Sequence[str], state: Mapping[str, Any], seat: Mapping[str, Any]) -> Send:
-    bare, keys, faces = _split_keys(words)
-    if not bare and "defense" not in keys:
-        raise InputError("defend how? defend dodge | defend parry [WEAPON] | defend block | defend none")
-    prompt = _pick_prompt(state, seat, "defend", keys.pop("prompt", None))
-    args: dict[str, Any] = {"prompt": prompt["id"]}
-    if bare:
-        defense = bare[0].lower()
-        if defense not in DEFENSES:
-            raise InputError(f"no defence {bare[0]!r}: dodge, parry, block or none")
-        args["defense"] = defense
-        rest = bare[1:]
-        if defense == "parry":
-            parries = list(((prompt.get("options") or {}).get("parry") or {}).keys())
-            if rest:
-                args["weapon"] = _resolve(rest.pop(0), {w: w for w in parries}, "parrying weapon") \
-                    if parries else rest.pop(0)
-            elif parries and "weapon" not in keys:
-                args["weapon"] = parries[0]
-        if rest:
-            raise InputError(f"defend: too many words at {rest[0]!r}")
-    args.update(keys)
-    return Send("defend", args, faces)
-
-
-def _roll(words: Sequence[str], state: Mapping[str, Any], seat: Mapping[str, Any]) -> Send:
-    bare, keys, faces = _split_keys(words)
-    if len(bare) > 1:
-        raise InputError(f"roll: too many words at {bare[1]!r} (roll [PROMPT] [dice=...])")
-    given = keys.pop("prompt", None) or (bare[0] if bare else None)
-    prompt = _pick_prompt(state, seat, "roll", given)
-    return Send("roll", {"prompt": prompt["id"], **keys}, faces)
-
-
 def _undo(words: Sequence[str]) -> Send:
     bare, keys, _faces = _split_keys(words)
     if not bare:
@@ -394,26 +231,252 @@ def _adjust(words: Sequence[str], state: Mapping[str, Any]) -> Send:
     return Send("adjust", {"combatant": cid, "changes": changes, "reason": reason})
 
 
-def parse_line(line: str, state: Mapping[str, Any], seat: Mapping[str, Any]) -> Send | Local | None:
-    """What one typed line asks for; ``None`` for a blank line. Raises :class:`InputError`."""
+#: The client's own words (they never reach the server) and the fight's core commands; every other verb
+#: comes from the seat's description (its actions and their aliases, its prompts' answers) and the command specs.
+LOCAL_VERBS: Mapping[str, str] = {"help": "help", "?": "help", "h": "help", "quit": "quit", "exit": "quit",
+                                  "q": "quit", "show": "show", "roster": "show", "status": "show", "s": "show",
+                                  "whoami": "whoami", "seat": "whoami", "log": "log"}
+
+HELP = """\
+Anyone:
+  note TEXT                       dispute SEQ COMMENT
+  log [N]                         the last N log lines with explanations (default 20)
+  show                            roster, turn and prompts again      whoami   your seat
+  help [ACTION]                   this text, or one action's fields and choices
+  quit                            leave (also Ctrl-D)
+  ACTION ... ?                    what may come next on the line (a trailing ?)
+GM:
+  undo [turn|SEQ]                 undo the last command, back to the turn start, or everything after SEQ
+  redo                            rule DISPUTE uphold|override [COMBATANT field=value...] [comment]
+  adjust COMBATANT field=value... REASON      e.g. adjust orc hp=5 healing potion
+Anything else:
+  do TYPE key=value...            any command of the ruleset (listed below)
+Bare words fill an action's fields in order (a name, an id or a unique prefix of a choice);
+key=value sets any field (values are JSON when they parse: 5, true, ["a","b"]); as=COMBATANT says who acts;
+dice=3,4,5 gives the faces in manual dice mode (groups split by /); prompt=ID picks a prompt."""
+
+Description = Mapping[str, Any]
+CommandSpecs = Sequence[Mapping[str, Any]]
+
+
+def _actions(description: Description | None) -> list[Mapping[str, Any]]:
+    return list((description or {}).get("actions") or [])
+
+
+def _prompts(description: Description | None) -> list[Mapping[str, Any]]:
+    return list((description or {}).get("prompts") or [])
+
+
+def _word(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def _verb_of(action: Mapping[str, Any]) -> str:
+    """The word that names an action: its id up to any ``:`` (``trigger_wait:tam`` -> ``trigger_wait``)."""
+    return str(action["id"]).split(":", 1)[0].lower()
+
+
+def find_action(verb: str, description: Description | None, who: str | None = None) -> Mapping[str, Any] | None:
+    """The action a verb names: its id, one of its aliases, or its id up to ``:``; ``who`` picks
+    among several (one Wait per combatant). ``InputError`` when the verb names several."""
+    hits = [a for a in _actions(description)
+            if verb in (str(a["id"]).lower(), _verb_of(a), *(str(x).lower() for x in a.get("aliases") or ()))]
+    if who is not None and len(hits) > 1:
+        hits = [a for a in hits if a.get("combatant") == who] or hits
+    if len(hits) > 1:
+        raise InputError(f"{verb}: several are open ({', '.join(str(a['id']) for a in hits)}); "
+                         f"type the one you mean, or add as=COMBATANT")
+    return hits[0] if hits else None
+
+
+def _applies(f: Mapping[str, Any], values: Mapping[str, Any]) -> bool:
+    return all(values.get(k) in allowed for k, allowed in (f.get("when") or {}).items())
+
+
+def _choice_map(f: Mapping[str, Any]) -> dict[str, str]:
+    return {_word(c["value"]): str(c.get("label") or _word(c["value"])) for c in f.get("choices") or []}
+
+
+def _exact_choice(f: Mapping[str, Any], word: str) -> Any:
+    """The value of the choice ``word`` names exactly (its value, label or an alias), else ``_NONE``."""
+    w = word.lower()
+    for c in f.get("choices") or []:
+        names = (_word(c["value"]), str(c.get("label", "")), *(str(a) for a in c.get("aliases") or ()))
+        if w in (n.lower() for n in names):
+            return c["value"]
+    return _NONE
+
+
+_NONE = object()
+
+
+def _field_value(f: Mapping[str, Any], word: str) -> Any:
+    """A typed word as the value of field ``f``; ``InputError`` says what the field takes."""
+    name, kind = str(f["name"]), f.get("type")
+    if kind == "choice":
+        exact = _exact_choice(f, word)
+        if exact is not _NONE:
+            return exact
+        picked = _resolve(word, _choice_map(f), name)
+        return next(c["value"] for c in f["choices"] if _word(c["value"]) == picked)
+    if kind == "integer":
+        try:
+            number = int(word)
+        except ValueError:
+            raise InputError(f"{name} must be a whole number, not {word!r}") from None
+        lo, hi = f.get("minimum"), f.get("maximum")
+        if (lo is not None and number < lo) or (hi is not None and number > hi):
+            raise InputError(f"{name} must be from {lo if lo is not None else '...'} to "
+                             f"{hi if hi is not None else '...'}, not {number}")
+        return number
+    if kind == "boolean":
+        if word.lower() in ("true", "yes", "on", name.lower()):
+            return True
+        if word.lower() in ("false", "no", "off"):
+            return False
+        raise InputError(f"{name} is true or false, not {word!r}")
+    return word
+
+
+def _open_fields(action: Mapping[str, Any], values: Mapping[str, Any], given: Mapping[str, Any]) -> list[Any]:
+    return [f for f in action.get("fields") or []
+            if f["name"] not in values and f["name"] not in given and _applies(f, {**values, **given})]
+
+
+def _fill(action: Mapping[str, Any], words: Sequence[str]) -> Send:
+    """An action's command with its fields filled from the bare words and key=value pairs.
+
+    A word that is exactly one of the choices of a field not filled yet goes there
+    (an option anywhere on the line); any other word goes to the first open field
+    it fits, in the action's order. Required fields left empty take their default.
+    """
+    bare, keys, faces = _split_keys(words)
+    keys.pop("combatant", None)  # the action already names who acts
+    verb = _verb_of(action)
+    values = _assign(action, bare, keys)
+    for f in action.get("fields") or []:
+        if f.get("required") and f["name"] not in values and f["name"] not in keys and _applies(f, {**values, **keys}):
+            if f.get("default") is None:
+                raise InputError(f"{verb}: {f['name']} is missing ({_field_usage(f)}); see help {verb}")
+            values[f["name"]] = f["default"]
+    return Send(str(action["command"]), {**dict(action.get("args") or {}), **values, **keys}, faces)
+
+
+def _assign(action: Mapping[str, Any], bare: Sequence[str], keys: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields the bare words fill (see :func:`_fill`)."""
+    verb = _verb_of(action)
+    values: dict[str, Any] = {}
+    for word in bare:
+        open_ = _open_fields(action, values, keys)
+        if not open_:
+            raise InputError(f"{verb}: too many words at {word!r} (use key=value for other fields; "
+                             f"see help {verb})")
+        exact = next(((f, v) for f in open_ if f.get("type") == "choice"
+                      for v in [_exact_choice(f, word)] if v is not _NONE), None)
+        if exact is not None:
+            values[exact[0]["name"]] = exact[1]
+            continue
+        first_error: InputError | None = None
+        for f in open_:
+            try:
+                values[f["name"]] = _field_value(f, word)
+                break
+            except InputError as exc:
+                first_error = first_error or exc
+        else:
+            assert first_error is not None
+            raise first_error
+    return values
+
+
+def _answer_words(prompt: Mapping[str, Any], answer: Mapping[str, Any]) -> list[str]:
+    return [_word(v) for v in (answer.get("args") or {}).values() if v != prompt.get("id")]
+
+
+def answer_line(prompt: Mapping[str, Any], answer: Mapping[str, Any]) -> str:
+    """What to type for a ready-made answer: its command, then its args' values but the prompt's id."""
+    return " ".join([str(answer["command"]), *_answer_words(prompt, answer)])
+
+
+def _spec(name: str, commands: CommandSpecs | None) -> Mapping[str, Any] | None:
+    return next((s for s in commands or () if s.get("name") == name), None)
+
+
+def _answer(command: str, words: Sequence[str], description: Description | None, commands: CommandSpecs | None,
+            ) -> Send:
+    """One of the ready-made answers of this seat's open prompts: each bare word narrows them
+    down by one of its values (exactly, else as a prefix); the first left is sent."""
+    bare, keys, faces = _split_keys(words)
+    prompts = [p for p in _prompts(description) if any(a["command"] == command for a in p.get("answers") or ())]
+    spec = _spec(command, commands) or {}
+    kind = str(spec.get("prompt_kind") or (prompts[0]["kind"] if prompts else command))
+    given = keys.pop("prompt", None)
+    if given is None and bare and any(p["id"] == bare[0] for p in prompts):
+        given = bare.pop(0)
+    if given is not None:
+        found = [p for p in prompts if p["id"] == given]
+        if not found:
+            raise InputError(f"no open {kind} prompt {given!r} for you"
+                             + (f"; open: {', '.join(p['id'] for p in prompts)}" if prompts else ""))
+        prompts = found
+    if not prompts:
+        raise InputError(f"no {kind} prompt is waiting for you")
+    answers = [(p, a) for p in prompts for a in p["answers"] if a["command"] == command]
+    for word in bare:
+        w = word.lower()
+        exact = [(p, a) for p, a in answers if w in (x.lower() for x in _answer_words(p, a))]
+        narrowed = exact or [(p, a) for p, a in answers if any(x.lower().startswith(w) for x in _answer_words(p, a))]
+        if not narrowed:
+            raise InputError(f"{command}: no answer {word!r}; answers: "
+                             + " | ".join(answer_line(p, a) for p, a in answers))
+        answers = narrowed
+    if len({p["id"] for p, _a in answers}) > 1:
+        raise InputError(f"several {kind} prompts are open ({', '.join(sorted({p['id'] for p, _a in answers}))}): "
+                         f"add prompt=ID")
+    if not bare and len(answers) > 1:
+        raise InputError(f"{command} how? " + " | ".join(answer_line(p, a) for p, a in answers))
+    prompt, answer = answers[0]
+    return Send(command, {**dict(answer.get("args") or {}), **keys}, faces)
+
+
+def _answer_verbs(description: Description | None, commands: CommandSpecs | None) -> dict[str, str]:
+    """Words that start an answer: the answers' commands, and each value of their args (or of an
+    enumerated field of a prompt-answering command spec) -> that command."""
+    verbs: dict[str, str] = {}
+    for spec in commands or ():
+        if spec.get("prompt_kind"):
+            verbs.setdefault(str(spec["name"]), str(spec["name"]))
+    for p in _prompts(description):
+        for a in p.get("answers") or ():
+            verbs.setdefault(str(a["command"]), str(a["command"]))
+            for w in _answer_words(p, a):
+                verbs.setdefault(w.lower(), str(a["command"]))
+    for spec in commands or ():
+        if spec.get("prompt_kind"):
+            for schema in ((spec.get("args") or {}).get("properties") or {}).values():
+                for v in schema.get("enum") or ():
+                    verbs.setdefault(str(v).lower(), str(spec["name"]))
+    return verbs
+
+
+def parse_line(line: str, state: Mapping[str, Any], seat: Mapping[str, Any], description: Description | None = None,
+               commands: CommandSpecs | None = None) -> Send | Local | None:
+    """What one typed line asks for; ``None`` for a blank line. Raises :class:`InputError`.
+
+    ``description`` (the seat's, ``subscribed.description``) supplies the actions and the
+    prompts' answers, ``commands`` (``subscribed.commands``) the other commands' names.
+    """
     text = line.strip()
     if not text:
         return None
     verb, _sep, rest = text.partition(" ")
     verb = verb.lower().replace("-", "_")
     rest = rest.strip()
-    if verb in ("help", "?", "h"):
-        return Local("help")
-    if verb in ("quit", "exit", "q"):
-        return Local("quit")
-    if verb in ("show", "roster", "status", "s"):
-        return Local("show")
-    if verb in ("whoami", "seat"):
-        return Local("whoami")
-    if verb == "log":
-        if rest and not rest.isdigit():
+    if verb in LOCAL_VERBS:
+        name = LOCAL_VERBS[verb]
+        if name == "log" and rest and not rest.isdigit():
             raise InputError("log [N]: N is how many lines, e.g. log 50")
-        return Local("log", rest)
+        return Local(name, rest if name in ("log", "help") else "")
     if verb == "note":
         if not rest:
             raise InputError("note TEXT: say what to note")
@@ -424,19 +487,8 @@ def parse_line(line: str, state: Mapping[str, Any], seat: Mapping[str, Any]) -> 
             raise InputError("dispute SEQ COMMENT, e.g. dispute 12 the orc had DR 2")
         return Send("dispute", {"seq": int(seq), "comment": comment.strip()})
     words = _tokens(rest)
-    if verb == "maneuver":
-        if not words:
-            raise InputError(f"maneuver NAME ...; names: {', '.join(MANEUVER_SLOTS)}")
-        verb, words = words[0].lower().replace("-", "_"), words[1:]
-    verb = MANEUVER_ALIASES.get(verb, verb)
-    if verb in MANEUVER_SLOTS:
-        return _maneuver(verb, words, state, seat)
-    if verb == "defend":
-        return _defend(words, state, seat)
-    if verb in ("dodge", "parry", "block"):
-        return _defend([verb, *words], state, seat)
-    if verb == "roll":
-        return _roll(words, state, seat)
+    if words and words[-1] == "?":
+        return Local("complete", " ".join([verb, *words[:-1]]))
     if verb == "undo":
         return _undo(words)
     if verb == "redo":
@@ -445,35 +497,183 @@ def parse_line(line: str, state: Mapping[str, Any], seat: Mapping[str, Any]) -> 
         return _rule(words, state)
     if verb == "adjust":
         return _adjust(words, state)
-    if verb in ("start", "start_combat"):
-        _bare, keys, faces = _split_keys(words)
-        return Send("start_combat", keys, faces)
     if verb == "do":
         if not words:
-            raise InputError("do TYPE key=value..., e.g. do fright_check combatant=orc")
+            raise InputError("do TYPE key=value..., e.g. do note text=hello")
         bare, keys, faces = _split_keys(words[1:])
         if bare:
             raise InputError(f"do: write fields as key=value, not {bare[0]!r}")
         return Send(words[0], keys, faces)
-    raise InputError(f"unknown command {verb!r}; type help")
+    who = _as(words, state)
+    action = find_action(verb, description, who)
+    if action is None and words and _spec(verb, commands) is not None:
+        # "maneuver attack orc": a command's name, then one of its actions
+        inner = find_action(words[0].lower().replace("-", "_"), description, who)
+        if inner is not None and inner.get("command") == verb:
+            action, words = inner, words[1:]
+    if action is not None:
+        if who is not None and action.get("combatant") not in (None, who):
+            names = _combatants(state)
+            raise InputError(f"{verb} is open to {names.get(str(action['combatant']), action['combatant'])} now, "
+                             f"not to {names.get(who, who)}")
+        return _fill(action, words)
+    answering = _answer_verbs(description, commands)
+    if verb in answering:
+        command = answering[verb]
+        return _answer(command, words if verb == command else [verb, *words], description, commands)
+    if _spec(verb, commands) is not None:
+        bare, keys, faces = _split_keys(words)
+        if bare:
+            raise InputError(f"{verb} is not open to you now; to send it anyway: do {verb} key=value...")
+        return Send(verb, keys, faces)
+    open_now = sorted({_verb_of(a) for a in _actions(description)})
+    raise InputError(f"unknown command {verb!r}; type help"
+                     + (f" (open to you now: {', '.join(open_now)})" if open_now else ""))
+
+
+def _as(words: Sequence[str], state: Mapping[str, Any]) -> str | None:
+    """The combatant named by ``as=``/``combatant=`` on the line, if any."""
+    for w in words:
+        key, eq, raw = w.partition("=")
+        if eq and key in ("as", "combatant") and raw:
+            return _resolve(raw, _combatants(state), "combatant")
+    return None
+
+
+# --------------------------------------------------------------------------- help and completion
+
+
+def _field_usage(f: Mapping[str, Any]) -> str:
+    kind = f.get("type")
+    if kind == "choice":
+        return "one of: " + ", ".join(_word(c["value"]) + (f" ({'/'.join(c['aliases'])})" if c.get("aliases") else "")
+                                      for c in f.get("choices") or ())
+    if kind == "integer":
+        lo, hi = f.get("minimum"), f.get("maximum")
+        return "a whole number" + (f" from {lo} to {hi}" if lo is not None and hi is not None else "")
+    return "true or false" if kind == "boolean" else "text"
+
+
+def action_usage(action: Mapping[str, Any]) -> str:
+    """``attack TARGET WEAPON [range=N]``: required fields as bare words, the others as key=value."""
+    parts = [_verb_of(action)]
+    for f in action.get("fields") or ():
+        name = str(f["name"])
+        parts.append(name.upper() if f.get("required") else f"[{name}={'N' if f.get('type') == 'integer' else '...'}]")
+    return " ".join(parts)
+
+
+def help_text(description: Description | None, commands: CommandSpecs | None, topic: str = "") -> str:
+    """``help``: the fixed part, then what this seat can do now (its actions, its prompts' answers)
+    and the ruleset's commands; ``help ACTION``: that action's fields and their choices."""
+    if topic:
+        action = find_action(topic.lower().replace("-", "_"), description)
+        if action is None:
+            spec = _spec(topic, commands)
+            if spec is None:
+                raise InputError(f"help {topic}: not an action open to you now; type help")
+            props = (spec.get("args") or {}).get("properties") or {}
+            return f"{spec['name']}: {spec.get('help', '')}\n  do {spec['name']} " + " ".join(f"{k}=..." for k in props)
+        lines = [f"{action_usage(action)}    {action.get('label', '')}: {action.get('help', '')}"
+                 + (f" ({', '.join(action.get('rules') or ())})" if action.get("rules") else "")]
+        if action.get("aliases"):
+            lines.append(f"  also: {', '.join(action['aliases'])}")
+        for f in action.get("fields") or ():
+            when = "; ".join(f"only when {k} is {'/'.join(map(_word, v))}" for k, v in (f.get("when") or {}).items())
+            lines.append(f"  {f['name']}: {f.get('label', '')}{' - ' + f['help'] if f.get('help') else ''} "
+                         f"[{_field_usage(f)}{'; default ' + _word(f['default']) if f.get('default') is not None else ''}"
+                         f"{'; ' + when if when else ''}]")
+        return "\n".join(lines)
+    lines = [HELP]
+    actions = _actions(description)
+    if actions:
+        lines.append("You can now (help ACTION for its fields and choices):")
+        for a in actions:
+            also = f" ({'|'.join(a['aliases'])})" if a.get("aliases") else ""
+            lines.append(f"  {action_usage(a)}{also}    {a.get('help') or a.get('label', '')}")
+    for p in _prompts(description):
+        lines.append(f"Prompt {p['id']} ({p.get('text', '')}), answer with:")
+        for a in p.get("answers") or ():
+            lines.append(f"  {answer_line(p, a):<32}{a.get('label', '')}")
+    specs = [s for s in commands or () if s.get("name") not in _CORE_TYPED]
+    if specs:
+        lines.append("Commands (do TYPE key=value...):")
+        lines.extend(f"  {s['name']:<18}{s.get('help', '')}" for s in specs)
+    return "\n".join(lines)
+
+
+#: Core commands the client has its own verbs for (see HELP).
+_CORE_TYPED = frozenset({"note", "dispute", "undo", "redo", "rule", "adjust"})
+
+
+def completions(line: str, state: Mapping[str, Any], seat: Mapping[str, Any], description: Description | None,
+                commands: CommandSpecs | None) -> list[str]:
+    """What may come next after ``line`` (the words typed so far): verbs for an empty line or a
+    verb's prefix, then the choices of the action's next open field or the answers left."""
+    words = _tokens(line)
+    verbs = sorted({_verb_of(a) for a in _actions(description)}
+                   | {str(x) for a in _actions(description) for x in a.get("aliases") or ()}
+                   | set(_answer_verbs(description, None)) | set(LOCAL_VERBS) | _CORE_TYPED | {"do"})
+    if not words:
+        return verbs
+    verb = words[0].lower().replace("-", "_")
+    if len(words) == 1 and not line.endswith(" ") and verb not in verbs:
+        return [v for v in verbs if v.startswith(verb)]
+    try:
+        action = find_action(verb, description, _as(words[1:], state))
+    except InputError:
+        return []
+    if action is not None:
+        bare, keys, _faces = _split_keys(words[1:])
+        try:
+            typed = _assign(action, bare, keys)
+        except InputError:
+            return []
+        open_ = _open_fields(action, typed, keys)
+        if not open_:
+            return []
+        f = open_[0]
+        if f.get("type") == "choice":
+            return [_word(c["value"]) for c in f.get("choices") or ()]
+        return [f"{f['name']}=<{_field_usage(f)}>"]
+    answering = _answer_verbs(description, commands)
+    if verb in answering:
+        command = answering[verb]
+        out = []
+        for p in _prompts(description):
+            for a in p.get("answers") or ():
+                if a["command"] == command:
+                    rest = _answer_words(p, a)
+                    if verb != command:  # "parry ": the answers that start with it, less that word
+                        if not rest or rest[0].lower() != verb:
+                            continue
+                        rest = rest[1:]
+                    out.append(" ".join(rest) or "(nothing: just Enter)")
+        return out
+    return []
 
 
 # --------------------------------------------------------------------------- what to show
 
 
 @attrs.frozen
+class Meter:
+    """One bar of a combatant as the description gives it (``None``: this seat may not see it)."""
+
+    label: str
+    value: int | None
+    max: int | None
+
+
+@attrs.frozen
 class Row:
-    """One line of the roster."""
+    """One line of the roster: the combatant, its bars and badges from the seat's description."""
 
     id: str
     name: str
     side: str
-    hp: int | None
-    hp_max: int | None
-    fp: int | None
-    fp_max: int | None
+    bars: tuple[Meter, ...]
     conditions: tuple[str, ...]
-    maneuver: str
     current: bool
     mine: bool
 
@@ -498,118 +698,82 @@ class Status:
     rows: tuple[Row, ...]
     prompts: tuple[PromptLine, ...]
     your_turn: str
+    columns: tuple[str, ...] = ()
 
 
 def _int(v: Any) -> int | None:
     return v if isinstance(v, int) and not isinstance(v, bool) else None
 
 
-def _conditions(condition: Mapping[str, Any], derived: Mapping[str, Any]) -> tuple[str, ...]:
-    out = []
-    if condition.get("dead"):
-        out.append("dead")
-    if condition.get("unconscious"):
-        out.append("unconscious")
-    if condition.get("collapsed"):
-        out.append("collapsed")
-    if condition.get("stunned"):
-        out.append("stunned")
-    shock = _int(condition.get("shock")) or 0
-    if shock:
-        out.append(f"shock -{shock}")
-    if derived.get("reeling"):
-        out.append("reeling")
-    if derived.get("tired"):
-        out.append("tired")
-    posture = condition.get("posture")
-    if posture and posture != "standing":
-        out.append(str(posture))
-    if condition.get("wait_action"):
-        out.append(f"waiting ({condition['wait_action']})")
-    return tuple(out)
+def _your_turn(state: Mapping[str, Any], description: Description | None) -> str:
+    """What this seat can do now, in one line: the actions, and the choices of the first one's fields."""
+    actions = _actions(description)
+    if not actions:
+        return ""
+    names = _combatants(state)
+    who = next((str(a["combatant"]) for a in actions if a.get("combatant")), "")
+    verbs = ", ".join(dict.fromkeys(_verb_of(a) for a in actions))
+    head = f"Your turn: {names.get(who, who)} chooses: {verbs}." if who else f"You can: {verbs}."
+    # the choices of the first (the ruleset's usual) action; help ACTION shows any other's
+    details = " ".join(f"{f.get('label') or f['name']}: {', '.join(_word(c['value']) for c in f['choices'])}."
+                       for f in actions[0].get("fields") or () if f.get("type") == "choice" and f.get("choices"))
+    return f"{head} {details} (help ACTION for more)".replace("  ", " ")
 
 
-def _prompt_choices(prompt: Mapping[str, Any]) -> tuple[tuple[str, ...], str]:
-    """The numbers a defender picks from, and what to type."""
-    options = prompt.get("options") or {}
-    kind = prompt.get("kind")
-    if kind == "defend":
-        if options.get("allowed") is False:
-            return (f"no defence allowed: {options.get('reason', '')}",), "defend none"
-        choices, hints = [], []
-        dodge = options.get("dodge")
-        if isinstance(dodge, dict) and "target" in dodge:
-            choices.append(f"dodge {dodge['target']}")
-            hints.append("defend dodge")
-        for weapon, p in (options.get("parry") or {}).items():
-            if isinstance(p, dict) and "target" in p:
-                choices.append(f"parry {weapon} {p['target']}")
-        if options.get("parry"):
-            hints.append("defend parry [WEAPON]")
-        block = options.get("block")
-        if isinstance(block, dict) and "target" in block:
-            choices.append(f"block {block['target']}")
-            hints.append("defend block")
-        hints.append("defend none")
-        return tuple(choices), " | ".join(hints)
-    if kind == "roll":
-        purpose = options.get("purpose")
-        return ((f"roll for {purpose}",) if purpose else ()), f"roll {prompt.get('id', '')}".strip()
-    if kind == "dispute":
-        return (), f"rule {prompt.get('id', '')} uphold | rule {prompt.get('id', '')} override COMBATANT field=value"
-    return (), ""
-
-
-def summarize(state: Mapping[str, Any], seat: Mapping[str, Any]) -> Status:
-    """The status block for this seat: roster, turn and round, the prompts (this seat's marked)."""
+def summarize(state: Mapping[str, Any], seat: Mapping[str, Any], description: Description | None = None) -> Status:
+    """The status block for this seat: roster with its description's bars and badges, turn and
+    round, the prompts (this seat's marked, with their ready-made answers)."""
     combat = state.get("combat") or {}
     names = _combatants(state)
     current = combat.get("current") or ""
-    order = list(combat.get("order") or [])
+    order = [cid for cid in combat.get("order") or [] if isinstance(cid, str)]
     ids = order + [cid for cid in names if cid not in order]
-    derived_all = state.get("derived") or {}
+    bars: dict[str, dict[str, Mapping[str, Any]]] = {}
+    columns: dict[str, str] = {}
+    for b in (description or {}).get("bars") or ():
+        bars.setdefault(str(b["combatant"]), {})[str(b["name"])] = b
+        columns.setdefault(str(b["name"]), str(b.get("label") or b["name"]))
+    badges: dict[str, list[str]] = {}
+    for badge in (description or {}).get("badges") or ():
+        badges.setdefault(str(badge["combatant"]), []).append(str(badge["label"]))
     rows = []
     for cid in ids:
         c = (state.get("combatants") or {}).get(cid)
         if c is None:
             continue
-        cond = c.get("condition") or {}
-        derived = derived_all.get(cid) or {}
-        maneuver = str(cond.get("maneuver") or "")
-        if cond.get("maneuver_option"):
-            maneuver += f" ({cond['maneuver_option']})"
-        rows.append(Row(cid, names[cid], str(c.get("side", "")).upper(), _int(cond.get("hp")),
-                        _int(derived.get("hp_max")), _int(cond.get("fp")), _int(derived.get("fp_max")),
-                        _conditions(cond, derived), maneuver, cid == current, cid in (seat.get("combatants") or ())))
+        mine_bars = bars.get(cid, {})
+        meters = tuple(Meter(label, _int(mine_bars[n]["value"]), _int(mine_bars[n]["max"])) if n in mine_bars
+                       else Meter(label, None, None) for n, label in columns.items())
+        rows.append(Row(cid, names[cid], str(c.get("side", "")).upper(), meters, tuple(badges.get(cid, ())),
+                        cid == current, cid in (seat.get("combatants") or ())))
     status = str(state.get("status", ""))
     if status == "ended":
         turn = f"The fight has ended{': ' + str(state['ended_reason']) if state.get('ended_reason') else ''}."
     elif not current:
         turn = "Setting up: combat has not started" + (" (GM: type start)" if seat.get("role") == "gm" else "") + "."
     else:
-        turn = (f"Round {combat.get('round', '?')}: {names.get(current, current)}'s turn"
-                f" ({str(combat.get('phase', '')).replace('_', ' ') or 'maneuver'}).")
-    mine = set(seat.get("combatants") or ())
+        phase = str(combat.get("phase", "")).replace("_", " ")
+        turn = f"Round {combat.get('round', '?')}: {names.get(current, current)}'s turn" + (f" ({phase})." if phase else ".")
+    described = {str(p["id"]): p for p in _prompts(description)}
     prompts = []
     for p in state.get("prompts") or []:
         who = p.get("combatant")
-        is_mine = (who in mine) or (seat.get("role") == "gm" and (who is None or who not in _pc_ids(state)))
-        choices, hint = _prompt_choices(p)
-        prompts.append(PromptLine(str(p.get("id", "")), str(p.get("kind", "")),
-                                  names.get(who, "GM") if who else "GM", str(p.get("text", "")), is_mine,
-                                  choices, hint))
-    your_turn = ""
-    if current and combat.get("phase") == "maneuver" and status != "ended" and (
-            current in mine or (seat.get("role") == "gm" and current not in _pc_ids(state))):
-        derived_weapons = (derived_all.get(current) or {}).get("weapons") or []
-        weapons = ", ".join(f"{w['name']} (skill {w['skill']}, {w.get('damage', '?')})" if "skill" in w
-                            else str(w.get("name")) for w in derived_weapons) or ", ".join(_weapons(state, current)) \
-            or "-"
-        foes = ", ".join(cid for cid in ids if cid != current) or "-"
-        your_turn = (f"Your turn: {names.get(current, current)} chooses a maneuver "
-                     f"(e.g. attack TARGET WEAPON). Targets: {foes}. Weapons: {weapons}.")
+        pid = str(p.get("id", ""))
+        mine = described.get(pid)
+        if mine is not None:
+            answers = mine.get("answers") or ()
+            choices = tuple(str(a.get("label", "")) for a in answers)
+            hint = " | ".join(answer_line(mine, a) for a in answers)
+        elif p.get("kind") == "dispute" and seat.get("role") == "gm":
+            choices, hint = (), f"rule {pid} uphold | rule {pid} override COMBATANT field=value"
+        else:
+            choices, hint = (), ""
+        # the GM may answer a player's prompt, but it is the player's to answer
+        is_mine = bool(hint) and (seat.get("role") != "gm" or who is None or who not in _pc_ids(state))
+        prompts.append(PromptLine(pid, str(p.get("kind", "")), names.get(who, "GM") if who else "GM",
+                                  str(p.get("text", "")), is_mine, choices, hint))
     return Status(str(state.get("title") or state.get("fight_id") or ""), turn, tuple(rows), tuple(prompts),
-                  your_turn)
+                  _your_turn(state, description), tuple(columns.values()))
 
 
 def _pc_ids(state: Mapping[str, Any]) -> set[str]:
@@ -639,17 +803,20 @@ def _bar(value: int | None, top: int | None, width: int) -> Text:
 
 
 def render_status(status: Status, width: int = 100) -> list[Any]:
-    """``rich`` renderables for the status block (HP/FP bars only on terminals ``width`` >= 100)."""
+    """``rich`` renderables for the status block (bars drawn only on terminals ``width`` >= 100)."""
     bar = 6 if width >= 100 else 0
     table = Table(title=status.title or None, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
                   header_style="bold", expand=False)
-    for name in ("", "id", "name", "side", "HP", "FP", "conditions", "maneuver"):
-        table.add_column(name, no_wrap=name in ("", "id", "HP", "FP", "side"))
+    for name in ("", "id", "name", "side"):
+        table.add_column(name, no_wrap=True)
+    for label in status.columns:
+        table.add_column(label, no_wrap=True)
+    table.add_column("conditions")
     for r in status.rows:
         style = "bold" if r.mine else ""
         table.add_row("▶" if r.current else "", Text(r.id, style=style), Text(r.name, style=style), r.side,
-                      _bar(r.hp, r.hp_max, bar), _bar(r.fp, r.fp_max, bar),
-                      Text(", ".join(r.conditions) or "-", style="red" if r.conditions else "dim"), r.maneuver or "-")
+                      *(_bar(m.value, m.max, bar) for m in r.bars),
+                      Text(", ".join(r.conditions) or "-", style="red" if r.conditions else "dim"))
     out: list[Any] = [table, Text(status.turn, style="bold")]
     if status.your_turn:
         out.append(Text(status.your_turn, style="bold green"))
@@ -678,6 +845,7 @@ class TerminalClient:
         self.reconnect_timeout = reconnect_timeout
         self.client: CombatClient | None = None
         self.seat: dict[str, Any] = {}
+        self.commands: list[dict[str, Any]] = []  # subscribed.commands: the command specs
         self.joined_seq = 0
         self._last_status: Status | None = None
         self._redraw: asyncio.TimerHandle | None = None
@@ -690,6 +858,10 @@ class TerminalClient:
     @property
     def state(self) -> dict[str, Any]:
         return (self.client.state if self.client is not None else None) or {}
+
+    @property
+    def description(self) -> dict[str, Any] | None:
+        return self.client.description if self.client is not None else None
 
     @property
     def prompt(self) -> str:
@@ -727,7 +899,7 @@ class TerminalClient:
     def show_status(self, force: bool = False) -> None:
         if not self.state:
             return
-        status = summarize(self.state, self.seat)
+        status = summarize(self.state, self.seat, self.description)
         if force or status != self._last_status:
             self._last_status = status
             self.say(Text(""), *render_status(status, self.console.width))
@@ -773,7 +945,7 @@ class TerminalClient:
             self.error("client/unreachable", f"cannot connect to {self.target.ws_url}: {exc}")
             return EXIT_ERROR
         try:
-            reply = await self.client.subscribe(self.target.token, after=0)
+            reply = await self.client.subscribe(self.target.token, after=0, describe=True)
         except ServerError as exc:
             self.error(exc.code, exc.message)
             return EXIT_ERROR
@@ -784,6 +956,7 @@ class TerminalClient:
             self.error("client/wrong_fight", f"this token is for fight {reply['fight_id']}, not {self.target.fight}")
             return EXIT_ERROR
         self.seat = dict(reply["seat"])
+        self.commands = [dict(c) for c in reply.get("commands") or []]
         try:
             await self.client.wait_for_seq(int(reply["last_seq"]), timeout=30)
         except asyncio.TimeoutError:
@@ -805,7 +978,7 @@ class TerminalClient:
         """Act on one typed line; False to quit."""
         self._prompt_shown = False  # the user's Enter moved to a new line
         try:
-            action = parse_line(line, self.state, self.seat)
+            action = parse_line(line, self.state, self.seat, self.description, self.commands)
         except InputError as exc:
             self.error("input", str(exc))
             return True
@@ -831,7 +1004,18 @@ class TerminalClient:
         if action.name == "quit":
             return False
         if action.name == "help":
-            self.say(Text(HELP))
+            try:
+                self.say(Text(help_text(self.description, self.commands, action.arg)))
+            except InputError as exc:
+                self.error("input", str(exc))
+        elif action.name == "complete":
+            try:
+                found = completions(action.arg, self.state, self.seat, self.description, self.commands)
+            except InputError as exc:
+                self.error("input", str(exc))
+            else:
+                self.say(Text("next: " + (" | ".join(found) if found else "(nothing more: press Enter)"),
+                              style="cyan"))
         elif action.name == "show":
             self.show_status(force=True)
         elif action.name == "log":
@@ -848,6 +1032,7 @@ class TerminalClient:
         client = self.client
         assert client is not None
         seen_drops, seen_reconnects = 0, 0
+        described = client.description
         lost_at: float | None = None
         loop = asyncio.get_running_loop()
         while True:
@@ -857,6 +1042,9 @@ class TerminalClient:
                 if not self._quitting and lost_at is None:
                     lost_at = loop.time()
                     self.say(Text("connection lost; reconnecting...", style="bold yellow"))
+            if client.description is not described:  # pushed after a command's events: show what changed
+                described = client.description
+                self._schedule_redraw()
             if client.reconnects > seen_reconnects:
                 seen_reconnects = client.reconnects
                 lost_at = None
@@ -999,8 +1187,8 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.set_defaults(func=run_client)
 
 
-_DESCRIPTION = ("Interactive terminal client: roster, turn, prompts, maneuvers, defences, rolls and the log with "
-                "explanations. Type help once connected.")
+_DESCRIPTION = ("Interactive terminal client: roster, turn, prompts, the actions the ruleset offers, rolls and the "
+                "log with explanations. Type help once connected.")
 
 
 def add_client_command(subparsers: Any) -> argparse.ArgumentParser:

@@ -39,6 +39,8 @@ class Choice:
     label: str
     help: str = ""
     rule: str = ""
+    #: other words a terminal client accepts for it (a ruleset's short forms, e.g. ``dodge`` for an option)
+    aliases: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -86,6 +88,8 @@ class Action:
     rolls: bool = False
     dice: str = ""
     combatant: str | None = None
+    #: other verbs a terminal client accepts for ``id`` (a ruleset's short forms, e.g. ``aoa``)
+    aliases: tuple[str, ...] = ()
 
 
 @attrs.frozen

@@ -1,31 +1,99 @@
-"""The pure half of the terminal client: addresses, typed lines and the status block."""
+"""The pure half of the terminal client: addresses, typed lines, help, completion and the status block.
+
+The lines are read against what a real server would send the seat: the state view
+and the description (``Ruleset.describe``) of a GURPS fight run by a real engine on
+a SQLite file, and the command specs. The client knows no GURPS word (#9): every
+verb, field and answer below comes from that data.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import itertools
+from pathlib import Path
+from typing import Any, Iterator
 
+import attrs
 import pytest
 
-from combat_server.tui import InputError, Local, Send, Target, parse_line, parse_target, summarize
+from combat_server.engine.fight import Engine
+from combat_server.rules.core import command_specs
+from combat_server.rules.describe import to_json
+from combat_server.rules.model import GM_ACTOR, Command, Principal
+from combat_server.rules.ruleset import get_ruleset
+from combat_server.server.views import full_state, state_view, view_key
+from combat_server.store.sql import open_store
+from combat_server.tui import (
+    InputError, Local, Send, Target, completions, help_text, parse_line, parse_target, summarize,
+)
 
-STATE: dict[str, Any] = {
-    "title": "t", "status": "active", "seq": 9,
-    "combat": {"order": ["alice", "bob", "orc"], "round": 2, "current": "alice", "phase": "maneuver"},
-    "combatants": {
-        "alice": {"name": "Alice", "side": "pc", "condition": {"hp": 5, "fp": 10, "posture": "prone", "shock": 2}},
-        "bob": {"name": "Bob", "side": "pc", "condition": {"hp": 12, "fp": 11, "stunned": True}},
-        "orc": {"name": "Orc Raider", "side": "npc", "hidden": True, "condition": {"posture": "standing"}},
-    },
-    "derived": {"alice": {"hp_max": 12, "fp_max": 10, "reeling": True,
-                          "weapons": [{"name": "broadsword"}, {"name": "punch"}]},
-                "bob": {"hp_max": 12, "fp_max": 11}},
-    "prompts": [{"id": "p8-1", "kind": "defend", "combatant": "bob", "text": "Alice hits Bob",
-                 "options": {"allowed": True, "dodge": {"target": 8},
-                             "parry": {"axe": {"target": 9}, "punch": {"target": 8}}}}],
-}
+SWORD = {"name": "broadsword", "skill": 13, "damage": "sw+1", "damage_type": "cut"}
+AXE = {"name": "axe", "skill": 12, "damage": "sw+2", "damage_type": "cut"}
+BOW = {"name": "bow", "kind": "ranged", "skill": 12, "damage": "1d+1", "damage_type": "imp", "acc": 2,
+       "max_range": 150, "parry": None}
 ALICE = {"seat_id": "player-1", "role": "player", "label": "alice", "combatants": ["alice"]}
 BOB = {"seat_id": "player-2", "role": "player", "label": "bob", "combatants": ["bob"]}
 GM = {"seat_id": "gm", "role": "gm", "label": "GM", "combatants": []}
+COMMANDS = [spec.to_json() for spec in command_specs(get_ruleset("gurps"))]
+
+
+@attrs.frozen
+class Seen:
+    """What the server sends one seat: its state view and its description."""
+
+    state: dict[str, Any]
+    description: dict[str, Any]
+
+
+class Table:
+    """A GURPS fight on a real engine: Alice (broadsword, bow), Bob (broadsword, axe), a hidden orc."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.fid = engine.create_fight("gurps", dice_mode="manual", title="t").fight_id
+        self._ids = itertools.count(1)
+        for cid, name, side, sheet, hidden in (
+                ("alice", "Alice", "pc", {"shield_skill": 12, "weapons": [SWORD, BOW]}, False),
+                ("bob", "Bob", "pc", {"weapons": [SWORD, AXE]}, False),
+                ("orc", "Orc Raider", "npc", {"weapons": [AXE]}, True)):
+            self.run("add_combatant", {"id": cid, "name": name, "side": side, "sheet": sheet, "hidden": hidden})
+        self.run("start_combat", {"order": ["alice", "bob", "orc"]})
+
+    def run(self, kind: str, args: dict[str, Any], faces: list[list[int]] | None = None) -> None:
+        self.engine.execute(self.fid, Command(kind, args, GM_ACTOR, f"cmd-{next(self._ids)}"), faces=faces)
+
+    def seen(self, seat: dict[str, Any]) -> Seen:
+        ruleset = get_ruleset("gurps")
+        state = self.engine.load(self.fid)
+        view = state_view(full_state(ruleset, state), state, view_key(seat["role"], seat["combatants"], state))
+        viewer = Principal.of_seat(seat["seat_id"], seat["role"], tuple(seat["combatants"]))
+        return Seen(view, to_json(ruleset.describe(state, viewer)))
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+    path: Path = tmp_path_factory.mktemp("tui") / "tui.sqlite"
+    store = open_store(f"sqlite:///{path}", migrate=True)
+    yield Engine(store)
+    store.dispose()
+
+
+@pytest.fixture
+def alices_turn(engine: Engine) -> Table:
+    return Table(engine)
+
+
+@pytest.fixture
+def bob_defends(engine: Engine) -> Table:
+    """Alice hit Bob (3+4+5 = 12 vs 13): Bob's defence prompt is open."""
+    table = Table(engine)
+    table.run("maneuver", {"combatant": "alice", "maneuver": "attack", "target": "bob", "weapon": "broadsword"},
+              [[3, 4, 5]])
+    return table
+
+
+def parse(table: Table, seat: dict[str, Any], line: str) -> Send | Local | None:
+    seen = table.seen(seat)
+    return parse_line(line, seen.state, seat, seen.description, COMMANDS)
 
 
 @pytest.mark.parametrize("url, token, fight, expected", [
@@ -47,71 +115,169 @@ def test_unusable_addresses_are_refused(url: str) -> None:
         parse_target(url)
 
 
-def test_attack_fills_target_and_weapon_by_prefix() -> None:
-    """Bare words after a maneuver fill target then weapon; names and id prefixes both resolve."""
-    assert parse_line("attack orc broad dice=3,4,5", STATE, ALICE) == Send(
+def test_an_action_of_the_description_is_a_verb_whose_words_fill_its_fields(alices_turn: Table) -> None:
+    """#9: the verb is the action's id; bare words fill target then weapon, by id, name or prefix."""
+    assert parse(alices_turn, ALICE, "attack orc broad dice=3,4,5") == Send(
         "maneuver", {"combatant": "alice", "maneuver": "attack", "target": "orc", "weapon": "broadsword"},
         ((3, 4, 5),))
+    assert parse(alices_turn, ALICE, "attack Orc") == Send(
+        "maneuver", {"combatant": "alice", "maneuver": "attack", "target": "orc", "weapon": "broadsword"})
 
 
-def test_all_out_options_and_key_values() -> None:
-    """AOA options are recognised anywhere; key=value values are JSON when they parse."""
-    assert parse_line("aoa bob strong range=3", STATE, ALICE) == Send(
+def test_the_rulesets_aliases_and_an_option_anywhere_on_the_line(alices_turn: Table) -> None:
+    """Short forms come from the description (Action.aliases, Choice.aliases), as the ruleset
+    declares them; a word that is exactly one of an open field's choices fills that field (G-22, G-24)."""
+    assert parse(alices_turn, ALICE, "aoa bob strong range=3") == Send(
         "maneuver", {"combatant": "alice", "maneuver": "all_out_attack", "option": "strong", "target": "bob",
-                     "range": 3})
-    aod = parse_line("aod parry", STATE, ALICE)
+                     "weapon": "broadsword", "range": 3})
+    aod = parse(alices_turn, ALICE, "aod parry")
     assert isinstance(aod, Send) and aod.args["option"] == "increased_parry"
+    mna = parse(alices_turn, ALICE, "mna bob")
+    assert isinstance(mna, Send) and mna.args["maneuver"] == "move_and_attack"
 
 
-def test_defend_picks_the_seats_own_prompt_and_first_parry() -> None:
-    """Bob's seat answers Bob's prompt without naming it; parry defaults to the first listed weapon."""
-    assert parse_line("parry", STATE, BOB) == Send("defend", {"prompt": "p8-1", "defense": "parry", "weapon": "axe"})
+def test_a_field_only_for_some_values_is_filled_only_then(alices_turn: Table) -> None:
+    """The range field applies only with the bow (Field.when): a number after the bow is the range."""
+    assert parse(alices_turn, ALICE, "attack orc bow 20") == Send(
+        "maneuver", {"combatant": "alice", "maneuver": "attack", "target": "orc", "weapon": "bow", "range": 20})
+    with pytest.raises(InputError, match="too many words at '20'"):
+        parse(alices_turn, ALICE, "attack orc broadsword 20")
+
+
+def test_a_verb_not_open_to_the_seat_is_refused_locally(alices_turn: Table) -> None:
+    """Bob's seat has no action on Alice's turn; the message says to type help."""
+    with pytest.raises(InputError, match="unknown command 'attack'; type help"):
+        parse(alices_turn, BOB, "attack alice")
+
+
+def test_the_defender_answers_with_a_ready_made_answer(bob_defends: Table) -> None:
+    """Bob's seat answers Bob's prompt without naming it: a word of an answer is a verb (dodge,
+    parry); parry takes the first listed weapon unless one is named (prefix allowed)."""
+    prompt = bob_defends.seen(BOB).description["prompts"][0]["id"]
+    assert parse(bob_defends, BOB, "parry") == Send(
+        "defend", {"prompt": prompt, "defense": "parry", "weapon": "broadsword"})
+    assert parse(bob_defends, BOB, "defend parry ax dice=6,6,5") == Send(
+        "defend", {"prompt": prompt, "defense": "parry", "weapon": "axe"}, ((6, 6, 5),))
+    assert parse(bob_defends, BOB, "defend dodge") == Send("defend", {"prompt": prompt, "defense": "dodge"})
+    assert parse(bob_defends, BOB, "defend none") == Send("defend", {"prompt": prompt, "defense": "none"})
+    with pytest.raises(InputError, match="defend how\\? defend dodge \\| defend parry broadsword"):
+        parse(bob_defends, BOB, "defend")
+    with pytest.raises(InputError, match="no answer 'fly'"):
+        parse(bob_defends, BOB, "defend fly")
+
+
+def test_a_prompt_that_is_not_open_for_the_seat_is_named(bob_defends: Table, alices_turn: Table) -> None:
+    """The command specs say that defend and roll answer prompts, and what defend's words are."""
     with pytest.raises(InputError, match="no defend prompt is waiting for you"):
-        parse_line("dodge", STATE, ALICE)
+        parse(bob_defends, ALICE, "dodge")
+    with pytest.raises(InputError, match="no roll prompt is waiting for you"):
+        parse(alices_turn, ALICE, "roll")
 
 
-def test_gm_commands() -> None:
+def test_gm_commands(alices_turn: Table) -> None:
     """undo forms, rule, adjust with a free-text reason."""
-    assert parse_line("undo", STATE, GM) == Send("undo", {"to": "last_command"})
-    assert parse_line("undo turn", STATE, GM) == Send("undo", {"to": "turn_start"})
-    assert parse_line("undo 4", STATE, GM) == Send("undo", {"to": "seq", "seq": 4})
-    assert parse_line("rule 12 uphold fair", STATE, GM) == Send(
+    assert parse(alices_turn, GM, "undo") == Send("undo", {"to": "last_command"})
+    assert parse(alices_turn, GM, "undo turn") == Send("undo", {"to": "turn_start"})
+    assert parse(alices_turn, GM, "undo 4") == Send("undo", {"to": "seq", "seq": 4})
+    assert parse(alices_turn, GM, "rule 12 uphold fair") == Send(
         "rule", {"dispute": "dispute:12", "verdict": "uphold", "comment": "fair"})
-    assert parse_line("adjust orc hp=5 healing potion", STATE, GM) == Send(
+    assert parse(alices_turn, GM, "adjust orc hp=5 healing potion") == Send(
         "adjust", {"combatant": "orc", "changes": {"hp": 5}, "reason": "healing potion"})
+    assert parse(alices_turn, GM, "do fright_check combatant=orc modifier=-2") == Send(
+        "fright_check", {"combatant": "orc", "modifier": -2})
+
+
+def test_the_gm_acts_for_whoever_the_description_offers(alices_turn: Table) -> None:
+    """The GM gets the actions of the current combatant; as= naming someone else is refused locally."""
+    sent = parse(alices_turn, GM, "attack bob")
+    assert isinstance(sent, Send) and sent.args["combatant"] == "alice"
+    with pytest.raises(InputError, match="attack is open to Alice now, not to Bob"):
+        parse(alices_turn, GM, "attack orc as=bob")
 
 
 @pytest.mark.parametrize("line, message", [
-    ("fly", "unknown command 'fly'"),
-    ("attack zed", "no combatant 'zed'"),
-    ("attack bob axe", "no weapon of alice 'axe'"),
-    ("move far", "yards must be a whole number"),
+    ("fly", "unknown command 'fly'; type help \\(open to you now: aim, all_out_attack"),
+    ("attack zed", "no target 'zed'; known: orc \\(Orc Raider \\(NPC\\)\\), bob \\(Bob \\(PC\\)\\)"),
+    ("attack bob club", "no weapon 'club'"),
+    ("move far", "yards must be a whole number, not 'far'"),
+    ("move 99", "yards must be from 0 to 5, not 99"),
     ("dispute x y", "dispute SEQ COMMENT"),
-    ("roll dice=a", "write the faces as numbers"),
+    ("attack bob dice=a", "write the faces as numbers"),
     ("attack bob broadsword extra", "too many words"),
+    ("concentrate", "concentrate: task is missing"),
 ])
-def test_bad_lines_say_what_to_type(line: str, message: str) -> None:
+def test_bad_lines_say_what_to_type(alices_turn: Table, line: str, message: str) -> None:
     """Each unusable line is an InputError whose message names the problem."""
     with pytest.raises(InputError, match=message):
-        parse_line(line, STATE, ALICE)
+        parse(alices_turn, ALICE, line)
 
 
-def test_local_commands_and_blank_lines() -> None:
-    """help, quit, show and log stay in the client; a blank line does nothing."""
-    assert parse_line("  ", STATE, ALICE) is None
-    assert parse_line("log 5", STATE, ALICE) == Local("log", "5")
-    assert parse_line("QUIT", STATE, ALICE) == Local("quit")
+def test_local_commands_and_blank_lines(alices_turn: Table) -> None:
+    """help, quit, show, log and a trailing ? stay in the client; a blank line does nothing."""
+    assert parse(alices_turn, ALICE, "  ") is None
+    assert parse(alices_turn, ALICE, "log 5") == Local("log", "5")
+    assert parse(alices_turn, ALICE, "QUIT") == Local("quit")
+    assert parse(alices_turn, ALICE, "help aoa") == Local("help", "aoa")
+    assert parse(alices_turn, ALICE, "attack orc ?") == Local("complete", "attack orc")
 
 
-def test_status_block() -> None:
-    """Rows in turn order with conditions; the prompt is Bob's own on Bob's seat, someone else's on Alice's."""
-    status = summarize(STATE, BOB)
+def test_help_lists_the_open_actions_and_one_actions_fields(alices_turn: Table, bob_defends: Table) -> None:
+    """#9: help is written from the description (actions, their fields, aliases, prompts' answers)
+    and the command specs, never from a table in the client."""
+    seen = alices_turn.seen(ALICE)
+    text = help_text(seen.description, COMMANDS)
+    assert "  attack TARGET WEAPON [range=N]    One attack with a ready weapon" in text
+    assert "all_out_attack OPTION TARGET WEAPON" in text and "(aoa)" in text
+    assert "fright_check" in text  # a ruleset command without a verb: do TYPE key=value
+    one = help_text(seen.description, COMMANDS, "aod")
+    assert "increased_parry (parry)" in one and "(G-24)" in one
+    answers = help_text(bob_defends.seen(BOB).description, COMMANDS)
+    assert "defend parry axe" in answers and "Parry 9 (axe)" in answers
+    with pytest.raises(InputError, match="help fly: not an action open to you now"):
+        help_text(seen.description, COMMANDS, "fly")
+
+
+def test_completion_offers_the_next_fields_choices(alices_turn: Table, bob_defends: Table) -> None:
+    """A trailing ? lists what may come next: verbs, then each field's choices in turn, or the answers."""
+    seen = alices_turn.seen(ALICE)
+
+    def complete(line: str, s: Seen = seen, seat: dict[str, Any] = ALICE) -> list[str]:
+        return completions(line, s.state, seat, s.description, COMMANDS)
+
+    assert "attack" in complete("") and "aoa" in complete("") and "note" in complete("")
+    assert complete("all") == ["all_out_attack", "all_out_defense"]
+    assert complete("attack ") == ["orc", "bob"]  # foes first, as the description lists them
+    assert complete("attack orc ") == ["broadsword", "bow", "punch"]
+    assert complete("attack orc bow ") == ["range=<a whole number from 0 to 100000>"]
+    assert complete("attack orc broadsword ") == []
+    bob = bob_defends.seen(BOB)
+    assert complete("parry ", bob, BOB) == ["broadsword", "axe", "punch"]
+
+
+def test_status_block_comes_from_the_description(bob_defends: Table) -> None:
+    """Rows in turn order with the description's bars and badges; the hidden orc has no bars for
+    players; the prompt is Bob's own on Bob's seat with its answers, someone else's on Alice's."""
+    bob = bob_defends.seen(BOB)
+    status = summarize(bob.state, BOB, bob.description)
     assert [r.id for r in status.rows] == ["alice", "bob", "orc"]
-    assert status.rows[0].conditions == ("shock -2", "reeling", "prone")
-    assert status.rows[1].conditions == ("stunned",)
-    assert status.rows[2].hp is None  # hidden from players
-    assert status.turn == "Round 2: Alice's turn (maneuver)."
-    assert status.prompts[0].mine and status.prompts[0].choices == ("dodge 8", "parry axe 9", "parry punch 8")
-    assert not summarize(STATE, ALICE).prompts[0].mine
-    assert summarize(STATE, ALICE).your_turn.startswith("Your turn: Alice")
-    assert summarize(STATE, BOB).your_turn == ""
+    assert status.columns == ("HP", "FP")
+    assert [(m.label, m.value, m.max) for m in status.rows[1].bars] == [("HP", 10, 10), ("FP", 10, 10)]
+    assert status.rows[0].conditions == ("Attack",)
+    assert [m.value for m in status.rows[2].bars] == [None, None]  # hidden from players
+    assert status.turn == "Round 1: Alice's turn (resolving)."
+    prompt = status.prompts[0]
+    assert prompt.mine and prompt.choices[:2] == ("Dodge 8", "Parry 9 (broadsword)")
+    assert prompt.hint.startswith("defend dodge | defend parry broadsword | defend parry axe")
+    alice = bob_defends.seen(ALICE)
+    assert not summarize(alice.state, ALICE, alice.description).prompts[0].mine
+
+
+def test_your_turn_lists_the_actions_and_their_choices(alices_turn: Table) -> None:
+    """The seat whose combatant acts sees its actions and the first action's choices; others see none."""
+    seen = alices_turn.seen(ALICE)
+    line = summarize(seen.state, ALICE, seen.description).your_turn
+    assert line.startswith("Your turn: Alice chooses: attack, all_out_attack, move_and_attack")
+    assert "Target: orc, bob." in line and "Weapon: broadsword, bow, punch." in line
+    bob = alices_turn.seen(BOB)
+    assert summarize(bob.state, BOB, bob.description).your_turn == ""
+

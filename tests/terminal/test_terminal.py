@@ -50,8 +50,8 @@ def test_player_sees_roster_turn_and_how_to_act(terminal: Terminal, table: Table
     alice.expect(r"▶\s+alice\s+Alice\s+PC\s+12/12 █+\s+11/11 █+")
     alice.expect(r"orc\s+Orc\s+NPC\s+\?")  # hidden NPC: no HP for players
     alice.expect_exact("Round 1: Alice's turn (maneuver).")
-    alice.expect_exact("Your turn: Alice chooses a maneuver")
-    alice.expect_exact("Weapons: broadsword")
+    alice.expect_exact("Your turn: Alice chooses: attack, all_out_attack")  # the description's actions (#9)
+    alice.expect_exact("Weapon: broadsword")
 
 
 def test_attack_defence_and_damage_with_explanations(terminal: Terminal, table: Table) -> None:
@@ -63,7 +63,7 @@ def test_attack_defence_and_damage_with_explanations(terminal: Terminal, table: 
                        "again with dice=N,N,N")
     _attack_and_wound_bob(alice, bob)
     alice.expect(r"bob\s+Bob\s+PC\s+2/12")
-    bob.expect_exact("(roll for major_wound)")
+    bob.expect_exact("(Roll 3d6 for major wound)")
     bob.sendline("roll dice=3,3,3")
     bob.expect(r"Bob rolls .*major wound.*9 vs 11.*\(G-46\)")
     alice.expect_exact("Round 1: Bob's turn (maneuver).")
@@ -94,9 +94,9 @@ def test_bad_input_gets_a_clear_error_and_the_session_goes_on(terminal: Terminal
     bob = _join(terminal, table, "bob")
     bob.sendline("fly to the moon")
     bob.expect_exact("error: input: unknown command 'fly'; type help")
-    bob.sendline("attack nobody")
-    bob.expect_exact("error: input: no combatant 'nobody'; known: alice (Alice), bob (Bob), orc (Orc)")
-    bob.sendline("attack alice as=bob")
+    bob.sendline("attack alice")  # not Bob's turn: his description offers no action
+    bob.expect_exact("error: input: unknown command 'attack'; type help")
+    bob.sendline("do maneuver combatant=bob maneuver=attack target=alice")
     bob.expect_exact("error: command/not_your_turn")
     bob.sendline("defend dodge")
     bob.expect_exact("error: input: no defend prompt is waiting for you")
@@ -105,7 +105,8 @@ def test_bad_input_gets_a_clear_error_and_the_session_goes_on(terminal: Terminal
     bob.sendline("dispute x")
     bob.expect_exact("error: input: dispute SEQ COMMENT")
     bob.sendline("help")
-    bob.expect_exact("defend dodge | defend parry [WEAPON]")
+    bob.expect_exact("dispute SEQ COMMENT")
+    bob.expect_exact("spend_fatigue")  # the ruleset's commands, from the specs
     bob.sendline("note still here")
     bob.expect_exact("Note by bob: still here")  # the seat's label, not its id
     bob.sendline("quit")
@@ -156,3 +157,24 @@ def test_the_client_rides_out_a_server_restart(terminal: Terminal, tmp_path: Pat
         alice.expect_exact("Alice attacks Bob with broadsword: 3d [3, 4, 5] = 12 vs 13")
     finally:
         stop_server(proc)
+
+
+def test_verbs_help_and_completion_come_from_the_description(terminal: Terminal, table: Table) -> None:
+    """#9: the ruleset's actions are the verbs (with the short forms it declares), help and a trailing ?
+    are written from the seat's description, and a prompt's ready-made answers are typed by their words."""
+    alice = _join(terminal, table, "alice")
+    bob = _join(terminal, table, "bob")
+    alice.sendline("attack nobody")
+    alice.expect_exact("error: input: no target 'nobody'; known: orc (Orc (NPC)), bob (Bob (PC))")
+    alice.sendline("help aoa")
+    alice.expect_exact("all_out_attack OPTION TARGET WEAPON")
+    alice.expect_exact("also: aoa")
+    alice.sendline("attack ?")
+    alice.expect_exact("next: orc | bob")
+    alice.sendline("aoa bob determined dice=3,4,5")  # 12 vs 13 + 4 (G-22): a hit
+    bob.expect_exact("YOUR PROMPT")
+    bob.expect_exact("Parry 9 (broadsword)")
+    bob.sendline("parry ?")
+    bob.expect_exact("next: broadsword | punch")
+    bob.sendline("parry dice=6,6,5")
+    bob.expect(r"Bob tries to parry.*17 vs 9")

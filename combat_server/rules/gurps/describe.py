@@ -51,6 +51,14 @@ OPTION_TEXT: dict[str, tuple[str, str, str]] = {
     "increased_parry": ("Increased Parry", "+2 to Parry.", "G-24"),
     "increased_block": ("Increased Block", "+2 to Block (needs a shield).", "G-24"),
 }
+#: Short forms players type in a terminal client (Action.aliases, Choice.aliases): ours, not the book's.
+MANEUVER_ALIASES: dict[str, tuple[str, ...]] = {
+    "all_out_attack": ("aoa",), "all_out_defense": ("aod",), "move_and_attack": ("mna", "move_attack"),
+    "change_posture": ("posture",), "do_nothing": ("nothing",),
+}
+OPTION_ALIASES: dict[str, tuple[str, ...]] = {
+    "increased_dodge": ("dodge",), "increased_parry": ("parry",), "increased_block": ("block",),
+}
 _SUPPRESSED_DEFENCE = {"all_out_attack": "no defence (G-22)", "move_and_attack": "Dodge or Block only (G-32)"}
 
 
@@ -74,7 +82,8 @@ def describe(ruleset: Ruleset, state: FightState, viewer: Viewer) -> Description
     blocking = any(p.kind != "dispute" for p in state.prompts)
     if state.status == "setup" and viewer.is_gm and state.combatants:
         actions.append(Action("start_combat", "start_combat", "Start combat",
-                              "Fix the turn order (by Basic Speed) and begin the first turn.", ("G-19",)))
+                              "Fix the turn order (by Basic Speed) and begin the first turn.", ("G-19",),
+                              aliases=("start",)))
     if (state.status == "active" and isinstance(combat, Combat) and combat.phase == "maneuver"
             and not combat.interrupted_by and not blocking):
         if combat.current and viewer.controls(combat.current):
@@ -172,7 +181,7 @@ def _yards_field(allowed: int) -> list[Field]:
 
 
 def _options(maneuver: str, allowed: Iterable[str]) -> Field:
-    choices = tuple(Choice(o, *OPTION_TEXT[o]) for o in allowed)
+    choices = tuple(Choice(o, *OPTION_TEXT[o], aliases=OPTION_ALIASES.get(o, ())) for o in allowed)
     rule = MANEUVER_TEXT[maneuver][2]
     return Field("option", "choice", "Option", "Chosen now, in force until your next turn.", rule, True, choices,
                  default=choices[0].value if choices else None)
@@ -206,7 +215,7 @@ def _maneuver_actions(ruleset: Ruleset, state: FightState, cid: str) -> list[Act
     def add(m: str, fields: Iterable[Field] = (), rolls: bool = False) -> None:
         label, help_, rule = MANEUVER_TEXT[m]
         out.append(Action(m, "maneuver", label, help_, (rule,), {"combatant": cid, "maneuver": m}, tuple(fields),
-                          rolls, "3d6" if rolls else "", cid))
+                          rolls, "3d6" if rolls else "", cid, MANEUVER_ALIASES.get(m, ())))
 
     for m in MANEUVER_TEXT:  # the order a table offers them in: the usual ones first
         rule = MANEUVER_TEXT[m][2]
