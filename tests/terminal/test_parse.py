@@ -47,7 +47,7 @@ class Seen:
 class Table:
     """A GURPS fight on a real engine: Alice (broadsword, bow), Bob (broadsword, axe), a hidden orc."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, start: bool = True) -> None:
         self.engine = engine
         self.fid = engine.create_fight("gurps", dice_mode="manual", title="t").fight_id
         self._ids = itertools.count(1)
@@ -56,7 +56,8 @@ class Table:
                 ("bob", "Bob", "pc", {"weapons": [SWORD, AXE]}, False),
                 ("orc", "Orc Raider", "npc", {"weapons": [AXE]}, True)):
             self.run("add_combatant", {"id": cid, "name": name, "side": side, "sheet": sheet, "hidden": hidden})
-        self.run("start_combat", {"order": ["alice", "bob", "orc"]})
+        if start:
+            self.run("start_combat", {"order": ["alice", "bob", "orc"]})
 
     def run(self, kind: str, args: dict[str, Any], faces: list[list[int]] | None = None) -> None:
         self.engine.execute(self.fid, Command(kind, args, GM_ACTOR, f"cmd-{next(self._ids)}"), faces=faces)
@@ -281,3 +282,12 @@ def test_your_turn_lists_the_actions_and_their_choices(alices_turn: Table) -> No
     bob = alices_turn.seen(BOB)
     assert summarize(bob.state, BOB, bob.description).your_turn == ""
 
+
+
+def test_the_gm_starts_combat_with_the_rulesets_short_form(engine: Engine) -> None:
+    """In setup the GM's description offers start_combat, with the alias start; key=value adds its args."""
+    table = Table(engine, start=False)
+    assert parse(table, GM, "start order='[\"bob\", \"alice\", \"orc\"]'") == Send(
+        "start_combat", {"order": ["bob", "alice", "orc"]})
+    with pytest.raises(InputError, match="unknown command 'start'"):
+        parse(table, ALICE, "start")
