@@ -190,7 +190,7 @@ def _plain(value: JSON) -> JSON:
         return [_plain(v) for v in value]
     names = _FIELDS.get(kind)
     if names is not None:
-        return {n: _plain(getattr(value, n)) for n in names}
+        return {n: _plain(getattr(value, n)) for n in names if n != "aliases" or value.aliases}
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
     return value
@@ -208,7 +208,10 @@ def fields_of(obj: object) -> dict[str, JSON]:
     names = _FIELDS.get(type(obj))
     if names is None:
         raise TypeError(f"not a description object: {type(obj).__name__}")
-    return {n: getattr(obj, n) for n in names}
+    out = {n: getattr(obj, n) for n in names}
+    if out.get("aliases", True) == ():  # sent only when a ruleset declares some (the wire stays as small)
+        del out["aliases"]
+    return out
 
 
 def to_json(description: Description) -> dict[str, JSON]:

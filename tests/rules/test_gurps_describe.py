@@ -259,3 +259,22 @@ def test_every_maneuver_has_its_words() -> None:
     from combat_server.rules.gurps.describe import MANEUVER_TEXT
 
     assert set(MANEUVER_TEXT) == set(maneuvers.MANEUVERS)
+
+
+def test_the_short_forms_a_terminal_accepts_are_declared_as_aliases(new_fight: NewFight) -> None:
+    """#9 Generic clients: GURPS declares its usual short forms (aoa, aod, dodge for Increased Dodge)
+    in the description; an action or choice without any sends no aliases key."""
+    import json
+
+    from combat_server.rules.describe import encode, fields_of
+
+    f = new_fight({"a": {"weapons": [SWORD]}, "b": {}})
+    d = _describe(f.engine.load(f.fid))
+    assert _action(d, "all_out_attack").aliases == ("aoa",)
+    aod = _action(d, "all_out_defense")
+    assert aod.aliases == ("aod",)
+    assert {c.value: c.aliases for c in aod.fields[0].choices}["increased_dodge"] == ("dodge",)
+    data = to_json(d)
+    by_id = {a["id"]: a for a in data["actions"]}
+    assert by_id["all_out_defense"]["aliases"] == ["aod"] and "aliases" not in by_id["attack"]
+    assert json.loads(encode(d, lambda o: json.dumps(o, default=fields_of, separators=(",", ":")))) == data
