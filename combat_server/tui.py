@@ -231,8 +231,9 @@ def _adjust(words: Sequence[str], state: Mapping[str, Any]) -> Send:
     return Send("adjust", {"combatant": cid, "changes": changes, "reason": reason})
 
 
-#: The client's own words (they never reach the server) and the fight's core commands; every other verb
-#: comes from the seat's description (its actions and their aliases, its prompts' answers) and the command specs.
+#: The client's own words (they never reach the server). Besides these and the fight's core commands
+#: (note, dispute, undo, redo, rule, adjust), every verb comes from the seat's description (its actions
+#: and their aliases, its prompts' answers) and the command specs.
 LOCAL_VERBS: Mapping[str, str] = {"help": "help", "?": "help", "h": "help", "quit": "quit", "exit": "quit",
                                   "q": "quit", "show": "show", "roster": "show", "status": "show", "s": "show",
                                   "whoami": "whoami", "seat": "whoami", "log": "log"}
@@ -252,7 +253,7 @@ GM:
 Anything else:
   do TYPE key=value...            any command of the ruleset (listed below)
 Bare words fill an action's fields in order (a name, an id or a unique prefix of a choice);
-key=value sets any field (values are JSON when they parse: 5, true, ["a","b"]); as=COMBATANT says who acts;
+key=value sets any field (values are JSON when they parse: 5, true, '["a","b"]'); as=COMBATANT says who acts;
 dice=3,4,5 gives the faces in manual dice mode (groups split by /); prompt=ID picks a prompt."""
 
 Description = Mapping[str, Any]
