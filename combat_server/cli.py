@@ -217,6 +217,37 @@ def _cmd_import(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_import_character(args: argparse.Namespace) -> int:
+    from combat_server.rules.model import GM_ACTOR, Command
+
+    if args.combatant and len(args.files) > 1:
+        raise reject("cli/usage", "--combatant re-imports one character: give one FILE with it")
+    engine = Engine(_store(args))
+    engine.store.fight(args.fight)  # unknown fight -> fight/unknown, before any file is read
+    for path in args.files:
+        try:
+            content = Path(path).read_bytes().decode("utf-8")
+        except OSError as exc:
+            raise reject("file/unreadable", f"cannot read {path}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise reject("import/not_json", f"{path} is not a GCS character file (not UTF-8 JSON text)") from None
+        cmd: dict[str, Any] = {"file_name": Path(path).name, "content": content}
+        if args.combatant:
+            cmd["combatant"] = args.combatant
+        else:
+            cmd["side"] = args.side
+            if args.hidden:
+                cmd["hidden"] = True
+        result = engine.execute(args.fight, Command("import_character", cmd, GM_ACTOR))
+        event = next(e for e in result.events if e.type == "character_imported")
+        p = event.payload
+        verb = "re-imported over" if p["replaced"] else "imported as"
+        print(f"{path}: {p['name']} {verb} {p['id']} (seq {event.seq}, sha256 {p['sha256']})")
+        for item in p["unused"]:
+            print(f"  not used: {item}")
+    return EXIT_OK
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     source = args.fight_or_file
     if Path(source).is_file() or source == "-":
@@ -286,6 +317,17 @@ def _add_import(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     p.set_defaults(func=_cmd_import)
 
 
+def _add_import_character(sub: Subparsers, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("import-character", parents=[common],
+                       help="import GURPS Character Sheet files (.gcs) into a stored fight, as the GM")
+    p.add_argument("fight", help="fight id")
+    p.add_argument("files", nargs="+", metavar="FILE", help=".gcs files (GCS data version 5 or 4)")
+    p.add_argument("--combatant", metavar="ID", help="re-import over this combatant (keeps its HP, FP, conditions)")
+    p.add_argument("--side", choices=("pc", "npc"), default="pc", help="side of new combatants (default pc)")
+    p.add_argument("--hidden", action="store_true", help="hide the new combatants' sheets from players")
+    p.set_defaults(func=_cmd_import_character)
+
+
 def _add_replay(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("replay", parents=[common], help="print a fight's log with explanations, then its state")
     p.add_argument("fight_or_file", metavar="FIGHT_OR_FILE", help="fight id, or an exported JSON Lines file")
@@ -314,7 +356,7 @@ def _add_serve(sub: Subparsers, common: argparse.ArgumentParser) -> None:
 
 
 SUBCOMMANDS: list[Callable[[Subparsers, argparse.ArgumentParser], None]] = [
-    _add_migrate, _add_fights, _add_verify, _add_export, _add_import, _add_replay, _add_demo, _add_client,
+    _add_migrate, _add_fights, _add_verify, _add_export, _add_import, _add_import_character, _add_replay, _add_demo, _add_client,
     _add_serve,
 ]
 

@@ -49,7 +49,7 @@ def add_serve_command(subparsers: Any, common: argparse.ArgumentParser | None = 
                                                                "disconnected as too slow (close 4008)")
     p.add_argument("--rate", type=float, default=200.0, help="messages per second per connection (sustained)")
     p.add_argument("--burst", type=int, default=400, help="messages a connection may send at once")
-    p.add_argument("--max-message", type=int, default=64 * 1024, help="longest message accepted, characters")
+    p.add_argument("--max-message", type=int, default=256 * 1024, help="longest message accepted, characters")
     p.add_argument("--snapshot-every", type=int, default=100, help="store a state snapshot every N events")
     p.add_argument("--compression", action="store_true",
                    help="offer permessage-deflate to clients (less bandwidth, about half the broadcast throughput)")

@@ -16,12 +16,10 @@ from combat_server.rules.gurps.gcs import read_gcs
 from combat_server.rules.gurps.tables import format_dice
 from combat_server.rules.model import Principal
 
+from tests.gcs_samples import SAMPLES
+
 from .conftest import KNIGHT, ORC, Table
 
-#: The shared samples (never copied into the repository): <repo>/../shared/gcs-samples, looked for
-#: above the repository too (a git worktree sits one level deeper).
-SAMPLES = next((p / "shared" / "gcs-samples" for p in Path(__file__).resolve().parents[2].parents
-                if (p / "shared" / "gcs-samples").is_dir()), Path("../shared/gcs-samples"))
 EXPECTED: dict[str, Any] = json.loads((SAMPLES / "expected-derived.json").read_text(encoding="utf-8"))
 V4 = SAMPLES / "v4" / "fighter-shield_Noble-Knight_dataversion4.gcs"
 
