@@ -15,6 +15,7 @@ import argparse
 import contextlib
 import json
 import sys
+import typing
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO, TypeVar
 
@@ -361,8 +362,75 @@ SUBCOMMANDS: list[Callable[[Subparsers, argparse.ArgumentParser], None]] = [
 ]
 
 
+class UsageError(Exception):
+    """An argparse complaint, turned into ``error: cli/usage: ...`` and exit 2 by :func:`main`."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a mistake raises (main prints it as ``error: <code>: <message>``) instead of
+    printing the usage block and exiting by itself; subcommand parsers inherit it."""
+
+    def error(self, message: str) -> typing.NoReturn:
+        raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+
+
+def _option_names(parser: argparse.ArgumentParser) -> set[str]:
+    return {o for a in parser._actions for o in a.option_strings}  # argparse keeps them nowhere public
+
+
+def _misplaced_option(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str | None:
+    """Why an option sits on the wrong side of the subcommand, if one does.
+
+    Why: argparse's own message for ``combat-server --database-url X fights`` is
+    "invalid choice: 'X'", which sends the user looking at the wrong word.
+    """
+    sub_action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    subparsers: dict[str, argparse.ArgumentParser] = dict(sub_action.choices)
+    at = next((i for i, tok in enumerate(argv) if tok in subparsers), None)
+    if at is None:
+        return None
+    top, command = _option_names(parser), argv[at]
+    own = _option_names(subparsers[command])
+    for tok in argv[:at]:
+        name = tok.split("=", 1)[0]
+        if name.startswith("--") and name not in top:
+            where = f"after the subcommand: combat-server {command} {name} ..." if name in own else \
+                f"after the subcommand it belongs to (combat-server {command} --help lists its options)"
+            return f"{name} goes {where}"
+    for tok in argv[at + 1:]:
+        name = tok.split("=", 1)[0]
+        if name in top - own and name not in ("-h", "--help"):
+            return f"{name} goes before the subcommand: combat-server {name} ... {command} ..."
+    return None
+
+
+def check_database_url(url: str) -> None:
+    """Refuse a database URL that cannot work, saying what to write instead (before anything opens it)."""
+    import sqlalchemy as sa
+
+    hint = "use sqlite:///path/to/file.sqlite or postgresql+psycopg://user@host/dbname"
+    scheme = url.split("://", 1)[0] if "://" in url else ""
+    if scheme.split("+")[0] in ("postgres",):
+        fixed = "postgresql+psycopg://" + url.split("://", 1)[1]
+        raise reject("store/bad_url", f"{scheme}:// is not a database dialect SQLAlchemy knows: write {fixed}")
+    try:
+        parsed = sa.engine.make_url(url)
+    except (sa.exc.ArgumentError, ValueError):
+        raise reject("store/bad_url", f"{url!r} is not a database URL: {hint}") from None
+    try:
+        dialect = parsed.get_dialect()
+    except sa.exc.NoSuchModuleError:
+        raise reject("store/bad_url", f"{parsed.drivername}:// is not a database dialect SQLAlchemy knows: "
+                                      f"{hint}") from None
+    try:
+        dialect.import_dbapi()
+    except ImportError as exc:
+        raise reject("store/no_driver", f"no driver for {parsed.drivername}:// (Python module {exc.name or exc} "
+                                        f"is not installed): {hint}") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="combat-server", description="Event-sourced turn-based combat server.")
+    parser = _Parser(prog="combat-server", description="Event-sourced turn-based combat server.")
     parser.add_argument("--log-level", default="warning", help="debug, info, warning (default), error")
     parser.add_argument("--log-json", action=argparse.BooleanOptionalAction, default=None,
                         help="JSON log lines (default: unless stderr is a terminal)")
@@ -374,7 +442,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    misplaced = _misplaced_option(parser, argv)
+    if misplaced:
+        print(f"error: cli/option_placement: {misplaced}", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        args = parser.parse_args(argv)
+        if getattr(args, "database_url", None):
+            check_database_url(args.database_url)
+    except UsageError as exc:
+        print(f"error: cli/usage: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except CombatError as exc:
+        print(f"error: {exc.code}: {exc.message}", file=sys.stderr)
+        return EXIT_ERROR
     try:
         configure_logging(json=args.log_json, level=args.log_level)
     except ValueError as exc:

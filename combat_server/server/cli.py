@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import os
 import signal
 import sys
@@ -16,6 +17,7 @@ from typing import Any, Sequence
 import structlog
 
 from combat_server.engine.fight import Engine
+from combat_server.errors import CombatError, reject
 from combat_server.rules.model import GM_ACTOR, Command
 from combat_server.rules.ruleset import load_rulesets
 from combat_server.server.app import CombatServer, ServerConfig, is_loopback
@@ -70,8 +72,8 @@ def _config(args: argparse.Namespace) -> ServerConfig:
     if policy is None:
         policy = "key" if args.server_key or not is_loopback(args.host) else "open"
     if policy == "key" and not args.server_key:
-        raise SystemExit(
-            f"error: serve/server_key_needed: listening on {args.host} creates fights only with a server key: "
+        raise reject(
+            "serve/server_key_needed", f"listening on {args.host} creates fights only with a server key: "
             "give --server-key (or $COMBAT_SERVER_KEY), or --create-policy open to allow anyone"
         )
     return ServerConfig(
@@ -142,7 +144,15 @@ async def _serve(args: argparse.Namespace, config: ServerConfig) -> None:
     store = open_store(args.database_url, migrate=True, background_checkpoints=True)
     engine = Engine(store, snapshot_every=args.snapshot_every)
     server = CombatServer(engine, config)
-    await server.start()
+    try:
+        await server.start()
+    except OSError as exc:
+        store.dispose()
+        if exc.errno == errno.EADDRINUSE:
+            raise reject("serve/port_in_use", f"port {config.port} on {config.host} is already in use (another "
+                         "server?): pick another with --port, or --port 0 for a free one") from None
+        raise reject("serve/cannot_listen", f"cannot listen on {config.host}:{config.port}: "
+                     f"{exc.strerror or exc}") from None
     print(f"combat-server listening on {server.base_url} (websocket {server.ws_url})", flush=True)
     if config.create_policy == "key":
         print("fights can be created only with the server key", flush=True)
@@ -190,5 +200,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve = add_serve_command(sub)
     serve.prog = "python -m combat_server.server"  # `serve` is implied here: the usage line must not show it
     args = parser.parse_args(["serve", *(sys.argv[1:] if argv is None else argv)])
-    code: int = args.func(args)
+    try:
+        code: int = args.func(args)
+    except CombatError as exc:
+        print(f"error: {exc.code}: {exc.message}", file=sys.stderr)
+        return 2
     return code
