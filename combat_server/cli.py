@@ -249,6 +249,17 @@ def _cmd_import_character(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_links(args: argparse.Namespace) -> int:
+    from combat_server.server.links import reissue_links
+
+    engine = Engine(_store(args))
+    links = reissue_links(engine, args.fight, args.public_url, reason="issued by combat-server links")
+    print(f"new links for fight {args.fight} (the old ones no longer work; keep the GM link):")
+    for s in links:
+        print(f"  {s.role:<10} {s.label:<20} {s.link}")
+    return EXIT_OK
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     source = args.fight_or_file
     if Path(source).is_file() or source == "-":
@@ -329,6 +340,17 @@ def _add_import_character(sub: Subparsers, common: argparse.ArgumentParser) -> N
     p.set_defaults(func=_cmd_import_character)
 
 
+def _add_links(sub: Subparsers, common: argparse.ArgumentParser) -> None:
+    from combat_server.server.links import DEFAULT_BASE_URL
+
+    p = sub.add_parser("links", parents=[common],
+                       help="print new GM, player and spectator links of a stored fight (revokes the old ones)")
+    p.add_argument("fight", help="fight id")
+    p.add_argument("--public-url", default=DEFAULT_BASE_URL,
+                   help=f"the server's address the links start with (default {DEFAULT_BASE_URL})")
+    p.set_defaults(func=_cmd_links)
+
+
 def _add_replay(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("replay", parents=[common], help="print a fight's log with explanations, then its state")
     p.add_argument("fight_or_file", metavar="FIGHT_OR_FILE", help="fight id, or an exported JSON Lines file")
@@ -357,7 +379,7 @@ def _add_serve(sub: Subparsers, common: argparse.ArgumentParser) -> None:
 
 
 SUBCOMMANDS: list[Callable[[Subparsers, argparse.ArgumentParser], None]] = [
-    _add_migrate, _add_fights, _add_verify, _add_export, _add_import, _add_import_character, _add_replay, _add_demo, _add_client,
+    _add_migrate, _add_fights, _add_verify, _add_export, _add_import, _add_import_character, _add_links, _add_replay, _add_demo, _add_client,
     _add_serve,
 ]
 

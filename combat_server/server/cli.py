@@ -107,6 +107,13 @@ def build_demo(server: CombatServer) -> dict[str, str]:
     return links
 
 
+def _stored_demo(store: SqlStore) -> str | None:
+    """The demo fight already in this database, if any (`serve --demo` reuses it instead of a new copy)."""
+    from combat_server.demo import DEMO_TITLE
+
+    return next((f.fight_id for f in store.fights() if f.title == DEMO_TITLE and f.ruleset == "gurps"), None)
+
+
 def _configure_logging(args: argparse.Namespace) -> None:
     try:
         from combat_server.logs import configure_logging
@@ -157,8 +164,17 @@ async def _serve(args: argparse.Namespace, config: ServerConfig) -> None:
     if config.create_policy == "key":
         print("fights can be created only with the server key", flush=True)
     if args.demo:
-        links = build_demo(server)
-        print(f"\ndemo fight {links.pop('fight')}: open the web client at {server.base_url}/", flush=True)
+        existing = _stored_demo(store)
+        if existing is None:
+            links = build_demo(server)
+            print(f"\ndemo fight {links.pop('fight')}: open the web client at {server.base_url}/", flush=True)
+        else:
+            from combat_server.server.links import reissue_links
+
+            links = {s.label: s.link for s in reissue_links(engine, existing, server.base_url,
+                                                             reason="serve --demo reused the demo fight")}
+            print(f"\ndemo fight {existing} (already in this database: new links, the old ones no longer work): "
+                  f"open the web client at {server.base_url}/", flush=True)
         for who, link in links.items():
             print(f"  {who:<20} {link}", flush=True)
     sweeper = _gc_policy(args, server)
