@@ -65,3 +65,20 @@ async def test_a_file_that_is_not_a_gcs_character_is_refused_with_its_code(serve
         await gm.import_character(bad)
     assert err.value.code == "import/unknown_version" and "future.gcs" in str(err.value)
     assert _combatants(gm) == {}
+
+
+async def test_a_hidden_import_shows_players_neither_sheet_nor_hp_nor_the_unused_list(server: CombatServer,
+                                                                                   connect: Connect) -> None:
+    gm = await connect()
+    created = await gm.create_fight("gurps", dice_mode="server")
+    await gm.subscribe(created["token"])
+    await gm.command("add_combatant", {"id": "alice", "name": "Alice", "side": "pc"})
+    player = await connect()
+    await player.subscribe((await gm.add_seat("player", ["alice"]))["token"])
+    await gm.import_character(GUNNER_GCS, id="wade", side="npc", hidden=True)
+    await player.wait_until(lambda c: "wade" in _combatants(c))
+    seen = next(e for e in player.events if e.type == "character_imported")
+    payload = seen.event["payload"]
+    assert payload["sheet"] is None and "hp" not in payload and "unused" not in payload
+    assert "Not used" not in seen.explanation
+    assert _combatants(player)["wade"]["sheet"] is None
