@@ -15,6 +15,7 @@ import argparse
 import contextlib
 import json
 import sys
+import typing
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO, TypeVar
 
@@ -217,6 +218,48 @@ def _cmd_import(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_import_character(args: argparse.Namespace) -> int:
+    from combat_server.rules.model import GM_ACTOR, Command
+
+    if args.combatant and len(args.files) > 1:
+        raise reject("cli/usage", "--combatant re-imports one character: give one FILE with it")
+    engine = Engine(_store(args))
+    engine.store.fight(args.fight)  # unknown fight -> fight/unknown, before any file is read
+    for path in args.files:
+        try:
+            content = Path(path).read_bytes().decode("utf-8")
+        except OSError as exc:
+            raise reject("file/unreadable", f"cannot read {path}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise reject("import/not_json", f"{path} is not a GCS character file (not UTF-8 JSON text)") from None
+        cmd: dict[str, Any] = {"file_name": Path(path).name, "content": content}
+        if args.combatant:
+            cmd["combatant"] = args.combatant
+        else:
+            cmd["side"] = args.side
+            if args.hidden:
+                cmd["hidden"] = True
+        result = engine.execute(args.fight, Command("import_character", cmd, GM_ACTOR))
+        event = next(e for e in result.events if e.type == "character_imported")
+        p = event.payload
+        verb = "re-imported over" if p["replaced"] else "imported as"
+        print(f"{path}: {p['name']} {verb} {p['id']} (seq {event.seq}, sha256 {p['sha256']})")
+        for item in p["unused"]:
+            print(f"  not used: {item}")
+    return EXIT_OK
+
+
+def _cmd_links(args: argparse.Namespace) -> int:
+    from combat_server.server.links import reissue_links
+
+    engine = Engine(_store(args))
+    links = reissue_links(engine, args.fight, args.public_url, reason="issued by combat-server links")
+    print(f"new links for fight {args.fight} (the old ones no longer work; keep the GM link):")
+    for s in links:
+        print(f"  {s.role:<10} {s.label:<20} {s.link}")
+    return EXIT_OK
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     source = args.fight_or_file
     if Path(source).is_file() or source == "-":
@@ -286,6 +329,28 @@ def _add_import(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     p.set_defaults(func=_cmd_import)
 
 
+def _add_import_character(sub: Subparsers, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("import-character", parents=[common],
+                       help="import GURPS Character Sheet files (.gcs) into a stored fight, as the GM")
+    p.add_argument("fight", help="fight id")
+    p.add_argument("files", nargs="+", metavar="FILE", help=".gcs files (GCS data version 5 or 4)")
+    p.add_argument("--combatant", metavar="ID", help="re-import over this combatant (keeps its HP, FP, conditions)")
+    p.add_argument("--side", choices=("pc", "npc"), default="pc", help="side of new combatants (default pc)")
+    p.add_argument("--hidden", action="store_true", help="hide the new combatants' sheets from players")
+    p.set_defaults(func=_cmd_import_character)
+
+
+def _add_links(sub: Subparsers, common: argparse.ArgumentParser) -> None:
+    from combat_server.server.links import DEFAULT_BASE_URL
+
+    p = sub.add_parser("links", parents=[common],
+                       help="print new GM, player and spectator links of a stored fight (revokes the old ones)")
+    p.add_argument("fight", help="fight id")
+    p.add_argument("--public-url", default=DEFAULT_BASE_URL,
+                   help=f"the server's address the links start with (default {DEFAULT_BASE_URL})")
+    p.set_defaults(func=_cmd_links)
+
+
 def _add_replay(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("replay", parents=[common], help="print a fight's log with explanations, then its state")
     p.add_argument("fight_or_file", metavar="FIGHT_OR_FILE", help="fight id, or an exported JSON Lines file")
@@ -314,13 +379,80 @@ def _add_serve(sub: Subparsers, common: argparse.ArgumentParser) -> None:
 
 
 SUBCOMMANDS: list[Callable[[Subparsers, argparse.ArgumentParser], None]] = [
-    _add_migrate, _add_fights, _add_verify, _add_export, _add_import, _add_replay, _add_demo, _add_client,
+    _add_migrate, _add_fights, _add_verify, _add_export, _add_import, _add_import_character, _add_links, _add_replay, _add_demo, _add_client,
     _add_serve,
 ]
 
 
+class UsageError(Exception):
+    """An argparse complaint, turned into ``error: cli/usage: ...`` and exit 2 by :func:`main`."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a mistake raises (main prints it as ``error: <code>: <message>``) instead of
+    printing the usage block and exiting by itself; subcommand parsers inherit it."""
+
+    def error(self, message: str) -> typing.NoReturn:
+        raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+
+
+def _option_names(parser: argparse.ArgumentParser) -> set[str]:
+    return {o for a in parser._actions for o in a.option_strings}  # argparse keeps them nowhere public
+
+
+def _misplaced_option(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str | None:
+    """Why an option sits on the wrong side of the subcommand, if one does.
+
+    Why: argparse's own message for ``combat-server --database-url X fights`` is
+    "invalid choice: 'X'", which sends the user looking at the wrong word.
+    """
+    sub_action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    subparsers: dict[str, argparse.ArgumentParser] = dict(sub_action.choices)
+    at = next((i for i, tok in enumerate(argv) if tok in subparsers), None)
+    if at is None:
+        return None
+    top, command = _option_names(parser), argv[at]
+    own = _option_names(subparsers[command])
+    for tok in argv[:at]:
+        name = tok.split("=", 1)[0]
+        if name.startswith("--") and name not in top:
+            where = f"after the subcommand: combat-server {command} {name} ..." if name in own else \
+                f"after the subcommand it belongs to (combat-server {command} --help lists its options)"
+            return f"{name} goes {where}"
+    for tok in argv[at + 1:]:
+        name = tok.split("=", 1)[0]
+        if name in top - own and name not in ("-h", "--help"):
+            return f"{name} goes before the subcommand: combat-server {name} ... {command} ..."
+    return None
+
+
+def check_database_url(url: str) -> None:
+    """Refuse a database URL that cannot work, saying what to write instead (before anything opens it)."""
+    import sqlalchemy as sa
+
+    hint = "use sqlite:///path/to/file.sqlite or postgresql+psycopg://user@host/dbname"
+    scheme = url.split("://", 1)[0] if "://" in url else ""
+    if scheme.split("+")[0] in ("postgres",):
+        fixed = "postgresql+psycopg://" + url.split("://", 1)[1]
+        raise reject("store/bad_url", f"{scheme}:// is not a database dialect SQLAlchemy knows: write {fixed}")
+    try:
+        parsed = sa.engine.make_url(url)
+    except (sa.exc.ArgumentError, ValueError):
+        raise reject("store/bad_url", f"{url!r} is not a database URL: {hint}") from None
+    try:
+        dialect = parsed.get_dialect()
+    except sa.exc.NoSuchModuleError:
+        raise reject("store/bad_url", f"{parsed.drivername}:// is not a database dialect SQLAlchemy knows: "
+                                      f"{hint}") from None
+    try:
+        dialect.import_dbapi()
+    except ImportError as exc:
+        raise reject("store/no_driver", f"no driver for {parsed.drivername}:// (Python module {exc.name or exc} "
+                                        f"is not installed): {hint}") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="combat-server", description="Event-sourced turn-based combat server.")
+    parser = _Parser(prog="combat-server", description="Event-sourced turn-based combat server.")
     parser.add_argument("--log-level", default="warning", help="debug, info, warning (default), error")
     parser.add_argument("--log-json", action=argparse.BooleanOptionalAction, default=None,
                         help="JSON log lines (default: unless stderr is a terminal)")
@@ -332,7 +464,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    misplaced = _misplaced_option(parser, argv)
+    if misplaced:
+        print(f"error: cli/option_placement: {misplaced}", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        args = parser.parse_args(argv)
+        if getattr(args, "database_url", None):
+            check_database_url(args.database_url)
+    except UsageError as exc:
+        print(f"error: cli/usage: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except CombatError as exc:
+        print(f"error: {exc.code}: {exc.message}", file=sys.stderr)
+        return EXIT_ERROR
     try:
         configure_logging(json=args.log_json, level=args.log_level)
     except ValueError as exc:

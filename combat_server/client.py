@@ -20,6 +20,7 @@ import itertools
 import json
 import time
 import uuid
+from pathlib import Path
 from typing import Any, AsyncIterator, Callable, Mapping, Sequence
 
 import attrs
@@ -334,6 +335,21 @@ class CombatClient:
         if expect_seq is not None:
             msg["expect_seq"] = expect_seq
         return await self.request(msg, timeout)
+
+    async def import_character(self, path: str | Path, *, combatant: str | None = None, id: str | None = None,
+                               side: str | None = None, hidden: bool | None = None) -> dict[str, Any]:
+        """Import a GURPS Character Sheet file (``.gcs``) as a new combatant, or over ``combatant``
+        (its HP, FP and conditions stay); returns the ``result``. The server reads the file (#13)."""
+        p = Path(path)
+        try:
+            content = p.read_bytes().decode("utf-8")
+        except UnicodeDecodeError:
+            raise ServerError("import/not_json", f"{p.name} is not a GCS character file (not UTF-8 text)") from None
+        args: dict[str, Any] = {"file_name": p.name, "content": content}
+        for key, value in (("combatant", combatant), ("id", id), ("side", side), ("hidden", hidden)):
+            if value is not None:
+                args[key] = value
+        return await self.command("import_character", args)
 
     async def preview(self, command: str, args: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """What ``command`` would roll against (effective number, modifiers with rule ids); nothing is sent to the log."""

@@ -17,6 +17,7 @@ from combat_server.rules.model import GM_ACTOR, Command
 __all__ = ["DEMO_SEED", "DEMO_COMBATANTS", "build_demo_fight", "play_demo_turns"]
 
 DEMO_SEED = "combat-server-demo"
+DEMO_TITLE = "Demo: ambush at the ford"  # how `serve --demo` finds the demo fight again
 
 #: (id, name, side, GURPS sheet)
 DEMO_COMBATANTS: tuple[tuple[str, str, str, dict[str, Any]], ...] = (
@@ -49,7 +50,7 @@ DEMO_COMBATANTS: tuple[tuple[str, str, str, dict[str, Any]], ...] = (
 
 def build_demo_fight(engine: Engine) -> str:
     """Write the demo fight through ``engine`` (seeded dice) and return its fight id."""
-    created = engine.create_fight("gurps", dice_mode="seeded", seed=DEMO_SEED, title="Demo: ambush at the ford")
+    created = engine.create_fight("gurps", dice_mode="seeded", seed=DEMO_SEED, title=DEMO_TITLE)
     fight_id = created.fight_id
     for cid, name, side, sheet in DEMO_COMBATANTS:
         engine.execute(fight_id, Command("add_combatant", {"id": cid, "name": name, "side": side, "sheet": sheet},

@@ -35,6 +35,7 @@ CORE_EVENTS = frozenset(
         "fight_ended",
         "dispute_raised",
         "dispute_ruled",
+        "links_reissued",
     }
 ) | CONTROL_EVENTS
 DICE_MODES = ("server", "seeded", "manual")
@@ -242,6 +243,18 @@ def _decide_rule(ruleset: Ruleset, state: FightState, command: Command) -> list[
     return events
 
 
+def _decide_reissue_links(ruleset: Ruleset, state: FightState, command: Command) -> list[EventDraft]:
+    # Only the command line holds the seat table and hands the new tokens out; a GM seat on the wire
+    # would get nothing back, so it is refused instead of recording links nobody has.
+    if command.actor.seat_id != "system":
+        raise reject("links/command_line_only", "new links are issued on the server's machine: "
+                     "combat-server links FIGHT")
+    seats = [str(s) for s in _arg(command, "seats", list)]
+    if not seats:
+        raise reject("command/bad_field", "reissue_links: seats must name at least one seat", field="seats")
+    return [EventDraft("links_reissued", {"seats": seats, "reason": str(command.args.get("reason", ""))})]
+
+
 _TEXT: Mapping[str, JSON] = {"type": "string"}
 _COMBATANT_ID: Mapping[str, JSON] = {"type": "string", "pattern": "^[a-z0-9][a-z0-9_-]{0,63}$",
                                      "description": "1 to 64 lowercase letters, digits, - or _"}
@@ -272,6 +285,10 @@ CORE_SPECS: Mapping[str, CommandSpec] = {s.name: s for s in (
                              "seq": {"type": "integer", "minimum": 1, "x-error": "undo/bad_seq"}, "reason": _TEXT},
                 when_ended=True, help="take the last command, the turn so far, or everything after a seq out"),
     CommandSpec("redo", GM, {}, when_ended=True, help="put back the newest undo, if nothing happened since"),
+    CommandSpec("reissue_links", GM, {"seats": {"type": "array", "items": {"type": "string"}}, "reason": _TEXT},
+                required=("seats",), when_ended=True,
+                help="record that these seats got new links and their old ones stopped working "
+                     "(sent by `combat-server links` only)"),
 )}
 #: The commands core decides (undo and redo are the engine's).
 CORE_COMMANDS = frozenset(CORE_SPECS) - {"undo", "redo"}
@@ -285,6 +302,7 @@ _CORE_DECIDERS = {
     "end_fight": _decide_end,
     "dispute": _decide_dispute,
     "rule": _decide_rule,
+    "reissue_links": _decide_reissue_links,
 }
 
 
@@ -345,6 +363,8 @@ def apply(ruleset: Ruleset, state: FightState, event: Event) -> FightState:
         state = attrs.evolve(state, prompts=state.prompts + (prompt,))
     elif t == "dispute_ruled":
         state = attrs.evolve(state, prompts=tuple(pr for pr in state.prompts if pr.id != p["dispute"]))
+    elif t == "links_reissued":
+        pass  # the seats table holds the tokens; the log only says when links were replaced
     elif t == "fight_created":
         raise AssertionError("fight_created only starts a fold")
     else:
@@ -458,6 +478,9 @@ def explain(ruleset: Ruleset, state_before: FightState, event: Event, hidden: fr
         return f"GM undid event(s) {span} ({p['to'].replace('_', ' ')}); they stay in the log, marked undone."
     if t == "restored":
         return f"GM redid the undo at seq {p['revert']}, restoring {len(p['seqs'])} event(s)."
+    if t == "links_reissued":
+        return (f"New links were issued for {', '.join(p['seats'])}; the old links no longer work."
+                + (f" {p['reason']}" if p.get("reason") else ""))
     if t == "dispute_raised":
         return f"{p.get('by_name') or p['by']} disputes event {p['seq']}: {p['comment']} (waiting for the GM's ruling)."
     if t == "dispute_ruled":

@@ -88,7 +88,7 @@ class ServerConfig:
     #: Consecutive rate-limited messages after which the connection is closed (4029).
     flood_close: int = 2000
     #: Messages longer than this get ``protocol/too_big``; past ``hard_max_message`` the socket closes (1009).
-    max_message: int = 64 * 1024
+    max_message: int = 256 * 1024  # a GCS character file (up to ~100 kB) fits (#13)
     hard_max_message: int = 1024 * 1024
     web_dir: Path = WEB_DIR
     #: Fights whose hubs (subscribers, catch-up cache) are kept in memory.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import os
 import signal
 import sys
@@ -16,6 +17,7 @@ from typing import Any, Sequence
 import structlog
 
 from combat_server.engine.fight import Engine
+from combat_server.errors import CombatError, reject
 from combat_server.rules.model import GM_ACTOR, Command
 from combat_server.rules.ruleset import load_rulesets
 from combat_server.server.app import CombatServer, ServerConfig, is_loopback
@@ -49,7 +51,7 @@ def add_serve_command(subparsers: Any, common: argparse.ArgumentParser | None = 
                                                                "disconnected as too slow (close 4008)")
     p.add_argument("--rate", type=float, default=200.0, help="messages per second per connection (sustained)")
     p.add_argument("--burst", type=int, default=400, help="messages a connection may send at once")
-    p.add_argument("--max-message", type=int, default=64 * 1024, help="longest message accepted, characters")
+    p.add_argument("--max-message", type=int, default=256 * 1024, help="longest message accepted, characters")
     p.add_argument("--snapshot-every", type=int, default=100, help="store a state snapshot every N events")
     p.add_argument("--compression", action="store_true",
                    help="offer permessage-deflate to clients (less bandwidth, about half the broadcast throughput)")
@@ -70,8 +72,8 @@ def _config(args: argparse.Namespace) -> ServerConfig:
     if policy is None:
         policy = "key" if args.server_key or not is_loopback(args.host) else "open"
     if policy == "key" and not args.server_key:
-        raise SystemExit(
-            f"error: serve/server_key_needed: listening on {args.host} creates fights only with a server key: "
+        raise reject(
+            "serve/server_key_needed", f"listening on {args.host} creates fights only with a server key: "
             "give --server-key (or $COMBAT_SERVER_KEY), or --create-policy open to allow anyone"
         )
     return ServerConfig(
@@ -103,6 +105,13 @@ def build_demo(server: CombatServer) -> dict[str, str]:
     links["spectators"] = server.link(token)
     links["fight"] = fight_id
     return links
+
+
+def _stored_demo(store: SqlStore) -> str | None:
+    """The demo fight already in this database, if any (`serve --demo` reuses it instead of a new copy)."""
+    from combat_server.demo import DEMO_TITLE
+
+    return next((f.fight_id for f in store.fights() if f.title == DEMO_TITLE and f.ruleset == "gurps"), None)
 
 
 def _configure_logging(args: argparse.Namespace) -> None:
@@ -142,13 +151,30 @@ async def _serve(args: argparse.Namespace, config: ServerConfig) -> None:
     store = open_store(args.database_url, migrate=True, background_checkpoints=True)
     engine = Engine(store, snapshot_every=args.snapshot_every)
     server = CombatServer(engine, config)
-    await server.start()
+    try:
+        await server.start()
+    except OSError as exc:
+        store.dispose()
+        if exc.errno == errno.EADDRINUSE:
+            raise reject("serve/port_in_use", f"port {config.port} on {config.host} is already in use (another "
+                         "server?): pick another with --port, or --port 0 for a free one") from None
+        raise reject("serve/cannot_listen", f"cannot listen on {config.host}:{config.port}: "
+                     f"{exc.strerror or exc}") from None
     print(f"combat-server listening on {server.base_url} (websocket {server.ws_url})", flush=True)
     if config.create_policy == "key":
         print("fights can be created only with the server key", flush=True)
     if args.demo:
-        links = build_demo(server)
-        print(f"\ndemo fight {links.pop('fight')}: open the web client at {server.base_url}/", flush=True)
+        existing = _stored_demo(store)
+        if existing is None:
+            links = build_demo(server)
+            print(f"\ndemo fight {links.pop('fight')}: open the web client at {server.base_url}/", flush=True)
+        else:
+            from combat_server.server.links import reissue_links
+
+            links = {s.label: s.link for s in reissue_links(engine, existing, server.base_url,
+                                                             reason="serve --demo reused the demo fight")}
+            print(f"\ndemo fight {existing} (already in this database: new links, the old ones no longer work): "
+                  f"open the web client at {server.base_url}/", flush=True)
         for who, link in links.items():
             print(f"  {who:<20} {link}", flush=True)
     sweeper = _gc_policy(args, server)
@@ -190,5 +216,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve = add_serve_command(sub)
     serve.prog = "python -m combat_server.server"  # `serve` is implied here: the usage line must not show it
     args = parser.parse_args(["serve", *(sys.argv[1:] if argv is None else argv)])
-    code: int = args.func(args)
+    try:
+        code: int = args.func(args)
+    except CombatError as exc:
+        print(f"error: {exc.code}: {exc.message}", file=sys.stderr)
+        return 2
     return code

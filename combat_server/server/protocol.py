@@ -44,7 +44,7 @@ SERVER_ERRORS: Mapping[str, tuple[bool, str]] = {
     "protocol/too_big": (True, "the message is longer than the server accepts (past a hard limit: close 1009)"),
     "protocol/binary": (True, "binary frames are not part of the protocol"),
     "rate/limited": (True, "too many messages on this connection; slow down (the message was dropped)"),
-    "auth/bad_token": (True, "no seat has this token"),
+    "auth/bad_token": (True, "no seat has this token (links replaced by `combat-server links` stop working)"),
     "auth/server_key": (True, "this server creates fights only with its server key"),
     "auth/not_joined": (True, "subscribe with a seat token first"),
     "auth/already_joined": (True, "this connection already holds a seat; open another connection"),

@@ -30,7 +30,7 @@ PUBLIC_VIEW = "public"
 #: Condition fields anyone at the table can see on a hidden combatant.
 VISIBLE_CONDITION = ("posture", "stunned", "unconscious", "dead", "collapsed", "maneuver", "maneuver_option")
 
-_SHEET_EVENTS = ("combatant_added", "combatant_updated")
+_SHEET_EVENTS = ("combatant_added", "combatant_updated", "character_imported")
 
 #: Fields of a roll record that reveal the roller's sheet (a hidden roller keeps dice, total, outcome, rule).
 _RECORD_SECRETS = ("base", "base_reason", "modifiers", "target", "margin", "cap")
@@ -46,6 +46,7 @@ _COMBATANT_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
     "fatigue_spent": ("combatant", ("fp_before", "fp_after", "fp_max", "hp_loss")),
     "turn_started": ("combatant", ("shock",)),
     "check_rolled": ("combatant", ("margin",)),
+    "character_imported": ("id", ("hp", "fp", "unused")),
 }
 _NEUTRAL_PROMPT = {"defend": "{name} chooses a defence", "roll": "{name} rolls the dice"}
 

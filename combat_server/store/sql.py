@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import os
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import attrs
 import sqlalchemy as sa
@@ -502,6 +502,13 @@ class SqlStore:
                     combatants=list(seat.combatants), token_hash=seat.token_hash, created_at=created_at,
                 )
             )
+
+    def replace_tokens(self, fight_id: str, token_hashes: Mapping[str, str]) -> None:
+        """Give seats new token hashes in one transaction: their old tokens stop working at once."""
+        with self.engine.begin() as conn:
+            for seat_id, digest in token_hashes.items():
+                conn.execute(t.seats.update().where(t.seats.c.fight_id == fight_id, t.seats.c.seat_id == seat_id)
+                             .values(token_hash=digest))
 
     def seat_by_token_hash(self, token_hash: str) -> SeatRow | None:
         with self.engine.connect() as conn:

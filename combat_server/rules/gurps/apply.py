@@ -11,6 +11,7 @@ from typing import Any, Callable, Mapping
 
 import attrs
 
+from combat_server.rules.gurps.importing import character_imported
 from combat_server.rules.gurps.state import Attack, Combat, Condition
 from combat_server.rules.model import Event, FightState, Prompt
 
@@ -260,6 +261,7 @@ _APPLIERS: dict[str, Callable[[FightState, Mapping[str, Any]], FightState]] = {
     "weapon_readied": _weapon_readied,
     "counter_rolled": _counter_rolled,
     "fright_check_demanded": _noop,
+    "character_imported": character_imported,
 }
 EVENT_TYPES = frozenset(_APPLIERS) | {"turn_started"}
 

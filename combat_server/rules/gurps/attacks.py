@@ -241,7 +241,7 @@ def defense_options(state: FightState, attack: Attack) -> dict[str, Any]:
     ranged = attack.kind == "ranged"
     if not only_dodge_block and not attack.firearm and not ranged and "parry" not in tried:  # G-41
         for w in sheet.all_weapons():
-            base = derived.parry(w)
+            base = derived.parry(w, sheet)
             if base is None or w.name in cond.unready or w.name in cond.no_parry_with:
                 continue
             mods = list(common) + aod("parry")
@@ -404,7 +404,7 @@ def apply_injury(b: Batch, victim: str, hp_lost: int, source: str, *, allow_majo
     sheet, cond = b.sheet(victim), b.cond(victim)
     hp_max = sheet.hp_max
     hp_after = cond.hp - hp_lost
-    shock = inj.shock(hp_lost, hp_max)
+    shock = 0 if "High Pain Threshold" in sheet.traits else inj.shock(hp_lost, hp_max)  # HPT: no shock
     pending = min(inj.SHOCK_CAP, cond.shock_pending + shock)
     major = allow_major and inj.major_wound(hp_lost, hp_max)
     crossed, auto_dead = inj.death_thresholds(hp_after, hp_max, cond.death_checks)

@@ -12,7 +12,7 @@ from typing import Mapping
 from combat_server.rules.gurps.maneuvers import MANEUVERS, WAIT_ACTIONS
 from combat_server.rules.gurps.tables import POSTURE_STEPS
 from combat_server.rules.model import JSON
-from combat_server.rules.commands import ANSWERS, CONTROLS, GM, CommandSpec
+from combat_server.rules.commands import ANSWERS, ANY, CONTROLS, GM, CommandSpec
 
 _TEXT: Mapping[str, JSON] = {"type": "string"}
 _OPTIONAL_TEXT: Mapping[str, JSON] = {"type": ["string", "null"]}  # null or "": not given
@@ -80,4 +80,14 @@ COMMANDS: Mapping[str, CommandSpec] = {s.name: s for s in (
                 help="the Wait's trigger happened: its action interrupts the turn (G-34)"),
     CommandSpec("spend_fatigue", CONTROLS, {"combatant": _TEXT, "points": _whole(1, 100), "reason": _TEXT},
                 required=("combatant", "points"), subject="combatant", help="spend FP (G-51)"),
+    # ANY: the GM imports a new character or over any combatant, a player over its own (checked in importing.py)
+    CommandSpec("import_character", ANY, {
+        "file_name": {"type": "string", "description": "the file's name, recorded in the log"},
+        "content": {"type": "string", "description": "the .gcs file's text (GCS data version 4 or 5)"},
+        "combatant": {"type": "string", "description": "re-import over this combatant: its HP, FP and conditions stay"},
+        "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9_-]{0,63}$", "description": "a new combatant's id"},
+        "side": {"enum": ["pc", "npc"]},
+        "hidden": {"type": "boolean"},
+    }, required=("file_name", "content"),
+        help="import a GURPS Character Sheet (.gcs) file as a new combatant, or over one (#13)"),
 )}

@@ -69,9 +69,15 @@ def unhurt_move(sheet: Sheet) -> int:
     return max(1, math.floor(basic_move(sheet) * ENCUMBRANCE[encumbrance_level(sheet)][1]))
 
 
+def defence_bonus(sheet: Sheet) -> int:
+    """A ready shield's DB plus Combat Reflexes' +1, on every active defence: what GCS adds
+    (its dodge/parry/block bonuses), so an imported sheet defends as its GCS file says."""
+    return sheet.db + (1 if "Combat Reflexes" in sheet.traits else 0)
+
+
 def unhurt_dodge(sheet: Sheet) -> int:
-    """G-39 / G-02: floor(Basic Speed + 3) - EL, minimum 1."""
-    return max(1, math.floor(basic_speed(sheet) + 3) - encumbrance_level(sheet))
+    """G-39 / G-02: floor(Basic Speed + 3) + defence bonus - EL, minimum 1."""
+    return max(1, math.floor(basic_speed(sheet) + 3) + defence_bonus(sheet) - encumbrance_level(sheet))
 
 
 def move(sheet: Sheet, cond: Condition | None = None) -> int:
@@ -89,18 +95,19 @@ def effective_st(sheet: Sheet, cond: Condition) -> int:
     return _half_up(sheet.st) if tired(sheet, cond) else sheet.st
 
 
-def parry(weapon: Weapon) -> int | None:
-    """G-41: 3 + floor(skill / 2) + the weapon's parry bonus; None if it cannot parry."""
+def parry(weapon: Weapon, sheet: Sheet | None = None) -> int | None:
+    """G-41: 3 + floor(skill / 2) + the weapon's parry bonus (+ the sheet's defence bonus);
+    None if it cannot parry."""
     if weapon.parry is None or weapon.kind == "ranged":
         return None
-    return 3 + weapon.skill // 2 + weapon.parry
+    return 3 + weapon.skill // 2 + weapon.parry + (defence_bonus(sheet) if sheet is not None else 0)
 
 
 def block(sheet: Sheet) -> int | None:
-    """G-40: 3 + floor(Shield or Cloak skill / 2); None without a shield."""
+    """G-40: 3 + floor(Shield or Cloak skill / 2) + defence bonus; None without a shield."""
     if sheet.shield_skill is None:
         return None
-    return 3 + sheet.shield_skill // 2
+    return 3 + sheet.shield_skill // 2 + defence_bonus(sheet)
 
 
 def weapon_damage(sheet: Sheet, weapon: Weapon) -> tuple[int, int]:

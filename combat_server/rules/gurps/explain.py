@@ -281,7 +281,17 @@ def _counter_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> s
             f"{format_record(p['record'], p['combatant'] not in h)}; {verdict} (G-41).")
 
 
+def _character_imported(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
+    head = (f"{p['name']}'s sheet is re-imported from {p['file']}; current HP, FP and conditions stay"
+            if p["replaced"] else f"{p['name']} ({p['side'].upper()}) joins the fight as {p['id']}, imported from {p['file']}")
+    text = f"{head} (sha256 {p['sha256'][:12]}…)."
+    if p.get("unused") and p["id"] not in h:
+        text += f" Not used ({len(p['unused'])}): " + "; ".join(p["unused"]) + "."
+    return text
+
+
 _EXPLAIN: dict[str, Callable[[FightState, Mapping[str, Any], Hidden], str]] = {
+    "character_imported": _character_imported,
     "combat_started": _combat_started,
     "turn_started": _turn_started,
     "maneuver_chosen": _maneuver_chosen,
@@ -319,7 +329,7 @@ def _sheet_view(sheet: Sheet) -> dict[str, JSON]:
     for w in sheet.all_weapons():
         d, a = derived.weapon_damage(sheet, w)
         weapons.append({"name": w.name, "kind": w.kind, "skill": w.skill, "damage": f"{format_dice(d, a)} {w.damage_type}",
-                        "parry": derived.parry(w), "reach": w.reach, "acc": w.acc, "max_range": w.max_range})
+                        "parry": derived.parry(w, sheet), "reach": w.reach, "acc": w.acc, "max_range": w.max_range})
     view: dict[str, JSON] = {
         "hp_max": sheet.hp_max, "fp_max": sheet.fp_max, "basic_speed": str(derived.basic_speed(sheet)),
         "basic_move": derived.basic_move(sheet), "basic_lift": str(derived.basic_lift(sheet.st)),

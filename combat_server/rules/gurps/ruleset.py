@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Mapping
 
-from combat_server.rules.gurps import attacks, checks, maneuvers, sheet as sheet_mod
+from combat_server.rules.gurps import attacks, checks, importing, maneuvers, sheet as sheet_mod
 from combat_server.rules.describe import Description, Viewer
 from combat_server.rules.gurps.apply import after_core, apply_event
 from combat_server.rules.gurps.describe import describe
@@ -90,6 +90,8 @@ class GurpsRuleset(Ruleset):
             maneuvers.trigger_wait(b, args)
         elif t == "spend_fatigue":
             checks.spend_fatigue(b, args)
+        elif t == "import_character":
+            importing.import_character(b, args, command.actor)
         settle(b)
         return b.drafts
 

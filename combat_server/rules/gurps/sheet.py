@@ -37,6 +37,9 @@ class Weapon:
     st_based: bool = True  # thr/sw damage; AOA Strong applies only to these (G-22)
     off_hand: bool = False
     firearm: bool = False  # bullets and beams: no block (G-40) and no parry (G-41)
+    min_st: int = 0  # minimum ST (GCS "strength"); 0: none given
+    two_handed: bool = False  # GCS's dagger mark on the minimum ST
+    recoil: int = 0  # 0: none given (GCS "recoil", the single-shot figure)
 
 
 @attrs.frozen
@@ -60,6 +63,9 @@ class Sheet:
     unarmed_skill: int | None = None  # Brawling etc.; default DX
     skills: Mapping[str, int] = attrs.field(factory=dict)
     weapons: tuple[Weapon, ...] = ()
+    db: int = 0  # a ready shield's Defence Bonus: added to Dodge, Parry and Block (GCS shields)
+    traits: tuple[str, ...] = ()  # the traits the rules use (TRAITS), by their GCS name
+    dr_locations: Mapping[str, int] = attrs.field(factory=dict)  # DR by hit location; ``dr`` is the torso's
 
     @property
     def hp_max(self) -> int:
@@ -94,14 +100,27 @@ class Sheet:
         return self.weapons + (punch,)
 
 
+#: Traits the rules use, and what for. Sheets name them; the GCS importer keeps only these.
+TRAITS: Mapping[str, str] = {
+    "Combat Reflexes": "+1 to Dodge, Parry and Block",
+    "High Pain Threshold": "no shock penalty from injury (G-47)",
+}
+
+#: Fields added after fights were stored: left out of a sheet's JSON at their default, so
+#: stored fights' events and states keep their bytes (tests/test_fixtures.py).
+_NEW_SHEET_FIELDS = {"db": 0, "traits": (), "dr_locations": {}}
+_NEW_WEAPON_FIELDS = {"min_st": 0, "two_handed": False, "recoil": 0}
+
 _INT_FIELDS = {
     "st": (1, 200), "dx": (1, 40), "iq": (1, 40), "ht": (1, 40), "hp": (1, 2000), "fp": (1, 200),
     "will": (1, 40), "per": (1, 40), "speed_bonus_quarters": (-40, 40), "move_bonus": (-10, 20),
     "sm": (-10, 20), "dr": (0, 500), "encumbrance": (0, 4), "shield_skill": (0, 40), "unarmed_skill": (0, 40),
+    "db": (0, 10),
 }
 _WEAPON_INT = {
     "skill": (0, 40), "parry": (-5, 5), "acc": (0, 25), "half_damage": (0, 100000), "max_range": (0, 100000),
     "bulk": (-20, 0), "rof": (1, 1000), "shots": (0, 10000), "min_range": (0, 10000),
+    "min_st": (0, 200), "recoil": (0, 100),
 }
 
 
@@ -184,7 +203,7 @@ def _weapon(raw: Any, i: int) -> Weapon:
     if dtype not in DAMAGE_TYPES:
         raise _bad(p + "damage_type", f"unknown damage type {dtype!r} (known: {', '.join(DAMAGE_TYPES)})")
     kw["damage_type"] = dtype
-    for key in ("unbalanced", "needs_ready", "off_hand", "firearm"):
+    for key in ("unbalanced", "needs_ready", "off_hand", "firearm", "two_handed"):
         if key in raw:
             if not isinstance(raw[key], bool):
                 raise _bad(p + key, "must be true or false")
@@ -218,6 +237,20 @@ def validate_sheet(raw: Mapping[str, JSON]) -> Sheet:
         if not isinstance(raw["shield_name"], str):
             raise _bad("shield_name", "must be text")
         kw["shield_name"] = raw["shield_name"]
+    traits = raw.get("traits", [])
+    if not isinstance(traits, (list, tuple)) or not all(isinstance(t, str) for t in traits):
+        raise _bad("traits", "must be a list of trait names")
+    for t in traits:
+        if t not in TRAITS:
+            raise _bad("traits", f"no rule uses the trait {t!r} (known: {', '.join(TRAITS)})")
+    kw["traits"] = tuple(sorted(set(traits)))
+    dr_locations = raw.get("dr_locations", {})
+    if not isinstance(dr_locations, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 500
+        for k, v in dr_locations.items()
+    ):
+        raise _bad("dr_locations", "must map hit locations to DR 0..500")
+    kw["dr_locations"] = dict(dr_locations)
     skills = raw.get("skills", {})
     if not isinstance(skills, Mapping) or not all(
         isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 40
@@ -235,7 +268,31 @@ def validate_sheet(raw: Mapping[str, JSON]) -> Sheet:
     return Sheet(**kw)
 
 
-def sheet_to_json(sheet: Sheet) -> dict[str, JSON]:
-    data: dict[str, JSON] = attrs.asdict(sheet, recurse=True)
-    data["weapons"] = [dict(w) for w in data["weapons"]]
+def _drop_defaults(data: dict[str, Any], new_fields: Mapping[str, Any]) -> dict[str, Any]:
+    for key, default in new_fields.items():
+        if key in data and (data[key] == default or (isinstance(default, tuple) and data[key] == list(default))):
+            del data[key]
     return data
+
+
+def sheet_to_json(sheet: Sheet) -> dict[str, JSON]:
+    data: dict[str, Any] = attrs.asdict(sheet, recurse=True)
+    data["weapons"] = [_drop_defaults(dict(w), _NEW_WEAPON_FIELDS) for w in data["weapons"]]
+    if "traits" in data:
+        data["traits"] = list(data["traits"])
+    return _drop_defaults(data, _NEW_SHEET_FIELDS)
+
+
+def _unstructure_hooks() -> None:
+    """States (snapshots, hashes) leave the new fields out at their defaults too, so a stored
+    fight refolds to the same bytes (serialize.state_bytes)."""
+    from combat_server.rules.serialize import converter
+
+    conv = converter()
+    conv.register_unstructure_hook(Weapon, lambda w: _drop_defaults(
+        {f.name: conv.unstructure(getattr(w, f.name)) for f in attrs.fields(Weapon)}, _NEW_WEAPON_FIELDS))
+    conv.register_unstructure_hook(Sheet, lambda s: _drop_defaults(
+        {f.name: conv.unstructure(getattr(s, f.name)) for f in attrs.fields(Sheet)}, _NEW_SHEET_FIELDS))
+
+
+_unstructure_hooks()

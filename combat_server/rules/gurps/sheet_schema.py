@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from combat_server.rules.gurps.sheet import _INT_FIELDS, _WEAPON_INT, MAX_WEIGHT, WEIGHT_DECIMALS
+from combat_server.rules.gurps.sheet import _INT_FIELDS, _WEAPON_INT, MAX_WEIGHT, TRAITS, WEIGHT_DECIMALS
 from combat_server.rules.gurps.tables import DAMAGE_TYPES
 from combat_server.rules.model import JSON
 
@@ -42,6 +42,9 @@ _SHEET_TEXT: Mapping[str, tuple[str, str]] = {
     "unarmed_skill": ("Unarmed skill", "Brawling or similar: the punch's skill; empty uses DX."),
     "skills": ("Other skills", "Skill names and their levels, for rolls the GM asks for."),
     "weapons": ("Weapons", "Each weapon the combatant can fight with; a punch is always there."),
+    "db": ("Shield DB", "A ready shield's Defence Bonus: added to Dodge, Parry and Block."),
+    "traits": ("Traits", "Traits the rules use: " + "; ".join(f"{k}: {v}" for k, v in TRAITS.items()) + "."),
+    "dr_locations": ("DR by location", "DR of each hit location (from a GCS file); the rules use DR above."),
 }
 _WEAPON_TEXT: Mapping[str, tuple[str, str]] = {
     "name": ("Name", "Unique on this sheet; the log and the maneuver form use it."),
@@ -64,6 +67,9 @@ _WEAPON_TEXT: Mapping[str, tuple[str, str]] = {
     "st_based": ("ST-based damage", "Damage comes from ST (All-Out Attack Strong adds to it, G-22)."),
     "off_hand": ("Off hand", "Held in the off hand."),
     "firearm": ("Firearm", "Bullets and beams: cannot be blocked or parried (G-40, G-41)."),
+    "min_st": ("Min ST", "Minimum ST to use it well; 0: none given."),
+    "two_handed": ("Two-handed", "Needs both hands."),
+    "recoil": ("Recoil", "A firearm's Recoil; 0: none given."),
 }
 
 
@@ -89,12 +95,12 @@ def _weapon_schema() -> dict[str, JSON]:
         "reach": {"type": "string", "default": "1"},
     }
     defaults = {"skill": 10, "parry": 0, "acc": 0, "half_damage": 0, "max_range": 0, "bulk": 0, "rof": 1,
-                "shots": 0, "min_range": 0}
+                "shots": 0, "min_range": 0, "min_st": 0, "recoil": 0}
     for key, bounds in _WEAPON_INT.items():
         props[key] = _int(bounds, key == "parry", defaults[key])
     props["weight"] = _weight_schema()
     for key, default in (("unbalanced", False), ("needs_ready", False), ("st_based", True),
-                         ("off_hand", False), ("firearm", False)):
+                         ("off_hand", False), ("firearm", False), ("two_handed", False)):
         props[key] = {"type": "boolean", "default": default}
     order = list(_WEAPON_TEXT)
     return {
@@ -118,13 +124,16 @@ def sheet_schema() -> dict[str, JSON]:
     """The JSON Schema of a GURPS sheet (what ``add_combatant``'s ``sheet`` takes)."""
     props: dict[str, JSON] = {}
     defaults = {"st": 10, "dx": 10, "iq": 10, "ht": 10, "speed_bonus_quarters": 0, "move_bonus": 0, "sm": 0,
-                "dr": 0}
+                "dr": 0, "db": 0}
     for key, bounds in _INT_FIELDS.items():
         props[key] = _int(bounds, key not in defaults, defaults.get(key))
     props["carried"] = _weight_schema()
     props["shield_name"] = {"type": "string", "default": ""}
     props["skills"] = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 40}}
     props["weapons"] = {"type": "array", "items": _weapon_schema(), "x-unique-by": "name"}
+    props["traits"] = {"type": "array", "items": {"enum": list(TRAITS)}, "uniqueItems": True, "default": []}
+    props["dr_locations"] = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0,
+                                                                         "maximum": 500}}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "GURPS character sheet",

@@ -1,0 +1,355 @@
+"""Import a GURPS Character Sheet (GCS) file (``.gcs``, JSON data version 4 or 5) as a gurps sheet.
+
+Why this shape: GCS works out every number (attributes, skill and weapon levels, parry,
+DR by location) with its own logic and, since 5.36, JavaScript in the data; so the importer
+reads GCS's computed ``calc`` values and never recomputes them (FORMAT.md in the shared
+samples). Pure: bytes in, a sheet and the list of what it could not use out. Whatever the
+rules cannot use is listed (``unused``) for the GM, never dropped silently.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from typing import Any, Iterator, Mapping
+
+import attrs
+
+from combat_server.errors import reject
+from combat_server.rules.gurps import derived
+from combat_server.rules.gurps.sheet import TRAITS, Sheet, sheet_to_json, validate_sheet
+from combat_server.rules.gurps.tables import DAMAGE_TYPES, format_dice, parse_dice
+from combat_server.rules.model import JSON
+
+#: The GCS data versions this importer reads (FORMAT.md §8).
+VERSIONS = (4, 5)
+_LB = {"lb": 1.0, "#": 1.0, "oz": 1 / 16, "kg": 2.0, "g": 0.002, "tn": 2000.0, "t": 2000.0}
+_ENC_LIMITS = (1, 2, 3, 6, 10)  # x Basic Lift (FORMAT.md §6)
+
+
+@attrs.frozen
+class Imported:
+    """One imported character: the sheet, its current HP and FP, and what was left out."""
+
+    name: str
+    sheet: Sheet
+    hp: int  # current HP (HP max minus the damage the file stores)
+    fp: int
+    sha256: str
+    unused: tuple[str, ...]
+
+    def sheet_json(self) -> dict[str, JSON]:
+        return sheet_to_json(self.sheet)
+
+
+def _refuse(code: str, message: str) -> Exception:
+    return reject(f"import/{code}", message)
+
+
+def read_gcs(content: str | bytes, file_name: str = "") -> Imported:
+    """The character a ``.gcs`` file holds, or a clear ``import/...`` refusal."""
+    raw = content.encode("utf-8") if isinstance(content, str) else content
+    label = file_name or "the file"
+    try:
+        data = json.loads(raw.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError):
+        raise _refuse("not_json", f"{label} is not a GCS character file (.gcs files are JSON)") from None
+    if not isinstance(data, dict) or "version" not in data or not isinstance(data.get("attributes"), list):
+        raise _refuse("not_a_character", f"{label} is not a GCS character (no version or attributes)")
+    version = data["version"]
+    if data.get("type", "character") != "character":
+        raise _refuse("not_a_character", f"{label} is a GCS {data.get('type')!r} file, not a character")
+    if not isinstance(version, int) or isinstance(version, bool) or version not in VERSIONS:
+        raise _refuse("unknown_version", f"{label} has GCS data version {version!r}; this server reads versions "
+                                         f"{' and '.join(map(str, VERSIONS))} (re-save it in a current GCS)")
+    if not isinstance(data.get("calc"), dict):
+        raise _refuse("no_calc", f"{label} has no computed values (calc); re-save it in a current GCS")
+    try:
+        return _character(data, version, hashlib.sha256(raw).hexdigest())
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise _refuse("unreadable", f"{label}: cannot read the character ({type(exc).__name__}: {exc})") from None
+
+
+# --------------------------------------------------------------------------- rows
+
+
+def _kind(row: Mapping[str, Any], version: int) -> str:
+    """The row's kind letter as in v5 TIDs (``t`` trait, ``w`` melee weapon, ``W`` ranged, ...)."""
+    if version >= 5:
+        return str(row.get("id", " "))[:1]
+    kind = str(row.get("type", ""))
+    return {"melee_weapon": "w", "ranged_weapon": "W"}.get(kind, kind[:1])
+
+
+def _walk(rows: Any, enabled_only: bool = True) -> Iterator[Mapping[str, Any]]:
+    """Rows and their children, skipping disabled rows and everything under them."""
+    for row in rows or ():
+        if not isinstance(row, Mapping) or (enabled_only and row.get("disabled")):
+            continue
+        yield row
+        yield from _walk(row.get("children"), enabled_only)
+
+
+def _equipped(rows: Any) -> Iterator[Mapping[str, Any]]:
+    """Really equipped carried items: each one and every container above it equipped, quantity > 0."""
+    for row in rows or ():
+        if isinstance(row, Mapping) and row.get("equipped") and row.get("quantity", 1) > 0:
+            yield row
+            yield from _equipped(row.get("children"))
+
+
+def _weight_lb(text: Any) -> float:
+    m = re.fullmatch(r"\s*([-\d.,]+)\s*([a-z#]*)\s*", str(text))
+    if not m:
+        raise ValueError(f"weight {text!r}")
+    return float(m.group(1).replace(",", "")) * _LB.get(m.group(2) or "lb", 1.0)
+
+
+def _int_prefix(text: Any) -> int | None:
+    m = re.match(r"\s*([-+]?\d+)", str(text)) if text is not None else None
+    return int(m.group(1)) if m else None
+
+
+def _calc(w: Mapping[str, Any], key: str) -> Any:
+    c = w.get("calc") or {}
+    return c.get(key, w.get(key))
+
+
+# --------------------------------------------------------------------------- the character
+
+
+def _character(data: Mapping[str, Any], version: int, digest: str) -> Imported:
+    unused: list[str] = []
+    attrs_calc = {a["attr_id"]: a.get("calc") or {} for a in data["attributes"] if isinstance(a, Mapping)}
+
+    def value(attr: str) -> Any:
+        if "value" not in attrs_calc.get(attr, {}):
+            raise _refuse("not_a_character", f"the file has no computed {attr.upper()} (attributes[{attr}].calc)")
+        return attrs_calc[attr]["value"]
+
+    calc = data["calc"]
+    st, dx, iq, ht = (int(value(a)) for a in ("st", "dx", "iq", "ht"))
+    speed, basic_move = float(value("basic_speed")), int(value("basic_move"))
+    sheet: dict[str, Any] = {
+        "st": st, "dx": dx, "iq": iq, "ht": ht, "hp": int(value("hp")), "fp": int(value("fp")),
+        "will": int(value("will")), "per": int(value("per")),
+        "speed_bonus_quarters": round(speed * 4) - (dx + ht), "move_bonus": basic_move - math.floor(speed),
+        "sm": int((data.get("profile") or {}).get("SM", 0) or 0),
+    }
+    if round(speed * 4) != speed * 4:
+        unused.append(f"Basic Speed {speed} rounded to the nearest quarter")
+    hp_now = int(attrs_calc["hp"].get("current", sheet["hp"]))
+    fp_now = int(attrs_calc["fp"].get("current", sheet["fp"]))
+    known = {"st", "dx", "iq", "ht", "hp", "fp", "will", "per", "basic_speed", "basic_move", "fright_check",
+             "vision", "hearing", "taste_smell", "touch"}
+    extra = sorted(set(attrs_calc) - known)
+    if extra:
+        unused.append(f"attributes the rules do not use: {', '.join(extra)}")
+
+    # Traits the rules use, by name (FORMAT.md §2); the others are listed.
+    traits = [t for t in _walk(data.get("traits", data.get("advantages"))) if not t.get("children")]
+    names = sorted({str(t.get("name", "")) for t in traits})
+    sheet["traits"] = [n for n in names if n in TRAITS]
+    armed = {str(t.get("name", "")) for t in traits if t.get("weapons")}  # their attacks are imported below
+    others = [n for n in names if n and n not in TRAITS and n not in armed]
+    if others:
+        unused.append(f"traits the rules do not use: {', '.join(others)}")
+
+    # Skills and spells: their computed levels (0 and no level: not usable).
+    skills: dict[str, int] = {}
+    for row in _walk(data.get("skills")):
+        level = (row.get("calc") or {}).get("level")
+        if row.get("children") is not None or not level:
+            continue
+        name = str(row.get("name", "")) + (f" ({row['specialization']})" if row.get("specialization") else "")
+        skills[name] = max(0, min(40, int(level)))
+    sheet["skills"] = skills
+    spells = [str(r.get("name")) for r in _walk(data.get("spells")) if r.get("children") is None]
+    if spells:
+        unused.append(f"{len(spells)} spells (the rules have no magic; their attacks are imported where they "
+                      f"have a level): {', '.join(spells)}")
+
+    # Encumbrance: carried weight against GCS's Basic Lift (FORMAT.md §6).
+    carried = sum(_weight_lb((r.get("calc") or {}).get("extended_weight", "0 lb"))
+                  for r in data.get("equipment") or () if isinstance(r, Mapping))
+    bl = _weight_lb(calc.get("basic_lift", "0 lb"))
+    level = next((i for i, k in enumerate(_ENC_LIMITS) if carried <= k * bl), 4) if bl > 0 else 0
+    sheet["carried"] = round(carried, 3)
+    sheet["encumbrance"] = level
+
+    # DR by hit location (GCS's computed totals; split DR is added to "all" as GCS shows it).
+    body = (data.get("settings") or {}).get("body_type") or (data.get("settings") or {}).get("hit_locations") or {}
+    dr_locations: dict[str, int] = {}
+    for loc in body.get("locations") or ():
+        dr = (loc.get("calc") or {}).get("dr") or {}
+        total = int(dr.get("all", 0))
+        split = {k: v for k, v in dr.items() if k != "all" and v}
+        if split:
+            unused.append(f"split DR on {loc['id']} ({', '.join(f'+{v} vs {k}' for k, v in split.items())}): "
+                          f"the rules use one DR")
+        dr_locations[str(loc["id"])] = max(dr_locations.get(str(loc["id"]), 0), total)
+    sheet["dr_locations"] = dr_locations
+    sheet["dr"] = dr_locations.get("torso", 0)
+    if len(set(dr_locations.values())) > 1:
+        unused.append(f"DR differs by hit location; the rules use the torso's DR {sheet['dr']} (no hit locations)")
+
+    # Shield DB: the really-equipped item whose features add to block (FORMAT.md §4).
+    equipped = list(_equipped(data.get("equipment")))
+    db_items = [(r, f) for r in equipped for f in r.get("features") or ()
+                if f.get("type") == "attribute_bonus" and f.get("attribute") == "block"]
+    sheet["db"] = sum(int(f.get("amount", 0)) for _, f in db_items)
+    bonus = sheet["db"] + (1 if "Combat Reflexes" in sheet["traits"] else 0)
+    for key in ("dodge_bonus", "parry_bonus", "block_bonus"):
+        if int(calc.get(key, 0)) != bonus:
+            unused.append(f"{key.replace('_', ' ')} {int(calc.get(key, 0)):+d} in the file: the rules give "
+                          f"{bonus:+d} (shield DB and Combat Reflexes only)")
+
+    for key in ("traits", "advantages", "skills", "spells"):
+        for row in _walk(data.get(key), enabled_only=False):
+            if row.get("disabled") and row.get("weapons"):
+                unused.append(f"attacks of {row.get('name')}: it is disabled in the file")
+    sheet["weapons"] = _weapons(data, version, equipped, sheet, bonus, unused)
+    shields = [w for w in _all_weapon_rows(data, version, equipped) if w[1].get("calc", {}).get("block")
+               or w[1].get("block")]
+    if shields:
+        owner, w = max(shields, key=lambda s: _int_prefix(_calc(s[1], "block")) or 0)
+        sheet["shield_skill"] = int((w.get("calc") or {}).get("level", 0))
+        sheet["shield_name"] = owner
+
+    built = validate_sheet(sheet)
+    _check_derived(built, calc, level, unused)
+    name = str((data.get("profile") or {}).get("name") or "").strip() or "Imported character"
+    return Imported(name=name, sheet=built, hp=hp_now, fp=fp_now, sha256=digest, unused=tuple(unused))
+
+
+def _all_weapon_rows(data: Mapping[str, Any], version: int,
+                     equipped: list[Mapping[str, Any]]) -> list[tuple[str, Mapping[str, Any]]]:
+    """(owner name, weapon row) for the live weapons: enabled traits, skills, spells, equipped gear."""
+    out: list[tuple[str, Mapping[str, Any]]] = []
+    sources = [(r, "name") for key in ("traits", "advantages", "skills", "spells") for r in _walk(data.get(key))]
+    sources += [(r, "description") for r in equipped]
+    for row, label in sources:
+        for w in row.get("weapons") or ():
+            if isinstance(w, Mapping) and not w.get("hide") and _kind(w, version) in ("w", "W"):
+                out.append((str(row.get(label, "")), w))
+    return out
+
+
+def _range(text: Any) -> tuple[int, int] | None:
+    parts = [p.strip().replace(",", "") for p in str(text or "").split("/")]
+    vals = []
+    for p in parts:
+        mult = 1760 if p.endswith("mi") else 1
+        m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(mi)?", p)
+        if not m:
+            return None
+        vals.append(int(float(m.group(1)) * mult))
+    if len(vals) == 1:
+        return 0, vals[0]
+    return (vals[0], vals[1]) if len(vals) == 2 else None
+
+
+def _weapons(data: Mapping[str, Any], version: int, equipped: list[Mapping[str, Any]], sheet: Mapping[str, Any],
+             bonus: int, unused: list[str]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for owner, w in _all_weapon_rows(data, version, equipped):
+        ranged = _kind(w, version) == "W"
+        usage = str(w.get("usage") or "").strip()
+        name = usage.lower() if owner == "Natural Attacks" and usage else (f"{owner} ({usage})" if usage else owner)
+        label = name
+        n = 1
+        while name in seen:
+            n += 1
+            name = f"{label} #{n}"
+        level = (w.get("calc") or {}).get("level")
+        dmg = (w.get("calc") or {}).get("damage") or ""
+        if not level:
+            unused.append(f"attack {label}: no skill level in the file")
+            continue
+        parsed = _damage(w.get("damage") or {}, str(dmg), sheet)
+        if parsed is None:
+            unused.append(f"attack {label}: damage {dmg!r} is not one the rules can roll")
+            continue
+        weapon: dict[str, Any] = {"name": name, "skill": max(0, min(40, int(level))), **parsed}
+        strength = str(_calc(w, "strength") or "")
+        if _int_prefix(strength):
+            weapon["min_st"] = _int_prefix(strength)
+        if "†" in strength or "‡" in strength:
+            weapon["two_handed"] = True
+        if "‡" in strength:
+            weapon["needs_ready"] = True
+        if ranged:
+            rng = _range(_calc(w, "range"))
+            thrown = usage.lower() == "thrown" or str(_calc(w, "shots") or "").strip().upper() == "T"
+            if rng is None or rng[1] <= 0:
+                unused.append(f"attack {label}: range {_calc(w, 'range')!r} cannot be read")
+                continue
+            weapon.update(kind="thrown" if thrown else "ranged", parry=None, half_damage=rng[0], max_range=rng[1])
+            acc = str(_calc(w, "accuracy") or "0")
+            weapon["acc"] = sum(int(x) for x in re.findall(r"[-+]?\d+", acc)) if re.search(r"\d", acc) else 0
+            rof = _int_prefix(_calc(w, "rate_of_fire"))
+            weapon["rof"] = max(1, rof or 1)
+            if "x" in str(_calc(w, "rate_of_fire") or ""):
+                unused.append(f"attack {label}: RoF {_calc(w, 'rate_of_fire')} (several projectiles per shot): "
+                              f"each shot rolls as one")
+            shots = str(_calc(w, "shots") or "")
+            weapon["shots"] = sum(int(x) for x in re.findall(r"\d+", shots.split("(")[0])) if not thrown else 0
+            weapon["bulk"] = max(-20, min(0, _int_prefix(_calc(w, "bulk")) or 0))
+            recoil = _int_prefix(_calc(w, "recoil"))
+            if recoil:
+                weapon["recoil"] = recoil
+                weapon["firearm"] = True
+        else:
+            reach = str(_calc(w, "reach") or "")
+            if not reach:
+                unused.append(f"attack {label}: no reach (an area or special attack)")
+                continue
+            weapon["reach"] = reach.replace("*", "")
+            if "*" in reach:
+                weapon["needs_ready"] = True
+            parry = str(_calc(w, "parry") or "")
+            value = _int_prefix(parry)
+            if value is None or "no" in parry.lower():
+                weapon["parry"] = None
+            else:
+                # the weapon's own modifier, so that 3 + skill/2 + modifier + bonus = GCS's parry
+                weapon["parry"] = max(-5, min(5, value - 3 - weapon["skill"] // 2 - bonus))
+                weapon["unbalanced"] = "U" in parry.upper()
+        seen.add(name)
+        out.append(weapon)
+    return out
+
+
+def _damage(raw: Mapping[str, Any], resolved: str, sheet: Mapping[str, Any]) -> dict[str, Any] | None:
+    """``damage`` and ``damage_type`` for the sheet: ST-based (thr/sw+N) when it resolves as GCS's, else fixed dice."""
+    m = re.fullmatch(r"\s*(\d+d(?:[-+]\d+)?|\d+d\(\d+\)|\d+)\s+(\S+)\s*", resolved)
+    if not m:
+        return None
+    dice_text, dtype = m.group(1), m.group(2)
+    if dtype not in DAMAGE_TYPES or "(" in dice_text:
+        return None
+    try:
+        fixed = parse_dice(dice_text if "d" in dice_text else f"0d+{dice_text}")
+    except ValueError:
+        return None
+    st_kind = raw.get("st")
+    adds = _int_prefix(raw.get("base")) if raw.get("base") else 0
+    if st_kind in ("thr", "sw") and adds is not None and not raw.get("modifier_per_die") and not raw.get("base_leveled"):
+        spec = f"{st_kind}{adds:+d}" if adds else st_kind
+        probe = validate_sheet({"st": sheet["st"], "weapons": [{"name": "probe", "damage": spec}]})
+        if derived.weapon_damage(probe, probe.weapons[0]) == fixed:
+            return {"damage": spec, "damage_type": dtype}
+    if fixed[0] <= 0:
+        return None
+    return {"damage": format_dice(*fixed).replace(" ", ""), "damage_type": dtype, "st_based": False}
+
+
+def _check_derived(sheet: Sheet, calc: Mapping[str, Any], level: int, unused: list[str]) -> None:
+    """Say so when the rules derive Move or Dodge differently from the values GCS computed."""
+    for what, ours, theirs in (("Move", derived.move(sheet), (calc.get("move") or [None] * 5)[level]),
+                               ("Dodge", derived.dodge(sheet), (calc.get("dodge") or [None] * 5)[level])):
+        if theirs is not None and ours != theirs:
+            unused.append(f"{what} {theirs} in the file: the rules derive {ours}")

@@ -1,0 +1,67 @@
+"""Links that can be found again (#13): new tokens for every seat of a stored fight, the old ones revoked.
+
+Why new tokens and not the old links: only a hash of each token is stored (a stolen
+database gives no seat), so a lost link cannot be shown again, only replaced. The
+replacement is recorded in the fight's log (``links_reissued``) so the table can see
+when old links stopped working.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import attrs
+
+from combat_server.engine.fight import Engine
+from combat_server.rules.model import SYSTEM_ACTOR, Command
+from combat_server.server.app import new_token, token_hash
+from combat_server.store.sql import SeatRow
+
+#: Where `serve` listens unless told otherwise: the links' default base.
+DEFAULT_BASE_URL = "http://127.0.0.1:8765"
+
+
+@attrs.frozen
+class SeatLink:
+    seat_id: str
+    role: str
+    label: str
+    link: str
+
+
+def reissue_links(engine: Engine, fight_id: str, base_url: str = DEFAULT_BASE_URL,
+                  reason: str = "") -> list[SeatLink]:
+    """A new link for every seat (a GM seat, a player seat for each PC and a spectator seat where
+    there is none), the old tokens revoked in the same step; recorded as a ``links_reissued`` event."""
+    store = engine.store
+    store.fight(fight_id)  # fight/unknown, named
+    state = engine.load(fight_id)
+    seats = store.seats(fight_id)
+    now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
+    taken = {s.seat_id for s in seats}
+
+    def free(role: str) -> str:
+        n = 1
+        while f"{role}-{n}" in taken:
+            n += 1
+        taken.add(f"{role}-{n}")
+        return f"{role}-{n}"
+
+    new_seats = [] if any(s.role == "gm" for s in seats) else [
+        SeatRow(fight_id, "gm" if "gm" not in taken else free("gm"), "gm", "GM", (), "")]
+    taken.add("gm")
+    seated = {c for s in seats if s.role == "player" for c in s.combatants}
+    new_seats += [SeatRow(fight_id, free("player"), "player", c.name, (c.id,), "")
+                  for c in state.combatants.values() if c.side == "pc" and c.id not in seated]
+    if not any(s.role == "spectator" for s in seats):
+        new_seats.append(SeatRow(fight_id, free("spectator"), "spectator", "spectators", (), ""))
+    tokens = {s.seat_id: new_token() for s in [*seats, *new_seats]}
+    engine.execute(fight_id, Command("reissue_links", {"seats": [s.seat_id for s in seats], "reason": reason},
+                                     SYSTEM_ACTOR))
+    store.replace_tokens(fight_id, {s.seat_id: token_hash(tokens[s.seat_id]) for s in seats})
+    for s in new_seats:
+        store.add_seat(attrs.evolve(s, token_hash=token_hash(tokens[s.seat_id])), now)
+    base = base_url.rstrip("/")
+    order = {"gm": 0, "player": 1, "spectator": 2}
+    return sorted((SeatLink(s.seat_id, s.role, s.label, f"{base}/#token={tokens[s.seat_id]}")
+                   for s in [*seats, *new_seats]), key=lambda s: (order.get(s.role, 3), s.seat_id))

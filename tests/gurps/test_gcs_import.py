@@ -1,0 +1,215 @@
+"""#13 GCS import: a .gcs file (data version 5 or 4) becomes a gurps sheet whose numbers are the ones
+GCS computed (../shared/gcs-samples/expected-derived.json), with what the rules cannot use listed."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from combat_server.errors import Rejected
+from combat_server.rules.gurps import derived
+from combat_server.rules.gurps.gcs import read_gcs
+from combat_server.rules.gurps.tables import format_dice
+from combat_server.rules.model import Principal
+
+from tests.gcs_samples import SAMPLES
+
+from .conftest import KNIGHT, ORC, Table
+
+EXPECTED: dict[str, Any] = json.loads((SAMPLES / "expected-derived.json").read_text(encoding="utf-8"))
+V4 = SAMPLES / "v4" / "fighter-shield_Noble-Knight_dataversion4.gcs"
+
+
+def _read(name: str) -> Any:
+    path = SAMPLES / name
+    return read_gcs(path.read_bytes(), path.name)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_a_sample_imports_with_the_attributes_and_pools_gcs_computed(name: str) -> None:
+    exp, imp = EXPECTED[name], _read(name)
+    s = imp.sheet
+    assert imp.name == exp["name"]
+    assert (s.st, s.dx, s.iq, s.ht, s.will_score, s.per_score, s.hp_max, s.fp_max, s.sm) == (
+        exp["ST"], exp["DX"], exp["IQ"], exp["HT"], exp["Will"], exp["Per"], exp["HP"], exp["FP"], exp["SM"])
+    assert (imp.hp, imp.fp) == (exp["HP_current"], exp["FP_current"])
+    assert float(derived.basic_speed(s)) == exp["BasicSpeed"] and derived.basic_move(s) == exp["BasicMove"]
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_a_sample_derives_gcs_move_dodge_and_dr_at_its_encumbrance(name: str) -> None:
+    """Encumbrance worked out as FORMAT.md §6; Move and Dodge (shield DB and Combat Reflexes included)
+    then come out as GCS's own calc.move / calc.dodge at that level; DR by location is GCS's."""
+    exp, s = EXPECTED[name], _read(name).sheet
+    level = exp["enc_level_computed"]
+    assert derived.encumbrance_level(s) == level
+    assert derived.move(s) == exp["move_by_enc"][level]
+    assert derived.dodge(s) == exp["dodge_by_enc"][level]
+    for key, dr in exp["DR"].items():
+        assert s.dr_locations[key.split("@")[0]] == dr["all"]
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_every_sample_attack_is_imported_with_gcs_numbers_or_listed_as_unused(name: str) -> None:
+    """Skill, damage, parry, block, reach, Acc and range of each attack mode match GCS; an attack the
+    rules cannot roll (area spells, 'burn/point') is named in the unused list, never dropped silently."""
+    imp = _read(name)
+    s = imp.sheet
+    by_name = {w.name: w for w in s.weapons}
+    for exp in EXPECTED[name]["weapons"]:
+        usage = exp["usage"]
+        wname = usage.lower() if exp["owner"] == "Natural Attacks" else (
+            f"{exp['owner']} ({usage})" if usage else exp["owner"])
+        w = by_name.get(wname)
+        if w is None:
+            assert any(exp["owner"] in u or wname in u for u in imp.unused), f"{wname} silently dropped"
+            continue
+        assert w.skill == exp["level"]
+        dice, adds = derived.weapon_damage(s, w)
+        assert f"{format_dice(dice, adds)} {w.damage_type}" == exp["damage"]
+        if exp["melee"]:
+            assert w.reach == exp["reach"]
+            parry = derived.parry(w, s)
+            assert (str(parry) if parry is not None else "No") == re.sub(r"[A-Z]$", "", exp["parry"] or "No")
+            if exp["block"] is not None and s.shield_name == exp["owner"]:
+                assert str(derived.block(s)) == exp["block"]
+        else:
+            half, _, top = exp["range"].partition("/")
+            assert (w.half_damage, w.max_range) == ((int(half), int(top)) if top else (0, int(half)))
+            if exp["acc"]:
+                assert w.acc == int(exp["acc"])
+            if exp["strength"]:
+                assert w.min_st == int(exp["strength"].rstrip("†‡"))
+
+
+def test_the_knight_has_shield_db_combat_reflexes_and_high_pain_threshold() -> None:
+    s = _read("fighter-shield_Noble-Knight.gcs").sheet
+    assert s.db == 2 and s.shield_name == "Medium Shield" and derived.block(s) == 14
+    assert s.traits == ("Combat Reflexes", "High Pain Threshold")
+    bow = s.weapon("Regular Bow (ST15)")
+    assert (bow.acc, bow.bulk, bow.shots, bow.min_st, bow.two_handed) == (2, -7, 1, 15, True)
+
+
+def test_the_gunners_shotgun_keeps_rof_shots_recoil_and_its_stored_damage() -> None:
+    imp = _read("gunner-damaged_Uncle-Rufus-as-Wade.gcs")
+    gun = imp.sheet.weapon("Eclipse Meteor 10G Shotgun")
+    assert (gun.rof, gun.shots, gun.recoil, gun.min_st, gun.firearm) == (2, 6, 1, 12, True)
+    assert imp.sheet.weapon("Large Wolf Knife (Thrown)").kind == "thrown"
+    assert imp.hp == 5 and imp.sheet.hp_max == 12
+    assert any("2x11" in u for u in imp.unused)
+
+
+def test_what_the_rules_cannot_use_is_listed() -> None:
+    unused = _read("caster_Mage-Wizard-Scholar.gcs").unused
+    assert any(u.startswith("30 spells") for u in unused)
+    assert any("Magery" in u for u in unused)
+    assert any("Natural Attacks" in u and "disabled" in u for u in unused)
+
+
+def test_a_version_4_file_imports_as_its_version_5_copy() -> None:
+    old, new = read_gcs(V4.read_bytes(), V4.name), _read("fighter-shield_Noble-Knight.gcs")
+    assert old.sheet == new.sheet and (old.hp, old.fp) == (new.hp, new.fp)
+
+
+@pytest.mark.parametrize(("content", "code"), [
+    (b"\x89PNG not json", "import/not_json"),
+    (b'{"name": "a note"}', "import/not_a_character"),
+    (b'{"version": 5, "type": "equipment_list", "attributes": []}', "import/not_a_character"),
+    (b'{"version": 6, "attributes": [], "calc": {}}', "import/unknown_version"),
+    (b'{"version": 2, "attributes": [], "calc": {}}', "import/unknown_version"),
+    (b'{"version": 5, "attributes": []}', "import/no_calc"),
+])
+def test_a_file_that_is_not_a_gcs_character_of_a_known_version_is_refused(content: bytes, code: str) -> None:
+    with pytest.raises(Rejected) as err:
+        read_gcs(content, "x.gcs")
+    assert err.value.code == code and "x.gcs" in err.value.message
+
+
+def _text(name: str) -> str:
+    return (SAMPLES / name).read_text(encoding="utf-8")
+
+
+def test_the_import_is_an_event_with_the_file_name_and_sha256(table: Table) -> None:
+    import hashlib
+
+    table.send("import_character", {"file_name": "knight.gcs", "content": _text("fighter-shield_Noble-Knight.gcs")})
+    ev = table.last("character_imported").payload
+    assert ev["file"] == "knight.gcs" and ev["id"] == "sir-henryk" and ev["replaced"] is False
+    assert ev["sha256"] == hashlib.sha256((SAMPLES / "fighter-shield_Noble-Knight.gcs").read_bytes()).hexdigest()
+    c = table.state.combatants["sir-henryk"]
+    assert c.sheet.db == 2 and c.condition.hp == 15
+
+
+def test_a_stored_hp_loss_comes_in_as_current_hp(table: Table) -> None:
+    table.send("import_character", {"file_name": "wade.gcs", "id": "wade",
+                                    "content": _text("gunner-damaged_Uncle-Rufus-as-Wade.gcs")})
+    assert table.state.combatants["wade"].condition.hp == 5
+
+
+def test_a_reimport_updates_the_sheet_and_keeps_hp_fp_and_conditions(table: Table) -> None:
+    """#13: importing the character again (after a level-up) keeps current HP, FP and conditions."""
+    table.send("import_character", {"file_name": "k.gcs", "id": "k", "content": _text("archer_Basic-Archer.gcs")})
+    table.send("adjust", {"combatant": "k", "changes": {"hp": 4, "fp": 3, "posture": "kneeling"}, "reason": "test"})
+    table.send("import_character", {"file_name": "k2.gcs", "combatant": "k",
+                                    "content": _text("fighter-shield_Noble-Knight.gcs")})
+    c = table.state.combatants["k"]
+    assert c.sheet.st == 15 and c.name == "Cordia Springston"
+    assert (c.condition.hp, c.condition.fp, c.condition.posture) == (4, 3, "kneeling")
+    assert table.last("character_imported").payload["replaced"] is True
+
+
+def test_a_player_imports_over_its_own_combatant_only(table: Table) -> None:
+    table.add("mine", KNIGHT)
+    table.add("theirs", KNIGHT)
+    player = Principal("seat-p", combatants=("mine",))
+    content = _text("archer_Basic-Archer.gcs")
+    table.send("import_character", {"file_name": "a.gcs", "combatant": "mine", "content": content}, actor=player)
+    assert table.state.combatants["mine"].sheet.st == 12
+    with pytest.raises(Rejected) as err:
+        table.send("import_character", {"file_name": "a.gcs", "combatant": "theirs", "content": content}, actor=player)
+    assert err.value.code == "auth/not_your_combatant"
+    with pytest.raises(Rejected) as err:
+        table.send("import_character", {"file_name": "a.gcs", "content": content}, actor=player)
+    assert err.value.code == "auth/gm_only"
+
+
+def test_a_bad_file_is_refused_and_the_fight_is_unchanged(table: Table) -> None:
+    before = table.state.seq
+    with pytest.raises(Rejected) as err:
+        table.send("import_character", {"file_name": "notes.txt", "content": "hello"})
+    assert err.value.code == "import/not_json" and table.state.seq == before
+
+
+def test_high_pain_threshold_means_no_shock(table: Table) -> None:
+    """HPT (a trait the rules use, read from GCS by name): injury gives no shock penalty (G-47 otherwise)."""
+    table.add("knight", KNIGHT)
+    table.add("orc", {**ORC, "traits": ["High Pain Threshold"]}, side="npc")
+    table.send("start_combat", {"order": ["knight", "orc"]})
+    table.maneuver("knight", "attack", [[3, 4, 5]], target="orc")
+    table.defend("none")
+    table.roll([1], "damage")
+    assert table.last("injury_applied").payload["shock_added"] == 0
+    assert table.cond("orc").shock == 0 and table.cond("orc").hp < 12
+
+
+def test_combat_reflexes_and_shield_db_add_to_every_active_defence() -> None:
+    from combat_server.rules.gurps.sheet import validate_sheet
+
+    plain = validate_sheet(KNIGHT)
+    better = validate_sheet({**KNIGHT, "db": 2, "traits": ["Combat Reflexes"]})
+    sword = plain.weapon("broadsword")
+    assert derived.dodge(better) == derived.dodge(plain) + 3
+    assert derived.parry(sword, better) == derived.parry(sword, plain) + 3  # type: ignore[operator]
+    assert derived.block(better) == derived.block(plain) + 3  # type: ignore[operator]
+
+
+def test_a_trait_no_rule_uses_is_refused_on_a_typed_sheet() -> None:
+    from combat_server.rules.gurps.sheet import validate_sheet
+
+    with pytest.raises(Rejected) as err:
+        validate_sheet({"traits": ["Luck"]})
+    assert err.value.code == "sheet/bad_field" and "Luck" in err.value.message
