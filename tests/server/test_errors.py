@@ -86,6 +86,7 @@ CASES = [
     case("protocol/schema", lambda t, c: gm_req(t, {"type": "command", "command_id": "x"})),
     case("protocol/version", lambda t, c: gm_req(t, {"type": "state_at", "seq": 1, "v": 2})),
     case("protocol/too_big", lambda t, c: gm_req(t, cmd("note", {"text": "x" * 5000}))),
+    case("protocol/too_deep", lambda t, c: gm_req(t, cmd("note", {"text": "n", "deep": _nested(40)}))),
     case("protocol/binary", lambda t, c: _pair(t.gm, _raw(t.gm, b"\x00\x01"))),
     case("rate/limited", _flood),
     case("auth/bad_token", lambda t, c: _fresh_req(c, {"type": "subscribe", "token": "nope", "after": 0})),
@@ -119,6 +120,13 @@ CASES = [
     case("fight/unknown_ruleset", lambda t, c: _fresh_req(c, {"type": "create_fight", "ruleset": "chess",
                                                                "server_key": KEY})),
 ]
+
+
+def _nested(depth: int) -> Any:
+    value: Any = 1
+    for _ in range(depth):
+        value = [value]
+    return value
 
 
 async def _database_fails(t: Table) -> tuple[CombatClient, ServerError]:
