@@ -123,8 +123,10 @@ def _not_json(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-#: A JSON string (with its escapes) or a bracket: strings are skipped whole so brackets in them do not count.
-_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+#: A JSON string (with its escapes) or a bracket: strings are skipped whole so brackets in them do not
+#: count. The closing quote is optional, so an unterminated string ends the scan instead of being
+#: tried again from every later quote (which would take time quadratic in the length).
+_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
 
 
 def too_deep(text: str, limit: int) -> bool:

@@ -14,7 +14,7 @@ import pytest
 
 from combat_server.client import CombatClient, ServerError
 from combat_server.server import CombatServer
-from combat_server.server.protocol import MAX_DEPTH, MAX_INT, MAX_TEXT
+from combat_server.server.protocol import MAX_DEPTH, MAX_INT, MAX_TEXT, too_deep
 
 from .conftest import MakeServer, Table, dump_log
 
@@ -252,6 +252,19 @@ async def test_nesting_within_the_limit_and_brackets_in_text_are_not_refused(tab
     assert error.code == "command/unknown_field"  # through the protocol, refused by the rules
     result = await table.gm.command("note", {"text": "[{" * 500 + "\\\"[["})
     assert result["first_seq"] == result["last_seq"]
+
+
+@pytest.mark.parametrize(("text", "deep"), [
+    pytest.param("[" * 33 + "]" * 33, True, id="33-levels"),
+    pytest.param("[" * 32 + "]" * 32, False, id="32-levels"),
+    pytest.param('{"a":"' + "[" * 40 + '"}', False, id="brackets-in-a-string"),
+    pytest.param('["\\\"' + "[" * 40 + '"]', False, id="escaped-quote-in-a-string"),
+    pytest.param("[" * 33 + '"' + '\\"' * 1000, True, id="unterminated-string-after"),
+    pytest.param('"' + '\\"' * 1000 + "[" * 40, False, id="unterminated-string-before"),
+])
+def test_nesting_is_measured_on_the_raw_text(text: str, deep: bool) -> None:
+    """#15 item 12: the depth scan skips strings (escapes included) and ends at an unterminated one."""
+    assert too_deep(text, MAX_DEPTH) is deep
 
 
 # ---------------------------------------------------------------- item 13: integers
