@@ -380,6 +380,12 @@ class CombatServer:
     # ------------------------------------------------------------------ HTTP
 
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+        response = self._http_response(connection, request)
+        if response is not None and request.method == "HEAD":
+            response.body = b""  # the headers (Content-Length included) as for GET, no body
+        return response
+
+    def _http_response(self, connection: ServerConnection, request: Request) -> Response | None:
         if request.method not in HTTP_METHODS or (request.method != "GET" and "Upgrade" in request.headers):
             response = connection.respond(HTTPStatus.METHOD_NOT_ALLOWED, "only GET and HEAD\n")
             response.headers["Allow"] = ", ".join(HTTP_METHODS)
@@ -406,7 +412,7 @@ class CombatServer:
             ctype += "; charset=utf-8"
         headers = Headers([("Content-Type", ctype), ("Content-Length", str(len(body))),
                            ("Cache-Control", "no-cache"), ("X-Content-Type-Options", "nosniff")])
-        return Response(200, "OK", headers, body if request.method == "GET" else b"")
+        return Response(200, "OK", headers, body)
 
     # ------------------------------------------------------------------ websocket
 

@@ -332,3 +332,5 @@ async def test_get_serves_a_file_and_head_its_headers(server: CombatServer) -> N
     status, head_headers, head_body = await asyncio.to_thread(_http, server, "HEAD", "/app.js")
     assert status == 200 and head_body == b""
     assert head_headers["Content-Length"] == headers["Content-Length"]
+    status, _headers, missing = await asyncio.to_thread(_http, server, "HEAD", "/nothing-here.js")
+    assert status == 404 and missing == b""
