@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 import logging
 import os
@@ -161,17 +162,19 @@ NUMBER = st.one_of(INT, st.sampled_from([0.5, -2.5, 1e16, 1e308, -0.0]))
 SCALAR = st.one_of(st.none(), st.booleans(), NUMBER, TEXT)
 ANY = st.recursive(SCALAR, lambda inner: st.one_of(st.lists(inner, max_size=3),
                                                   st.dictionaries(TEXT, inner, max_size=3)), max_leaves=6)
-DEEP = st.sampled_from([_nested(31), _nested(40), _nested(600)])
+# Drawn values are copied: a message is mutated after it is drawn, and must not change the constants.
+DEEP = st.sampled_from([_nested(31), _nested(40), _nested(600)]).map(copy.deepcopy)
 WILD = st.one_of(ANY, DEEP)
 #: What has broken servers before: text that is not text, or too long; integers past 64 bits; nesting.
-POISON: st.SearchStrategy[Any] = st.one_of(TRICKY_TEXT, BIG_INTS, DEEP, st.sampled_from([1e308, -0.0, None, True, [], {}, [[1] * 101]]))
+POISON: st.SearchStrategy[Any] = st.one_of(
+    TRICKY_TEXT, BIG_INTS, DEEP, st.sampled_from([1e308, -0.0, None, True, [], {}, [[1] * 101]]).map(copy.deepcopy))
 
 
 def _sheet() -> st.SearchStrategy[Any]:
     def mutate(field: str, value: Any) -> dict[str, Any]:
         return {**SHEET, field: value}
-    return st.one_of(st.just(SHEET), st.builds(mutate, st.sampled_from([*SHEET, "iq", "hp", "dr", "weapons", "x"]),
-                                               WILD))
+    fields = st.sampled_from([*SHEET, "iq", "hp", "dr", "weapons", "x"])
+    return st.one_of(st.just(SHEET).map(copy.deepcopy), st.builds(mutate, fields, WILD))
 
 
 def _field(live: Live, name: str, spec: Mapping[str, Any]) -> st.SearchStrategy[Any]:
