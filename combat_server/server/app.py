@@ -48,8 +48,8 @@ from combat_server.rules.ruleset import default_ruleset_name, rulesets_json
 from combat_server.server.hub import MAX_PAGE, FightHub, Seat
 from combat_server.server.peers import PeerListener
 from combat_server.server.protocol import (
-    CLOSE_FLOODING, CLOSE_REASONS, CLOSE_SHUTDOWN, CLOSE_TOO_SLOW, PROTOCOL_VERSION, ProtocolError, dumps,
-    decode_client_message, error_message, reply_ref, validate_client_message,
+    CLOSE_FLOODING, CLOSE_REASONS, CLOSE_SHUTDOWN, CLOSE_TOO_SLOW, MAX_DEPTH, MAX_TEXT, PROTOCOL_VERSION,
+    ProtocolError, dumps, decode_client_message, error_message, peek_ref, reply_ref, validate_client_message,
 )
 from combat_server.store.sql import SeatRow
 
@@ -64,6 +64,10 @@ CLOSE_CATCH_UP_FAILED = 1011
 READ_WORKERS = 2
 #: Seconds a shutdown waits for clients to answer its close (1001) before it drops their connections.
 SHUTDOWN_GRACE = 2.0
+#: The flood count starts again after this many seconds without a rate-limited message.
+FLOOD_QUIET = 1.0
+#: HTTP methods that get a file; any other is answered 405.
+HTTP_METHODS = ("GET", "HEAD")
 
 log = structlog.get_logger("combat_server.server")
 T = TypeVar("T")
@@ -82,10 +86,14 @@ class ServerConfig:
     public_url: str | None = None
     #: Messages waiting for one client before it counts as too slow (close 4008).
     queue_size: int = 512
+    #: Characters of pushes and replies waiting for one client before it counts as too slow
+    #: (close 4008; the catch-up after ``subscribe`` counts against ``queue_size`` only).
+    queue_bytes: int = 16 * 1024 * 1024
     #: Token bucket per connection: sustained messages per second, and burst.
     rate: float = 200.0
     burst: int = 400
-    #: Consecutive rate-limited messages after which the connection is closed (4029).
+    #: Rate-limited messages (counted until a second passes without one) after which the
+    #: connection is closed (4029).
     flood_close: int = 2000
     #: Messages longer than this get ``protocol/too_big``; past ``hard_max_message`` the socket closes (1009).
     max_message: int = 256 * 1024  # a GCS character file (up to ~100 kB) fits (#13)
@@ -372,6 +380,16 @@ class CombatServer:
     # ------------------------------------------------------------------ HTTP
 
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+        response = self._http_response(connection, request)
+        if response is not None and request.method == "HEAD":
+            response.body = b""  # the headers (Content-Length included) as for GET, no body
+        return response
+
+    def _http_response(self, connection: ServerConnection, request: Request) -> Response | None:
+        if request.method not in HTTP_METHODS or (request.method != "GET" and "Upgrade" in request.headers):
+            response = connection.respond(HTTPStatus.METHOD_NOT_ALLOWED, "only GET and HEAD\n")
+            response.headers["Allow"] = ", ".join(HTTP_METHODS)
+            return response
         if request.headers.get("Upgrade", "").lower() == "websocket":
             if request.path.split("?", 1)[0] == WS_PATH:
                 return None
@@ -416,14 +434,18 @@ class Session:
         self.ws = ws
         self.seat: Seat | None = None
         self.hub: FightHub | None = None
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=server.config.queue_size)
+        #: Texts waiting for the writer, each with the characters it counts against ``queue_bytes``.
+        self._queue: asyncio.Queue[tuple[str, int] | None] = asyncio.Queue(maxsize=server.config.queue_size)
+        self._queued = 0  # characters counted in the queue
         self._tokens = float(server.config.burst)
         self._refilled = time.monotonic()
-        self._limited = 0
+        self._limited = 0  # rate-limited messages since the last quiet second
+        self._last_limited = 0.0
         self._closing = False
         self._sending = False  # the writer task is inside ws.send (maybe waiting for the socket to drain)
         #: Live messages held back while a catch-up is read from the store (``None``: not holding).
-        self._held: list[str] | None = None
+        self._held: list[tuple[str, bool]] | None = None
+        self._held_size = 0  # characters of the bounded messages in _held
         self._write_limit = WRITE_LIMIT
         self._handlers: dict[str, Callable[[dict[str, Any]], Awaitable[dict[str, Any] | None]]] = {
             "create_fight": self._create_fight,
@@ -438,8 +460,13 @@ class Session:
 
     # ------------------------------------------------------------------ outgoing
 
-    def deliver(self, text: str) -> bool:
+    def deliver(self, text: str, bounded: bool = True) -> bool:
         """Send or queue a message without waiting; ``False`` when the queue is full (too slow).
+
+        The queue holds at most ``queue_size`` messages and, counting only ``bounded``
+        ones, ``queue_bytes`` characters: pushed states can be large, so a count alone
+        lets a client that stopped reading hold any amount of memory. The catch-up is
+        not ``bounded`` (it is as long as the fight, and the count caps it).
 
         Fast path: when nothing is queued or being sent and the socket's write
         buffer is below the limit, the frame is written to the transport right
@@ -451,13 +478,15 @@ class Session:
         if self._closing:
             return False
         if self._held is not None:  # a catch-up is still being read: live messages come after it
-            if len(self._held) >= self._queue.maxsize:
+            if bounded:
+                self._held_size += len(text)
+            if len(self._held) >= self._queue.maxsize or self._held_size > self.server.config.queue_bytes:
                 return False
-            self._held.append(text)
+            self._held.append((text, bounded))
             return True
-        return self._deliver_now(text)
+        return self._deliver_now(text, bounded)
 
-    def _deliver_now(self, text: str) -> bool:
+    def _deliver_now(self, text: str, bounded: bool = True) -> bool:
         if self._closing:
             return False
         if not self._sending and self._queue.empty():
@@ -467,10 +496,14 @@ class Session:
                 ws.protocol.send_text(text.encode("utf-8"))
                 ws.send_data()
                 return True
+        size = len(text) if bounded else 0
+        if size and self._queued + size > self.server.config.queue_bytes:
+            return False
         try:
-            self._queue.put_nowait(text)
+            self._queue.put_nowait((text, size))
         except asyncio.QueueFull:
             return False
+        self._queued += size
         return True
 
     def send(self, message: Mapping[str, Any]) -> None:
@@ -495,9 +528,11 @@ class Session:
 
     async def _writer(self) -> None:
         while True:
-            text = await self._queue.get()
-            if text is None:
+            item = await self._queue.get()
+            if item is None:
                 return
+            text, size = item
+            self._queued -= size
             self._sending = True
             try:
                 await self.ws.send(text)
@@ -512,7 +547,8 @@ class Session:
         self.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "server": "combat-server",
                    "create_policy": cfg.create_policy,
                    "limits": {"max_message": cfg.max_message, "rate": cfg.rate, "burst": cfg.burst,
-                              "queue": cfg.queue_size},
+                              "queue": cfg.queue_size, "queue_bytes": cfg.queue_bytes, "max_text": MAX_TEXT,
+                              "max_depth": MAX_DEPTH},
                    "rulesets": rulesets_json()})
         try:
             async for raw in self.ws:
@@ -538,29 +574,40 @@ class Session:
         self._refilled = now
         if self._tokens >= 1.0:
             self._tokens -= 1.0
-            self._limited = 0
             return True
+        # A message let through does not reset the count (at the refill rate one always is):
+        # only a quiet second does, so a client that keeps ignoring the limit is closed.
+        if now - self._last_limited > FLOOD_QUIET:
+            self._limited = 0
         self._limited += 1
+        self._last_limited = now
         return False
 
     async def _receive(self, raw: str | bytes) -> None:
         ref: str | None = None
         command_id: str | None = None
         try:
-            allowed = self._allow()
-            if isinstance(raw, bytes):
-                raise ProtocolError("protocol/binary")
-            message = decode_client_message(raw)  # bounded by the hard size limit; gives the ref to echo
-            ref = reply_ref(message)
-            if not allowed:
-                if self._limited >= self.server.config.flood_close:
+            cfg = self.server.config
+            # Rate and size first, on the raw text: a flood or an oversized message costs no decoding.
+            if not self._allow():
+                if self._limited >= cfg.flood_close:
                     self._closing = True
                     asyncio.get_running_loop().create_task(self.close(CLOSE_FLOODING))
                     return
-                raise ProtocolError("rate/limited", retry_after_ms=int(1000 / self.server.config.rate) + 1)
-            if len(raw) > self.server.config.max_message:
-                raise ProtocolError("protocol/too_big", f"messages are limited to {self.server.config.max_message} "
-                                    "characters", limit=self.server.config.max_message)
+                ref = peek_ref(raw) if isinstance(raw, str) else None
+                raise ProtocolError("rate/limited", retry_after_ms=int(1000 / cfg.rate) + 1)
+            if isinstance(raw, bytes):
+                raise ProtocolError("protocol/binary")
+            if len(raw) > cfg.max_message:
+                ref = peek_ref(raw)
+                raise ProtocolError("protocol/too_big", f"messages are limited to {cfg.max_message} characters",
+                                    limit=cfg.max_message)
+            try:
+                message = decode_client_message(raw)
+            except ProtocolError:
+                ref = peek_ref(raw)  # unreadable or too deep: echo a plain ref if there is one
+                raise
+            ref = reply_ref(message)
             validate_client_message(message)
             command_id = message.get("command_id")
             reply = await self._handlers[message["type"]](message)
@@ -620,7 +667,7 @@ class Session:
             self.seat, self.hub = seat, hub
             state, catchup, from_store = hub.add(self, after, live=bool(m.get("live", True)))
             if from_store:
-                self._held = []  # before the lock is released: nothing live is pushed ahead of the catch-up
+                self._held, self._held_size = [], 0  # before the lock is released: nothing live is pushed ahead
             reply = {"type": "subscribed", "fight_id": seat.fight_id, "seat": seat.to_json(),
                      "last_seq": state.seq, "after": after, "state": hub.view(seat, state),
                      "commands": [spec.to_json() for spec in command_specs(hub.ruleset())]}
@@ -632,7 +679,7 @@ class Session:
                 reply["ref"] = m["ref"]
             self.send(reply)
             for text in catchup:
-                if not self.deliver(text):
+                if not self.deliver(text, bounded=False):
                     hub.remove(self)
                     self.drop_too_slow()
                     break
@@ -647,7 +694,7 @@ class Session:
         try:
             while after < state.seq and not self._closing:
                 text, after = await self.server.read(hub.catch_up_page, seat, state, after)
-                if not self._deliver_now(text):
+                if not self._deliver_now(text, bounded=False):  # catch-up: the message count bounds it
                     hub.remove(self)
                     self.drop_too_slow()
                     return
@@ -659,8 +706,8 @@ class Session:
             return
         finally:
             held, self._held = self._held or [], None
-        for text in held:
-            if not self._deliver_now(text):
+        for text, bounded in held:
+            if not self._deliver_now(text, bounded):
                 hub.remove(self)
                 self.drop_too_slow()
                 return

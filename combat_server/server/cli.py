@@ -49,6 +49,8 @@ def add_serve_command(subparsers: Any, common: argparse.ArgumentParser | None = 
     p.add_argument("--demo", action="store_true", help="create a ready GURPS demo fight and print its links")
     p.add_argument("--queue-size", type=int, default=512, help="messages buffered per client before it is "
                                                                "disconnected as too slow (close 4008)")
+    p.add_argument("--queue-bytes", type=int, default=16 * 1024 * 1024,
+                   help="characters of pushes and replies buffered per client before it is dropped (4008)")
     p.add_argument("--rate", type=float, default=200.0, help="messages per second per connection (sustained)")
     p.add_argument("--burst", type=int, default=400, help="messages a connection may send at once")
     p.add_argument("--max-message", type=int, default=256 * 1024, help="longest message accepted, characters")
@@ -78,7 +80,7 @@ def _config(args: argparse.Namespace) -> ServerConfig:
         )
     return ServerConfig(
         host=args.host, port=args.port, create_policy=policy, server_key=args.server_key or None,
-        public_url=args.public_url, queue_size=args.queue_size, rate=args.rate, burst=args.burst,
+        public_url=args.public_url, queue_size=args.queue_size, queue_bytes=args.queue_bytes, rate=args.rate, burst=args.burst,
         max_message=args.max_message, hard_max_message=max(args.max_message * 4, 1024 * 1024),
         compression=args.compression, listen_peers=args.listen_peers,
     )

@@ -27,6 +27,16 @@ from combat_server.errors import CombatError
 PROTOCOL_VERSION = 1
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
 
+#: Limits on what a client sends (docs/protocol.md, "Limits"). Every string in a message
+#: (object keys too) is at most MAX_TEXT characters: notes, comments, names and labels are
+#: kept and pushed to every seat, so one seat must not be able to blow up the traffic.
+MAX_TEXT = 2000
+#: Objects and arrays nest at most this deep (checked on the raw text, before decoding:
+#: the validators and the store recurse, and a deep message would exhaust the stack).
+MAX_DEPTH = 32
+#: Integers anywhere in a message: what every JSON client and both stores hold exactly.
+MAX_INT = 2 ** 53 - 1
+
 #: Messages a client may send.
 CLIENT_MESSAGES = ("create_fight", "subscribe", "command", "preview", "add_seat", "list_seats", "state_at", "replay")
 #: Messages the server sends.
@@ -42,6 +52,7 @@ SERVER_ERRORS: Mapping[str, tuple[bool, str]] = {
     "protocol/schema": (True, "the message does not match its JSON Schema"),
     "protocol/version": (True, "the message asks for a protocol version this server does not speak"),
     "protocol/too_big": (True, "the message is longer than the server accepts (past a hard limit: close 1009)"),
+    "protocol/too_deep": (True, f"objects and arrays nest at most {MAX_DEPTH} levels deep"),
     "protocol/binary": (True, "binary frames are not part of the protocol"),
     "rate/limited": (True, "too many messages on this connection; slow down (the message was dropped)"),
     "auth/bad_token": (True, "no seat has this token (links replaced by `combat-server links` stop working)"),
@@ -94,7 +105,10 @@ def validator(name: str) -> Any:
 
 
 def decode_client_message(text: str) -> dict[str, Any]:
-    """Decode one client message (not yet validated), or raise ``protocol/bad_json``."""
+    """Decode one client message (not yet validated), or raise ``protocol/bad_json`` or
+    ``protocol/too_deep`` (checked first, on the text: decoding would recurse that deep)."""
+    if too_deep(text, MAX_DEPTH):
+        raise ProtocolError("protocol/too_deep", limit=MAX_DEPTH)
     try:
         message = json.loads(text)
     except ValueError as exc:
@@ -104,20 +118,118 @@ def decode_client_message(text: str) -> dict[str, Any]:
     return message
 
 
-def _has_nul(value: Any) -> bool:
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_has_nul(v) for v in value)
+#: A JSON string (with its escapes) or a bracket: strings are skipped whole so brackets in them do not
+#: count. The closing quote is optional, so an unterminated string ends the scan instead of being
+#: tried again from every later quote (which would take time quadratic in the length).
+_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
+
+
+def too_deep(text: str, limit: int) -> bool:
+    """Whether objects and arrays in ``text`` nest more than ``limit`` levels deep.
+
+    Almost every message has fewer brackets than the limit in all, which one count
+    settles; only the others are scanned.
+    """
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    depth = 0
+    for match in _TOKENS.finditer(text):
+        c = match.group()
+        if c == "[" or c == "{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif c == "]" or c == "}":
+            depth -= 1
     return False
+
+
+#: NUL (PostgreSQL stores no NUL in text or JSON) and lone UTF-16 surrogates (not text:
+#: they cannot be encoded as UTF-8, so they could be neither stored nor sent back).
+_BAD_CHAR = re.compile("[\x00\ud800-\udfff]")
+
+
+def long_text_args() -> dict[str, dict[str, int]]:
+    """Per command type, the args a command spec lets run past MAX_TEXT, with their ``maxLength``.
+
+    Why: a few args carry a document, not a text that is kept and pushed (``import_character``'s
+    file, #13); their spec states the bound (``maxLength``), and the command check enforces it.
+    Read from every registered ruleset's specs, so the protocol names no command itself.
+    """
+    global _LONG_TEXT_ARGS
+    if _LONG_TEXT_ARGS is None:
+        from combat_server.rules import core
+        from combat_server.rules.ruleset import registered_rulesets
+
+        found: dict[str, dict[str, int]] = {}
+        for ruleset in registered_rulesets():
+            for spec in core.command_specs(ruleset):
+                for field, schema in spec.args.items():
+                    limit = schema.get("maxLength")
+                    if isinstance(limit, int) and limit > MAX_TEXT:
+                        found.setdefault(spec.name, {})[field] = max(limit, found.get(spec.name, {}).get(field, 0))
+        _LONG_TEXT_ARGS = found
+    return _LONG_TEXT_ARGS
+
+
+_LONG_TEXT_ARGS: dict[str, dict[str, int]] | None = None
+
+
+def _value_problem(value: Any, path: list[str], long_args: Mapping[str, int] | None = None) -> tuple[str, str] | None:
+    """The first value no message may hold, as (path, what is wrong), or ``None``.
+
+    ``long_args``: the command's args that may be longer than MAX_TEXT (:func:`long_text_args`).
+    """
+    if type(value) is str:
+        limit = MAX_TEXT
+        if long_args and len(path) == 2 and path[0] == "args" and path[1] in long_args:
+            limit = long_args[path[1]]
+        if len(value) > limit:
+            return "/".join(path), f"text longer than {limit} characters ({len(value)})"
+        bad = _BAD_CHAR.search(value)
+        if bad is not None:
+            what = "the NUL character (\\u0000)" if bad.group() == "\x00" else \
+                f"a lone surrogate (\\u{ord(bad.group()):04x}), which is not text"
+            return "/".join(path), f"text may not contain {what}"
+        return None
+    if type(value) is int:
+        if -MAX_INT <= value <= MAX_INT:
+            return None
+        return "/".join(path), f"integers are limited to {MAX_INT} in magnitude"
+    # Non-finite numbers (NaN, Infinity, 1e400) are refused by the field that takes them
+    # (sheet/bad_field, #15 item 14), which can say what it expected.
+    if type(value) is dict:
+        for k, v in value.items():
+            path.append(k)
+            problem = _value_problem(k, path) or _value_problem(v, path, long_args)
+            path.pop()
+            if problem is not None:
+                return problem
+        return None
+    if type(value) is list:
+        for i, v in enumerate(value):
+            path.append(str(i))
+            problem = _value_problem(v, path)
+            path.pop()
+            if problem is not None:
+                return problem
+    return None
 
 
 def reply_ref(message: Mapping[str, Any]) -> str | None:
     """The ``ref`` to echo, if the message has a usable one (even when the rest is invalid)."""
     ref = message.get("ref")
-    return ref if isinstance(ref, str) and 0 < len(ref) <= 128 else None
+    return ref if isinstance(ref, str) and 0 < len(ref) <= 128 and _BAD_CHAR.search(ref) is None else None
+
+
+_PLAIN_REF = re.compile(r'"ref"\s*:\s*"([A-Za-z0-9_.:\-]{1,128})"')
+
+
+def peek_ref(text: str) -> str | None:
+    """The ``ref`` of a message that is not decoded (rate-limited or too big), when it is a plain
+    word: enough for a client to match the refusal to its request without the server parsing it."""
+    match = _PLAIN_REF.search(text)
+    return match.group(1) if match is not None else None
 
 
 def validate_client_message(message: dict[str, Any]) -> dict[str, Any]:
@@ -125,8 +237,11 @@ def validate_client_message(message: dict[str, Any]) -> dict[str, Any]:
     kind = message.get("type")
     if kind not in CLIENT_MESSAGES:
         raise ProtocolError("protocol/unknown_type", f"unknown message type {kind!r}", known=list(CLIENT_MESSAGES))
-    if _has_nul(message):  # PostgreSQL cannot store NUL in text or JSON: refused before anything else
-        raise ProtocolError("protocol/schema", "text may not contain the NUL character (\\u0000)")
+    long_args = long_text_args().get(message.get("command")) if kind == "command" else None
+    problem = _value_problem(message, [], long_args)  # before anything else: no handler or store ever sees such a value
+    if problem is not None:
+        where = problem[0] or "(message)"
+        raise ProtocolError("protocol/schema", f"{kind}: {where}: {problem[1]}", path=where)
     if "v" in message and message["v"] != PROTOCOL_VERSION:
         raise ProtocolError("protocol/version", f"this server speaks protocol {PROTOCOL_VERSION}",
                             supported=[PROTOCOL_VERSION])
@@ -166,21 +281,21 @@ def _fast_command(m: Mapping[str, Any]) -> bool:
         return False
     if "args" in m and type(m["args"]) is not dict:
         return False
-    if "expect_seq" in m and not (type(m["expect_seq"]) is int and m["expect_seq"] >= 0):
+    if "expect_seq" in m and not (type(m["expect_seq"]) is int and 0 <= m["expect_seq"] <= MAX_INT):
         return False
     if "faces" in m:
         faces = m["faces"]
         if type(faces) is not list or len(faces) > 100:
             return False
         for f in faces:
-            if type(f) is not list or len(f) > 100 or any(type(x) is not int for x in f):
+            if type(f) is not list or len(f) > 100 or any(type(x) is not int or not 1 <= x <= 1000 for x in f):
                 return False
     return True
 
 
 def _fast_subscribe(m: Mapping[str, Any]) -> bool:
     return (m.keys() <= _SUBSCRIBE_KEYS and _common(m) and _str(m.get("token"), 1, 200)
-            and ("after" not in m or (type(m["after"]) is int and m["after"] >= 0))
+            and ("after" not in m or (type(m["after"]) is int and 0 <= m["after"] <= MAX_INT))
             and ("live" not in m or type(m["live"]) is bool) and ("describe" not in m or type(m["describe"]) is bool))
 
 
@@ -214,7 +329,7 @@ def dumps(message: Any) -> str:
 
 
 def error_message(error: CombatError, ref: str | None = None, command_id: str | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "error", "code": error.code, "message": error.message}
+    out: dict[str, Any] = {"type": "error", "code": error.code, "message": _sendable(error.message)}
     if error.details:
         out["details"] = _jsonable(error.details)
     if ref is not None:
@@ -224,16 +339,34 @@ def error_message(error: CombatError, ref: str | None = None, command_id: str | 
     return out
 
 
+def _sendable(text: str) -> str:
+    """``text`` with anything UTF-8 cannot carry (a lone surrogate quoted from a client's
+    message) spelt as an escape, so an error about bad text can itself be sent."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _jsonable(value: Any) -> Any:
+    """``value`` as JSON that can be sent: ``str()`` of what JSON has no type for, text made sendable."""
     try:
         json.dumps(value)
-        return value
     except (TypeError, ValueError):
-        return json.loads(json.dumps(value, default=str))
+        value = json.loads(json.dumps(value, default=str))
+    return _sendable_tree(value)
+
+
+def _sendable_tree(value: Any) -> Any:
+    if isinstance(value, str):
+        return _sendable(value)
+    if isinstance(value, dict):
+        return {_sendable(str(k)): _sendable_tree(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_sendable_tree(v) for v in value]
+    return value
 
 
 __all__ = [
     "PROTOCOL_VERSION", "CLIENT_MESSAGES", "SERVER_MESSAGES", "SERVER_ERRORS", "ProtocolError",
     "CLOSE_TOO_SLOW", "CLOSE_FLOODING", "CLOSE_SHUTDOWN", "CLOSE_TOO_BIG", "CLOSE_REASONS",
+    "MAX_TEXT", "MAX_DEPTH", "MAX_INT", "too_deep", "peek_ref",
     "schema", "parse_client_message", "decode_client_message", "validate_client_message", "reply_ref", "validate_server_message", "dumps", "error_message",
 ]

@@ -136,8 +136,11 @@ class DerivedCache:
 
 
 def full_state(ruleset: Ruleset, state: FightState, cache: DerivedCache | None = None) -> dict[str, Any]:
-    """The state as JSON plus the ruleset's derived numbers per combatant."""
-    data = state_to_json(state)
+    """The state as JSON plus the ruleset's derived numbers per combatant, without the notes
+    (#15 item 3: they only grow, and every push carries the state; clients read them from
+    the ``note_added`` events)."""
+    data = state_to_json(attrs.evolve(state, notes=()))
+    del data["notes"]
     data["derived"] = (cache or DerivedCache()).views(ruleset, state)
     return data
 
@@ -220,7 +223,8 @@ class StateEncoder:
 
     def texts(self, ruleset: Ruleset, state: FightState, keys: Iterable[str]) -> dict[str, str]:
         """The state's JSON text for each view key."""
-        rest = converter().unstructure(attrs.evolve(state, combatants={}))
+        rest = converter().unstructure(attrs.evolve(state, combatants={}, notes=()))
+        del rest["notes"]  # not pushed (see full_state)
         names = list(rest)
         at = names.index("combatants")
 

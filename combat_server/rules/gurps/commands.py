@@ -83,7 +83,8 @@ COMMANDS: Mapping[str, CommandSpec] = {s.name: s for s in (
     # ANY: the GM imports a new character or over any combatant, a player over its own (checked in importing.py)
     CommandSpec("import_character", ANY, {
         "file_name": {"type": "string", "description": "the file's name, recorded in the log"},
-        "content": {"type": "string", "description": "the .gcs file's text (GCS data version 4 or 5)"},
+        "content": {"type": "string", "maxLength": 1 << 20,
+                    "description": "the .gcs file's text (GCS data version 4 or 5), at most 1 MiB"},
         "combatant": {"type": "string", "description": "re-import over this combatant: its HP, FP and conditions stay"},
         "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9_-]{0,63}$", "description": "a new combatant's id"},
         "side": {"enum": ["pc", "npc"]},
