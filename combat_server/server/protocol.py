@@ -237,7 +237,7 @@ def validate_client_message(message: dict[str, Any]) -> dict[str, Any]:
     kind = message.get("type")
     if kind not in CLIENT_MESSAGES:
         raise ProtocolError("protocol/unknown_type", f"unknown message type {kind!r}", known=list(CLIENT_MESSAGES))
-    long_args = long_text_args().get(message.get("command")) if kind == "command" else None
+    long_args = long_text_args().get(str(message.get("command"))) if kind == "command" else None
     problem = _value_problem(message, [], long_args)  # before anything else: no handler or store ever sees such a value
     if problem is not None:
         where = problem[0] or "(message)"
