@@ -278,3 +278,22 @@ def test_the_short_forms_a_terminal_accepts_are_declared_as_aliases(new_fight: N
     by_id = {a["id"]: a for a in data["actions"]}
     assert by_id["all_out_defense"]["aliases"] == ["aod"] and "aliases" not in by_id["attack"]
     assert json.loads(encode(d, lambda o: json.dumps(o, default=fields_of, separators=(",", ":")))) == data
+
+
+def test_a_hidden_feinters_penalty_is_in_the_number_but_not_named_in_the_help(new_fight: NewFight) -> None:
+    """G-30 with #15 (hidden sheets): the defender rolls against the true number, but the help of its
+    answers neither names the hidden feinter nor gives its margin; the GM's help spells it out."""
+    f = new_fight({"a": {"weapons": [SWORD]}, "b": {}})
+    f.run("update_combatant", {"id": "a", "hidden": True})
+    f.maneuver("a", "feint", [d3(6)], target="b", weapon="broadsword")
+    f.roll("feint_resist", [d3(14)])
+    f.pass_turn("b")
+    f.maneuver("a", "attack", [d3(8)], target="b", weapon="broadsword")
+    state = f.engine.load(f.fid)
+    (mine,) = _describe(state, PLAYER_B).prompts
+    (gms,) = _describe(state, GM_ACTOR).prompts
+    assert [a.number for a in mine.answers] == [a.number for a in gms.answers]
+    assert mine.answers[0].label == gms.answers[0].label and mine.answers[0].number < 8
+    assert "feinted by A (G-30)" in gms.answers[0].help
+    assert "feinted" not in mine.answers[0].help and "G-30" not in mine.answers[0].help
+    assert f"-{8 - mine.answers[0].number}" not in mine.answers[0].help

@@ -10,7 +10,7 @@ seat that controls it.
 from __future__ import annotations
 
 import functools
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from combat_server.rules.describe import (
     Action, Answer, Badge, Bar, Choice, Description, Field, PromptChoices, Summary, Threshold, Viewer,
@@ -91,7 +91,7 @@ def describe(ruleset: Ruleset, state: FightState, viewer: Viewer) -> Description
         for cid, c in state.combatants.items():
             if cid != combat.current and c.condition.wait_action and viewer.controls(cid):
                 actions.append(_wait_action(state, cid))
-    prompts = tuple(_prompt(state, p) for p in state.prompts
+    prompts = tuple(_prompt(state, p, sees) for p in state.prompts
                     if p.kind != "dispute" and (viewer.is_gm if p.combatant is None else viewer.controls(p.combatant)))
     bars: list[Bar] = []
     badges: list[Badge] = []
@@ -282,27 +282,33 @@ def _wait_action(state: FightState, cid: str) -> Action:
 # --------------------------------------------------------------------------- prompts
 
 
-def _mods(entry: dict[str, Any]) -> str:
+def _mods(entry: dict[str, Any], feinter_hidden: bool = False) -> str:
+    """How a defence number is made. A hidden feinter's penalty (its margin, G-30) is part of the
+    number but not spelled out: the modifier would name the feinter and give its margin away."""
     parts = [f"{entry['base_reason']} {entry['base']}"]
-    parts += [f"{m['value']:+d} {m['reason']} ({m['rule']})" for m in entry["modifiers"]]
+    shown = [m for m in entry["modifiers"] if not (feinter_hidden and m["rule"] == "G-30")]
+    parts += [f"{m['value']:+d} {m['reason']} ({m['rule']})" for m in shown]
+    if len(shown) < len(entry["modifiers"]):
+        parts.append("and what the attacker's earlier maneuvers did to you")
     return "; ".join(parts)
 
 
-def _prompt(state: FightState, p: Any) -> PromptChoices:
+def _prompt(state: FightState, p: Any, sees: Callable[[str], bool]) -> PromptChoices:
     answers: list[Answer] = []
     o = p.options
     if p.kind == "defend" and isinstance(state.combat, Combat) and state.combat.attack is not None:
         options = defense_options(state, state.combat.attack)
+        hidden = not sees(state.combat.attack.attacker)
         if options["dodge"]:
             answers.append(Answer(f"Dodge {options['dodge']['target']}", "defend", {"prompt": p.id, "defense": "dodge"},
-                                  options["dodge"]["target"], _mods(options["dodge"]), "G-39", "3d6"))
+                                  options["dodge"]["target"], _mods(options["dodge"], hidden), "G-39", "3d6"))
         for w, entry in options["parry"].items():
             answers.append(Answer(f"Parry {entry['target']} ({w})", "defend",
-                                  {"prompt": p.id, "defense": "parry", "weapon": w}, entry["target"], _mods(entry),
+                                  {"prompt": p.id, "defense": "parry", "weapon": w}, entry["target"], _mods(entry, hidden),
                                   "G-41", "3d6"))
         if options["block"]:
             answers.append(Answer(f"Block {options['block']['target']}", "defend", {"prompt": p.id, "defense": "block"},
-                                  options["block"]["target"], _mods(options["block"]), "G-40", "3d6"))
+                                  options["block"]["target"], _mods(options["block"], hidden), "G-40", "3d6"))
         answers.append(Answer("No defence", "defend", {"prompt": p.id, "defense": "none"}, None,
                               "Take the hit without rolling.", "G-38"))
     elif p.kind == "roll":
