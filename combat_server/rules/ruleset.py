@@ -32,6 +32,9 @@ class Ruleset(abc.ABC):
     # ----------------------------------------------------------------- options (#9)
     #: One spec per per-fight option (rules/options.py): validation and the clients' form come from them.
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    #: A ready-made fight to try the ruleset with (``welcome.rulesets[].demo``): ``title``, a ``note``
+    #: for the log and ``combatants`` (each ``{id, name, side, sheet}``, as add_combatant takes them).
+    demo: ClassVar[Mapping[str, JSON] | None] = None
     #: The defaults, derived from ``option_specs`` (a ruleset that declares only defaults gets plain specs).
     default_options: ClassVar[Mapping[str, JSON]] = {}
 
@@ -282,15 +285,18 @@ def registered_rulesets() -> list[Ruleset]:
 
 def rulesets_json() -> list[dict[str, JSON]]:
     """What clients are told of the rulesets (``welcome.rulesets``): per name, its latest
-    version, every version, and the latest version's option specs and sheet schema."""
+    version, every version, and the latest version's option specs, sheet schema and demo fight."""
     _ensure_loaded()
     out: list[dict[str, JSON]] = []
     for name, latest in sorted(_LATEST.items()):
         versions: list[JSON] = [v for v in sorted((v for n, v in _REGISTRY if n == name), key=_version_key)]
         ruleset = _REGISTRY[(name, latest)]
         specs: list[JSON] = [spec.to_json() for spec in ruleset.option_specs]
-        out.append({"name": name, "version": latest, "versions": versions, "options": specs,
-                    "sheet": ruleset.sheet_schema()})
+        entry: dict[str, JSON] = {"name": name, "version": latest, "versions": versions, "options": specs,
+                                   "sheet": ruleset.sheet_schema()}
+        if ruleset.demo is not None:
+            entry["demo"] = dict(ruleset.demo)
+        out.append(entry)
     return out
 
 

@@ -11,45 +11,7 @@
 
 // ------------------------------------------------------------------ constants
 
-const MANEUVERS = {
-  attack: { label: "Attack", attack: true, help: "Attack with a ready weapon; defend normally." },
-  all_out_attack: { label: "All-Out Attack", attack: true, help: "Attack with a bonus; no defence until your next turn." },
-  move_and_attack: { label: "Move and Attack", attack: true, help: "Move your full Move and attack at -4 (skill 9 max); Dodge or Block only." },
-  feint: { label: "Feint", feint: true, help: "Quick contest of weapon skill; the winner's margin comes off the foe's defence." },
-  all_out_defense: { label: "All-Out Defense", help: "No attack; a better defence until your next turn." },
-  aim: { label: "Aim", aim: true, help: "Aim a ranged weapon: add its Acc to the next attack." },
-  evaluate: { label: "Evaluate", target: true, help: "+1 to hit this foe next turn (up to +3)." },
-  move: { label: "Move", yards: true, help: "Move up to your full Move." },
-  change_posture: { label: "Change posture", posture: true, help: "Stand up, kneel, crawl, sit or lie down." },
-  ready: { label: "Ready", ready: true, help: "Ready a weapon or an item." },
-  concentrate: { label: "Concentrate", task: true, help: "Concentrate on a mental task." },
-  wait: { label: "Wait", wait: true, help: "Hold an action until a trigger happens." },
-  do_nothing: { label: "Do nothing", help: "Stand there; recover from stun or catch your breath." },
-};
-const POSTURE_STEPS = {
-  standing: ["kneeling", "sitting", "crawling", "prone", "face_up"],
-  kneeling: ["standing", "sitting", "crawling", "prone", "face_up"],
-  sitting: ["standing", "kneeling", "crawling", "prone", "face_up"],
-  crawling: ["standing", "kneeling", "sitting", "prone", "face_up"],
-  prone: ["crawling", "kneeling", "sitting", "face_up"],
-  face_up: ["crawling", "kneeling", "sitting", "prone"],
-};
-const WAIT_ACTIONS = ["attack", "feint", "all_out_attack", "ready"];
 const RESENDABLE = new Set(["command", "state_at", "replay", "list_seats"]);
-
-const DEMO_COMBATANTS = [
-  ["brenna", "Brenna the Bold", "pc", { st: 12, dx: 12, iq: 10, ht: 12, dr: 2, shield_skill: 12, shield_name: "medium shield",
-    weapons: [{ name: "broadsword", skill: 14, damage: "sw+1", damage_type: "cut", parry: 0 }] }],
-  ["tam", "Tam Quickfingers", "pc", { st: 10, dx: 14, iq: 12, ht: 11,
-    weapons: [{ name: "rapier", skill: 15, damage: "thr+1", damage_type: "imp", parry: 0 },
-              { name: "dagger", skill: 14, damage: "thr-1", damage_type: "imp", reach: "C", parry: -1 }] }],
-  ["orc", "Orc Raider", "npc", { st: 13, dx: 11, iq: 9, ht: 12, dr: 1,
-    weapons: [{ name: "axe", skill: 12, damage: "sw+2", damage_type: "cut", unbalanced: true }] }],
-  ["goblin", "Goblin Archer", "npc", { st: 9, dx: 12, iq: 10, ht: 10,
-    weapons: [{ name: "short bow", kind: "ranged", skill: 13, damage: "1d", damage_type: "imp", acc: 1, half_damage: 75,
-                max_range: 150, parry: null, bulk: -6 },
-              { name: "knife", skill: 11, damage: "thr-1", damage_type: "imp", reach: "C", parry: -1 }] }],
-];
 
 // ------------------------------------------------------------------ state of the page
 
@@ -163,8 +125,8 @@ function request(message, opts = {}) {
   const msg = { ...message, ref };
   return new Promise((resolve, reject) => {
     S.pending.set(ref, { msg, resolve, reject, sent: false });
-    const ready = opts.front || message.type === "create_fight" || S.subscribed || !S.token;
-    if (ready && send(msg)) S.pending.get(ref).sent = true;
+    const sendNow = opts.front || message.type === "create_fight" || S.subscribed || !S.token;
+    if (sendNow && send(msg)) S.pending.get(ref).sent = true;
   });
 }
 
@@ -289,31 +251,41 @@ const nameOf = (st, cid) => (st && st.combatants[cid] ? st.combatants[cid].name 
 const human = (s) => String(s || "").replace(/_/g, " ");
 const signed = (n) => (n >= 0 ? "+" + n : String(n));
 
-function conditionChips(c, d) {
-  const k = c.condition || {};
-  const chips = [];
-  if (k.dead) chips.push(["dead", "dead"]);
-  else if (k.unconscious) chips.push(["unconscious", "unconscious"]);
-  if (k.collapsed) chips.push(["collapsed", "collapsed"]);
-  if (k.stunned) chips.push(["stunned", "stunned"]);
-  if (k.shock) chips.push(["shock", `shock −${k.shock}`]);
-  if (d && d.reeling) chips.push(["reeling", "reeling"]);
-  if (d && d.tired) chips.push(["tired", "tired"]);
-  if (k.posture && k.posture !== "standing") chips.push([k.posture === "prone" || k.posture === "face_up" ? "prone" : "posture", human(k.posture)]);
-  if (k.maneuver) chips.push(["maneuver", MANEUVERS[k.maneuver] ? MANEUVERS[k.maneuver].label + (k.maneuver_option ? ` (${human(k.maneuver_option)})` : "") : human(k.maneuver)]);
-  return chips;
+/** What this seat's description says of combatant ``cid``: its resource bars, status badges
+ * and summary line (the ruleset decides them and what a hidden combatant shows). */
+function described(cid) {
+  const d = S.description || {};
+  const summary = (d.summaries || []).find((x) => x.combatant === cid);
+  return { bars: (d.bars || []).filter((b) => b.combatant === cid),
+    badges: (d.badges || []).filter((b) => b.combatant === cid), summary: summary ? summary.text : "" };
 }
 
-function bar(kind, value, max) {
-  const known = typeof value === "number" && typeof max === "number" && max > 0;
-  const pct = known ? Math.max(0, Math.min(100, (value / max) * 100)) : 0;
-  const level = !known ? "" : value <= 0 ? "crit" : value * 3 < max ? "low" : value * 3 < max * 2 ? "mid" : "";
-  return h("div", { class: `bar ${kind} ${level}` },
-    h("span", { class: "bar-label" }, kind.toUpperCase()),
-    h("span", { class: "bar-track", role: "meter", "aria-label": kind.toUpperCase(), "aria-valuemin": 0,
-      "aria-valuemax": known ? max : null, "aria-valuenow": known ? value : null },
+/** The bars a combatant whose numbers this seat may not see still shows, empty: the names of
+ * the bars the description gives the others. */
+function unknownBars() {
+  const seen = new Map();
+  for (const b of (S.description && S.description.bars) || []) if (!seen.has(b.name)) seen.set(b.name, { name: b.name, label: b.label });
+  return [...seen.values()];
+}
+
+const TONE_ORDER = ["info", "good", "warn", "bad", "grave"];
+/** The worst tone among ``items`` (badges), or "". */
+const worstTone = (items) => items.reduce((w, b) => (TONE_ORDER.indexOf(b.tone) > TONE_ORDER.indexOf(w) ? b.tone : w), "");
+
+/** A resource bar: ``b`` from the description (value, max, thresholds with their meaning); ``value``
+ * overrides the live value (the past view shows the value of the time). */
+function bar(b, value) {
+  const v = value === undefined ? b.value : value;
+  const known = typeof v === "number" && typeof b.max === "number" && b.max > 0;
+  const pct = known ? Math.max(0, Math.min(100, (v / b.max) * 100)) : 0;
+  const reached = known ? (b.thresholds || []).filter((t) => v <= t.at_most) : [];
+  const at = reached.length ? reached[reached.length - 1] : null;
+  return h("div", { class: `bar ${b.name}` + (at ? ` tone-${at.tone}` : ""), title: at ? `${at.meaning} (${at.rule})` : null },
+    h("span", { class: "bar-label" }, b.label),
+    h("span", { class: "bar-track", role: "meter", "aria-label": b.label, "aria-valuemin": 0,
+      "aria-valuemax": known ? b.max : null, "aria-valuenow": known ? v : null },
       h("span", { class: "bar-fill", style: `width:${pct}%` })),
-    h("span", { class: "bar-num" }, known ? `${value}/${max}` : "?"));
+    h("span", { class: "bar-num" }, known ? `${v}/${b.max}` : "?"));
 }
 
 function ruleText(text) {
@@ -372,13 +344,12 @@ function renderTurn(st) {
   box.replaceChildren(
     h("p", { class: "turn-now" + (mine ? " mine" : "") },
       h("span", { class: "round" }, `Round ${combat.round}`), " ",
-      h("strong", { id: "current-name" }, nameOf(st, cur)), mine ? " — your turn!" : "'s turn",
+      h("b", { id: "current-name" }, nameOf(st, cur)), mine ? " — your turn!" : "'s turn",
       combat.phase && combat.phase !== "maneuver" ? h("span", { class: "hint" }, ` (${human(combat.phase)})`) : null),
     h("ol", { class: "order", "aria-label": "Turn order" },
       combat.order.map((cid) => {
-        const c = st.combatants[cid];
-        const k = (c && c.condition) || {};
-        return h("li", { class: (cid === cur ? "current " : "") + (k.dead || k.unconscious ? "down" : ""), "aria-current": cid === cur ? "step" : null },
+        const tone = worstTone(described(cid).badges);
+        return h("li", { class: (cid === cur ? "current " : "") + (tone === "grave" || tone === "bad" ? "down" : ""), "aria-current": cid === cur ? "step" : null },
           nameOf(st, cid));
       })));
 }
@@ -386,11 +357,13 @@ function renderTurn(st) {
 function renderRoster(st) {
   const ul = $("#roster");
   const cur = st.combat && st.combat.current;
+  const past = S.viewSeq !== null;
   const items = Object.values(st.combatants).map((c) => {
-    const d = (st.derived || {})[c.id];
-    const k = c.condition || {};
-    const chips = conditionChips(c, d);
-    return h("li", { class: `combatant side-${c.side}` + (c.id === cur ? " current" : "") + (k.dead ? " dead" : k.unconscious ? " down" : ""),
+    const { bars, badges, summary } = described(c.id);
+    const tone = worstTone(badges);
+    // In the past view the bars show the values of the time when the condition has them by name.
+    const then = (b) => (past && typeof (c.condition || {})[b.name] === "number" ? c.condition[b.name] : undefined);
+    return h("li", { class: `combatant side-${c.side}` + (c.id === cur ? " current" : "") + (tone ? ` tone-${tone}` : ""),
       dataset: { cid: c.id } },
       h("div", { class: "c-head" },
         h("span", { class: "c-name" }, c.name),
@@ -402,18 +375,13 @@ function renderRoster(st) {
           title: c.hidden ? "let players and spectators see this sheet" : "players and spectators see only the name and visible condition",
           onclick: (ev) => act("update_combatant", { id: c.id, hidden: !c.hidden }, undefined, ev.currentTarget) },
           c.hidden ? "Show sheet" : "Hide sheet") : null),
-      bar("hp", k.hp, d && d.hp_max),
-      bar("fp", k.fp, d && d.fp_max),
-      d ? h("div", { class: "c-stats hint" }, statsLine(d)) : null,
-      chips.length ? h("ul", { class: "chips", "aria-label": "conditions" }, chips.map(([cls, t]) => h("li", { class: "chip " + cls }, t))) : null);
+      ...(bars.length ? bars.map((b) => bar(b, then(b))) : unknownBars().map((b) => bar(b, null))),
+      summary ? h("div", { class: "c-stats hint" }, summary) : null,
+      badges.length ? h("ul", { class: "chips", "aria-label": "status" }, badges.map((b) =>
+        h("li", { class: `chip tone-${b.tone}`, title: [b.rule, b.lasts].filter(Boolean).join(": ") || null }, b.label))) : null);
   });
   ul.replaceChildren(...items);
   if (!items.length) ul.replaceChildren(h("li", { class: "hint" }, "No combatants yet."));
-}
-
-function statsLine(d) {
-  const weapons = (d.weapons || []).filter((w) => w.name !== "punch").map((w) => `${w.name} ${w.skill}, ${w.damage}`);
-  return `Move ${d.move} · Dodge ${d.dodge}` + (weapons.length ? ` · ${weapons.join("; ")}` : "");
 }
 
 function renderPast() {
@@ -542,11 +510,6 @@ function fillPrompt(card, p, st) {
 
 // ---- the maneuver form (own turn)
 
-/** Who is in the fight and who is dead: a form listing combatants is rebuilt when this changes. */
-function rosterKey(st) {
-  return Object.values(st.combatants).map((c) => `${c.id}${(c.condition || {}).dead ? "+" : ""}`).join(",");
-}
-
 function renderAct() {
   const box = $("#act");
   const st = S.state;
@@ -555,15 +518,14 @@ function renderAct() {
   const blocking = (st.prompts || []).some((p) => p.kind !== "dispute");
   const canAct = S.viewSeq === null && !isSpectator() && st.status === "active" && combat && combat.phase === "maneuver"
     && !combat.interrupted_by && controls(cur) && !blocking;
-  // The roster is part of the key: a combatant added mid-turn must appear in the target list.
-  const roster = rosterKey(st);
-  // The maneuvers come in the seat's description, pushed just after the event: part of the key too.
-  const offered = canAct ? maneuverActions(cur).map((a) => a.id).join(",") : "";
-  const key = canAct ? `${cur}:${combat.round}:${st.turn_start_seq}:${roster}:${offered}` : (blocking ? "prompt" : "idle:" + (cur || "") + st.status + (S.viewSeq !== null));
-  $("#act-h").textContent = !canAct ? "Actions" : !ownsTurn(cur) ? `${nameOf(st, cur)}'s turn` : isGM() ? `${nameOf(st, cur)} acts (you run this NPC)` : `Your move: ${nameOf(st, cur)}`;
+  // The actions come in the seat's description, pushed just after the event: a combatant added
+  // mid-turn changes their targets, so the whole of them is part of the key.
+  const offered = canAct ? JSON.stringify(actionsOf(cur)) : "";
+  const key = canAct ? `${cur}:${combat.round}:${st.turn_start_seq}:${offered}` : (blocking ? "prompt" : "idle:" + (cur || "") + st.status + (S.viewSeq !== null));
+  $("#act-h").textContent = !canAct ? "Actions" : !ownsTurn(cur) ? `${nameOf(st, cur)}'s turn` : isGM() ? `${nameOf(st, cur)} acts (you run this NPC)` : `Your turn: ${nameOf(st, cur)}`;
   if (key === S.actKey) { if (canAct) updatePreview(); return; }
   S.actKey = key;
-  if (canAct && !offered) {  // the description for this turn is on its way
+  if (canAct && !actionsOf(cur).length) {  // the description for this turn is on its way
     S.actKey = "";
     box.replaceChildren(h("p", { class: "hint" }, "Getting the choices…"));
     return;
@@ -615,104 +577,112 @@ function restoreForm(form, values) {
   put(false);
 }
 
-const ATTACKING = ["attack", "all_out_attack", "move_and_attack", "feint", "aim"];
+/** The actions of the seat's description that ``cid`` takes: its turn's (while current) or
+ * those it may take on another's turn (a held action); the rules decide which are open. */
+function actionsOf(cid) {
+  return ((S.description && S.description.actions) || []).filter((a) => a.combatant === cid);
+}
 
-/** G-34: a Wait of a combatant this seat runs can be triggered during someone else's turn. */
+/** The value a choice field holds: the choice's own JSON value (a select only holds text). */
+function fieldValue(field, el) {
+  if (field.type === "choice") {
+    const c = field.choices.find((x) => String(x.value) === el.value);
+    return c ? c.value : el.value;
+  }
+  if (field.type === "integer") return el.value === "" ? null : Number(el.value);
+  if (field.type === "boolean") return el.checked;
+  return el.value.trim();
+}
+
+/** An input for ``field`` (rules/describe.py Field): a select of its choices, a number, text or a box. */
+function fieldInput(field, idPrefix) {
+  const id = idPrefix + field.name;
+  let input;
+  if (field.type === "choice") {
+    input = h("select", { name: field.name, id }, field.choices.map((c) =>
+      h("option", { value: String(c.value), title: c.help || null }, c.help ? `${c.label}: ${c.help}` : c.label)));
+    if (field.default !== null && field.default !== undefined) input.value = String(field.default);
+  } else if (field.type === "integer") {
+    input = h("input", { name: field.name, id, type: "number", min: field.minimum, max: field.maximum, value: field.default ?? "" });
+  } else if (field.type === "boolean") {
+    input = h("input", { name: field.name, id, type: "checkbox", checked: field.default ? true : undefined });
+  } else {
+    input = h("input", { name: field.name, id, maxlength: 200, value: field.default ?? "" });
+  }
+  return h("div", { class: "field", dataset: { field: field.name }, title: [field.help, field.rule].filter(Boolean).join(" ") || null },
+    h("label", { for: id }, field.label), input);
+}
+
+/** Show only the fields whose ``when`` holds (a range only for a ranged weapon). */
+function applyWhen(root, action) {
+  for (const f of action.fields) {
+    const box = $(`[data-field="${f.name}"]`, root);
+    if (!box) continue;
+    box.hidden = !Object.entries(f.when || {}).every(([name, allowed]) => {
+      const other = action.fields.find((x) => x.name === name);
+      const el = root.querySelector(`[name="${name}"]`);
+      return other && el && allowed.some((v) => String(v) === String(fieldValue(other, el)));
+    });
+  }
+}
+
+/** The command's args: the action's own plus its shown fields' values. */
+function actionArgs(root, action) {
+  const args = { ...action.args };
+  for (const f of action.fields) {
+    const box = $(`[data-field="${f.name}"]`, root);
+    const el = root.querySelector(`[name="${f.name}"]`);
+    if (!box || box.hidden || !el) continue;
+    const v = fieldValue(f, el);
+    if (v === null || (v === "" && !f.required)) continue;
+    args[f.name] = v;
+  }
+  return args;
+}
+
+/** "3d6" -> [3, 6]. */
+function diceOf(text) {
+  const m = /^(\d+)d(\d+)$/.exec(text || "");
+  return m ? [Number(m[1]), Number(m[2])] : null;
+}
+
+/** Actions a combatant this seat runs may take on someone else's turn (G-34: a held action),
+ * each a card built from the description's fields. */
 function renderWaits() {
   const box = $("#waits");
   const st = S.state;
   const combat = st.combat;
   const blocking = (st.prompts || []).some((p) => p.kind !== "dispute");
-  const ready = S.viewSeq === null && !isSpectator() && st.status === "active" && combat && combat.phase === "maneuver"
-    && !combat.interrupted_by && !blocking;
-  const waiting = !ready ? [] : Object.values(st.combatants).filter((c) => c.id !== combat.current && controls(c.id)
-    && (c.condition || {}).wait_action);
-  const roster = rosterKey(st);
-  const key = waiting.map((c) => `${c.id}:${c.condition.wait_action}:${c.condition.wait_trigger}`).join("|") + "@" + (combat ? combat.current : "") + "@" + roster;
+  const live = S.viewSeq === null && !isSpectator() && st.status === "active" && combat && !blocking;
+  const actions = !live ? [] : ((S.description && S.description.actions) || [])
+    .filter((a) => a.combatant && a.combatant !== combat.current);
+  const key = JSON.stringify(actions);
   if (key === S.waitKey) return;
   S.waitKey = key;
-  box.replaceChildren(...waiting.map((c) => waitCard(st, c)));
+  box.replaceChildren(...actions.map((a) => waitCard(a)));
 }
 
-function waitCard(st, c) {
-  const k = c.condition;
-  const d = (st.derived || {})[c.id] || {};
-  const fields = [];
-  let target = null, weapon = null, range = null, item = null;
-  const ready = (d.weapons || []).filter((w) => w.ready);
-  if (ATTACKING.includes(k.wait_action)) {
-    const foes = Object.values(st.combatants).filter((o) => o.id !== c.id && !(o.condition || {}).dead);
-    target = h("select", { name: "target", "aria-label": "target" }, foes.map((o) => h("option", { value: o.id }, o.name)));
-    if (k.aim_target && foes.some((o) => o.id === k.aim_target)) target.value = k.aim_target;
-    weapon = h("select", { name: "weapon", "aria-label": "weapon" }, ready.map((w) => h("option", { value: w.name }, w.name)));
-    range = h("input", { name: "range", type: "number", min: 0, max: 10000, value: 1, "aria-label": "range in yards" });
-    const rangeField = h("label", { class: "inline" }, "Range (yd) ", range);
-    const ranged = () => { const w = ready.find((x) => x.name === weapon.value); rangeField.hidden = !(w && w.kind !== "melee"); };
-    weapon.addEventListener("change", ranged);
-    ranged();
-    fields.push(h("label", { class: "inline" }, "Target ", target), h("label", { class: "inline" }, "Weapon ", weapon), rangeField);
-  } else if (k.wait_action === "ready") {
-    if ((k.unready || []).length) {
-      weapon = h("select", { name: "weapon", "aria-label": "weapon to ready" }, k.unready.map((w) => h("option", { value: w }, w)));
-      fields.push(h("label", { class: "inline" }, "Ready ", weapon));
-    } else {
-      item = h("input", { name: "item", maxlength: 80, placeholder: "a potion", "aria-label": "item to ready" });
-      fields.push(h("label", { class: "inline" }, "Ready ", item));
-    }
-  }
-  const go = h("button", { type: "button", class: "primary" }, "Trigger the Wait");
-  go.onclick = () => {
-    const args = { combatant: c.id };
-    if (target) args.target = target.value;
-    if (weapon && weapon.value) args.weapon = weapon.value;
-    if (range && !range.parentElement.hidden) args.range = Number(range.value) || 0;
-    if (item) args.item = item.value.trim();
-    act("trigger_wait", args, undefined, go);
-  };
-  return h("div", { class: "card wait-card", dataset: { cid: c.id } },
-    h("p", {}, `${c.name} waits: “${k.wait_trigger}” → ${k.wait_action.replace(/_/g, " ")} (G-34). When it happens, interrupt the turn:`),
-    h("div", { class: "row wrap" }, ...fields, go));
+function waitCard(action) {
+  const fields = h("div", { class: "row wrap" }, ...action.fields.map((f) => fieldInput(f, `w-${action.combatant}-`)));
+  const go = h("button", { type: "button", class: "primary" }, action.label);
+  const card = h("div", { class: "card wait-card", dataset: { cid: action.combatant } },
+    h("p", {}, action.help, " ", ...(action.rules || []).flatMap((r) => ruleText(r))), fields, h("div", { class: "row" }, go));
+  card.addEventListener("change", () => applyWhen(card, action));
+  applyWhen(card, action);
+  go.onclick = () => act(action.command, actionArgs(card, action), undefined, go);
+  return card;
 }
 
-/** The maneuvers open to ``cid`` now, as the server's description lists them (the rules decide:
- * a ready weapon to attack, G-33; Aim with a ranged one, G-21; a Feint with a melee one, G-30). */
-function maneuverActions(cid) {
-  return ((S.description && S.description.actions) || []).filter((a) => a.command === "maneuver" && a.args.combatant === cid);
-}
-
-/** The option choices (value, label, help) of maneuver ``m`` in the description, if it has any. */
-function optionChoices(cid, m) {
-  const action = maneuverActions(cid).find((a) => a.args.maneuver === m);
-  const field = action && action.fields.find((f) => f.name === "option");
-  return field ? field.choices : [];
-}
-
+/** The maneuver form: one choice per action the description opens to ``cid`` this turn, and the
+ * chosen action's fields (its targets, weapons and options, as the rules list them). */
 function maneuverForm(st, cid) {
-  const d = (st.derived || {})[cid] || {};
-  const k = st.combatants[cid].condition || {};
-  const foes = Object.values(st.combatants).filter((c) => c.id !== cid && !(c.condition || {}).dead);
-  const foeFirst = foes.sort((a, b) => (a.side === st.combatants[cid].side) - (b.side === st.combatants[cid].side));
-  const legal = maneuverActions(cid);
-  const weapons = (d.weapons || []);
-  const sel = (name, label, opts) => h("div", { class: "field", dataset: { field: name } },
-    h("label", { for: "mf-" + name }, label),
-    h("select", { name, id: "mf-" + name }, opts.map(([v, t]) => h("option", { value: v }, t))));
+  const actions = actionsOf(cid);
   const form = h("form", { id: "maneuver-form", class: "maneuver-form", autocomplete: "off" },
     h("fieldset", { class: "maneuvers" }, h("legend", {}, "Maneuver"),
-      h("div", { class: "maneuver-grid" }, legal.map((a, i) => h("label", { class: "maneuver-choice" },
-        h("input", { type: "radio", name: "maneuver", value: a.args.maneuver, checked: i === 0 }),
+      h("div", { class: "maneuver-grid" }, actions.map((a, i) => h("label", { class: "maneuver-choice" },
+        h("input", { type: "radio", name: "maneuver", value: a.id, checked: i === 0 }),
         h("span", { class: "m-name" }, a.label), h("span", { class: "m-help" }, a.help))))),
-    sel("option", "Option", [["", "choose…"]]),
-    sel("target", "Target", foeFirst.map((c) => [c.id, `${c.name} (${c.side.toUpperCase()})`])),
-    sel("weapon", "Weapon", weapons.filter((w) => w.ready).map((w) => [w.name, `${w.name} — skill ${w.skill}, ${w.damage}`])),
-    sel("ready_weapon", "Weapon to ready", (k.unready || []).map((w) => [w, w])),
-    h("label", { class: "field", dataset: { field: "item" } }, "Item to ready", h("input", { name: "item", maxlength: 80 })),
-    sel("posture", "New posture", (POSTURE_STEPS[k.posture || "standing"] || []).map((p) => [p, human(p)])),
-    h("label", { class: "field", dataset: { field: "yards" } }, "Yards to move", h("input", { name: "yards", type: "number", min: 0, max: 100, value: 0 })),
-    h("label", { class: "field", dataset: { field: "range" } }, "Range (yards)", h("input", { name: "range", type: "number", min: 0, max: 10000, value: 1 })),
-    h("label", { class: "field", dataset: { field: "task" } }, "Task", h("input", { name: "task", maxlength: 200, placeholder: "cast a spell" })),
-    h("label", { class: "field", dataset: { field: "trigger" } }, "Trigger", h("input", { name: "trigger", maxlength: 200, placeholder: "when the orc steps in" })),
-    sel("action", "Then", WAIT_ACTIONS.map((a) => [a, human(a)])),
+    h("div", { id: "action-fields" }),
     h("div", { id: "preview", class: "preview", "aria-live": "polite" }),
     h("div", { id: "attack-dice" }),
     h("div", { class: "row" }, h("button", { type: "submit", class: "primary", id: "go-btn" }, "Go")));
@@ -722,25 +692,40 @@ function maneuverForm(st, cid) {
   return form;
 }
 
-function formManeuver(form) {
+/** The action chosen in the form (the first offered until one is chosen). */
+function formAction(form) {
+  const actions = actionsOf(S.state.combat.current);
   const r = $("input[name=maneuver]:checked", form);
-  return r ? r.value : "attack";
+  return (r && actions.find((a) => a.id === r.value)) || actions[0];
 }
 
-/** Show the to-hit number the rules compute for the maneuver as the form stands (the
- * server's `preview`: nothing is rolled or logged), so the page never re-implements
- * the modifiers. Replies to an older form state are ignored. */
-function showPreview(form, cid, spec, target) {
+/** Build the chosen action's fields, keeping what was typed or chosen where the new fields take it. */
+function showFields(form, action) {
+  const box = $("#action-fields", form);
+  if (box.dataset.for === action.id) return;
+  const kept = formValues(box);
+  box.replaceChildren(...action.fields.map((f) => fieldInput(f, "mf-")));
+  box.dataset.for = action.id;
+  for (const [name, value] of kept) {
+    const el = box.querySelector(`[name="${name}"]`);
+    if (el && (el.tagName !== "SELECT" || $$("option", el).some((o) => o.value === value))) el.value = value;
+  }
+}
+
+/** Show the number the rules compute for the action as the form stands (the server's `preview`:
+ * nothing is rolled or logged), so the page never re-implements the modifiers. Replies to an
+ * older form state are ignored. */
+function showPreview(form, action, args) {
   const preview = $("#preview", form);
   const token = (S.previewSeq = (S.previewSeq || 0) + 1);
-  request({ type: "preview", command: "maneuver", args: maneuverArgs(form, cid) }).then((p) => {
+  request({ type: "preview", command: action.command, args }).then((p) => {
     if (token !== S.previewSeq || !preview.isConnected) return;
     const mods = (p.modifiers || []).map((x) => `, ${signed(x.value)} ${x.reason} (${x.rule})`).join("");
     preview.replaceChildren(
-      h("div", { class: "eff" }, h("span", { class: "eff-label" }, spec.feint ? "Feint with skill" : "Effective skill"),
+      h("div", { class: "eff" }, h("span", { class: "eff-label" }, "Effective skill"),
         h("span", { class: "eff-num", id: "effective-skill" }, String(p.target))),
       h("p", { class: "hint" }, `${p.base_reason} ${p.base}${mods}${p.cap ? ` (${p.cap})` : ""}. ` +
-        `Roll ${p.target} or less on 3d6 against ${nameOf(S.state, target)}.`));
+        `Roll ${p.target} or less on ${action.dice}` + (args.target ? ` against ${nameOf(S.state, args.target)}.` : ".")));
   }).catch((err) => {
     if (token !== S.previewSeq || !preview.isConnected) return;
     preview.replaceChildren(h("p", { class: "hint warn" }, describe(err)));
@@ -750,79 +735,40 @@ function showPreview(form, cid, spec, target) {
 function updatePreview() {
   const form = $("#maneuver-form");
   if (!form) return;
-  const st = S.state;
-  const cid = st.combat.current;
-  const m = formManeuver(form);
-  const spec = MANEUVERS[m] || {};
-  const show = (field, on) => { const el = $(`[data-field=${field}]`, form); if (el) el.hidden = !on; };
-  const optSel = $("select[name=option]", form);
-  const choices = optionChoices(cid, m);
-  if (choices.length) {
-    if (optSel.dataset.for !== m) {
-      optSel.replaceChildren(...choices.map((c) => h("option", { value: c.value, title: c.help }, `${c.label}: ${c.help}`)));
-      optSel.dataset.for = m;
-    }
-  }
-  const option = choices.length ? optSel.value : "";
-  const attacks = spec.attack || spec.feint;
-  show("option", choices.length > 0);
-  show("target", attacks || spec.aim || m === "evaluate" || (m === "wait"));
-  show("weapon", attacks || spec.aim || m === "wait");
-  const unready = (st.combatants[cid].condition || {}).unready || [];
-  show("ready_weapon", !!spec.ready && unready.length > 0);
-  show("item", !!spec.ready && unready.length === 0);
-  show("posture", !!spec.posture);
-  show("yards", !!spec.yards || m === "move_and_attack");
-  show("task", !!spec.task);
-  show("trigger", !!spec.wait);
-  show("action", !!spec.wait);
-  const target = $("select[name=target]", form).value;
-  const weapon = $("select[name=weapon]", form).value;
-  const w = (((st.derived || {})[cid] || {}).weapons || []).find((x) => x.name === weapon);
-  show("range", !!(spec.attack && w && (w.kind === "ranged" || w.kind === "thrown")));
+  const action = formAction(form);
+  if (!action) return;
+  showFields(form, action);
+  applyWhen(form, action);
+  const args = actionArgs(form, action);
   const preview = $("#preview", form);
   const diceBox = $("#attack-dice", form);
-  const rolls = spec.attack || spec.feint;
-  if (rolls && target) {
-    showPreview(form, cid, spec, target);
+  const complete = action.fields.every((f) => !f.required || args[f.name] !== undefined);
+  if (action.rolls && complete) {
+    showPreview(form, action, args);
   } else {
     S.previewSeq = (S.previewSeq || 0) + 1;
-    preview.replaceChildren(h("p", { class: "hint" }, spec.help || ""));
+    preview.replaceChildren(h("p", { class: "hint" }, action.help || ""));
   }
-  const wantDice = manual() && rolls;
-  if (wantDice && !$(".dice-entry", diceBox)) diceBox.replaceChildren(diceInputs(3, 6, "Your attack roll (3d6)"));
-  if (!wantDice) diceBox.replaceChildren();
-  $("#go-btn", form).textContent = rolls ? (spec.feint ? (manual() ? "Feint with these dice" : "Roll the feint")
-    : (manual() ? "Attack with these dice" : "Roll to hit")) : `Do it: ${spec.label}`;
-}
-
-/** The maneuver command's args as the form now stands (used to preview and to send it). */
-function maneuverArgs(form, cid) {
-  const m = formManeuver(form);
-  const spec = MANEUVERS[m] || {};
-  const v = (name) => { const el = form.elements[name]; return el ? el.value : ""; };
-  const args = { combatant: cid, maneuver: m };
-  if (optionChoices(cid, m).length) args.option = v("option");
-  if (spec.attack || spec.feint || spec.aim || m === "evaluate") args.target = v("target");
-  if (spec.attack || spec.feint || spec.aim) args.weapon = v("weapon");
-  if (spec.ready) { if (v("ready_weapon")) args.weapon = v("ready_weapon"); else args.item = v("item").trim(); }
-  if (spec.posture) args.posture = v("posture");
-  if ((spec.yards || m === "move_and_attack") && Number(v("yards"))) args.yards = Number(v("yards"));
-  if (!$("[data-field=range]", form).hidden) args.range = Number(v("range")) || 0;
-  if (spec.task) args.task = v("task");
-  if (spec.wait) { args.trigger = v("trigger"); args.action = v("action"); args.target = v("target"); args.weapon = v("weapon"); }
-  return args;
+  const dice = diceOf(action.dice);
+  const wantDice = manual() && action.rolls && dice;
+  if (wantDice && diceBox.dataset.dice !== action.dice) {
+    diceBox.replaceChildren(diceInputs(dice[0], dice[1], `Your roll (${action.dice})`));
+    diceBox.dataset.dice = action.dice;
+  }
+  if (!wantDice) { diceBox.replaceChildren(); diceBox.dataset.dice = ""; }
+  $("#go-btn", form).textContent = action.rolls ? (manual() ? `${action.label} with these dice` : `Roll: ${action.label}`)
+    : `Do it: ${action.label}`;
 }
 
 async function submitManeuver(form, cid) {
-  const spec = MANEUVERS[formManeuver(form)] || {};
-  const args = maneuverArgs(form, cid);
+  const action = formAction(form);
+  if (!action) return;
   let faces;
-  if (manual() && (spec.attack || spec.feint)) {
+  if (manual() && action.rolls && diceOf(action.dice)) {
     faces = readDice(form);
-    if (faces === false) { toast("Enter all three dice (1 to 6) first.", "error"); return; }
+    if (faces === false) { toast("Enter every die first.", "error"); return; }
   }
-  await act("maneuver", args, faces, $("#go-btn", form));
+  await act(action.command, actionArgs(form, action), faces, $("#go-btn", form));
 }
 
 // ---- the GM panel
@@ -879,7 +825,7 @@ function renderDisputes(st) {
     const seq = (p.options || {}).seq;
     const form = h("form", { class: "dispute-rule", dataset: { dispute: p.id }, autocomplete: "off" },
       h("p", { class: "prompt-text" }, "⚑ ", p.text),
-      h("label", {}, "Your ruling (shown in the log)", h("input", { name: "comment", maxlength: 300, placeholder: "the shield was not ready" })),
+      h("label", {}, "Your ruling (shown in the log)", h("input", { name: "comment", maxlength: 300, placeholder: "the shield was not at hand" })),
       h("details", { class: "override" }, h("summary", {}, "Override: set HP/FP"),
         h("div", { class: "grid2" },
           h("div", {}, h("label", { for: `rule-c-${p.id}` }, "Combatant"),
@@ -898,7 +844,9 @@ function renderDisputes(st) {
     const ev = seq && S.entries.get(seq);
     const p0 = ev && ev.data.event.payload;
     // Who the disputed event hurt or concerned: a damage or injury target first, then a defender, then the actor.
-    const guess = p0 && (p0.target || (p0.attack && p0.attack.target) || p0.defender || p0.combatant || p0.attacker);
+    // Whom the event is about: its target, a nested record's target, or whoever it names.
+    const nested = p0 && Object.values(p0).find((v) => v && typeof v === "object" && typeof v.target === "string");
+    const guess = p0 && (p0.target || (nested && nested.target) || p0.defender || p0.combatant || p0.attacker);
     if (guess && st.combatants[guess]) sel.value = guess;
     fill();
     sel.addEventListener("change", fill);
@@ -1176,6 +1124,17 @@ function renderRulesets(rulesets) {
   select.replaceChildren(...rulesets.map((r) => h("option", { value: r.name }, `${r.name} ${r.version}`)));
   if (rulesets.some((r) => r.name === keep)) select.value = keep;
   renderOptions();
+  const demo = demoRuleset();
+  $("#demo-card").hidden = !demo;
+  if (demo) {
+    const names = (side) => demo.demo.combatants.filter((c) => (c.side === "pc") === side).map((c) => c.name).join(", ");
+    $("#demo-text").textContent = `${demo.demo.title} (${demo.name}): ${names(true)} against ${names(false)}.`;
+  }
+}
+
+/** The first ruleset that offers a demo fight (welcome.rulesets[].demo), if any. */
+function demoRuleset() {
+  return ((S.welcome && S.welcome.rulesets) || []).find((r) => r.demo) || null;
 }
 
 function chosenRuleset() {
@@ -1363,18 +1322,20 @@ async function createFight(opts) {
 async function openDemo(button) {
   button.disabled = true;
   try {
-    await createFight({ ruleset: "gurps", title: "Demo: ambush at the ford", dice_mode: "seeded", seed: "web-demo-" + Date.now() });
+    const ruleset = demoRuleset();
+    const demo = ruleset.demo;
+    await createFight({ ruleset: ruleset.name, title: demo.title, dice_mode: "seeded", seed: "web-demo-" + Date.now() });
     await waitFor(() => S.subscribed);
-    for (const [id, name, side, sheet] of DEMO_COMBATANTS) await command("add_combatant", { id, name, side, sheet });
-    await command("note", { text: "The raiders wait at the ford; the heroes come round the bend." });
-    for (const [id, name, side] of DEMO_COMBATANTS) {
+    for (const { id, name, side, sheet } of demo.combatants) await command("add_combatant", { id, name, side, sheet });
+    if (demo.note) await command("note", { text: demo.note });
+    for (const { id, name, side } of demo.combatants) {
       if (side !== "pc") continue;
       const s = await request({ type: "add_seat", role: "player", combatants: [id], label: name });
       const links = savedLinks(); links.push({ label: name, role: "player", link: s.link });
       localStorage.setItem("links:" + S.fightId, JSON.stringify(links));
     }
     renderLinks();
-    toast("Demo fight ready: hand out the player links, then start combat.", "ok");
+    toast("Demo fight created: hand out the player links, then start combat.", "ok");
   } catch (err) {
     toast(describe(err), "error");
   } finally {

@@ -5,6 +5,7 @@ ranged weapon, G-23 Suppression Fire with RoF 5+, which the page's old table lac
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -48,5 +49,35 @@ def test_the_maneuvers_offered_are_the_descriptions(browser: Any, server: Server
     act.locator("label.maneuver-choice", has_text="All-Out Attack").click()
     options = act.get_by_label("Option", exact=True).locator("option")
     expect(options).to_contain_text(["Determined", "Suppression Fire"])
+    assert errors == []
+    gm.context.close()
+
+
+def test_bars_and_badges_are_the_descriptions(browser: Any, server: ServerProcess) -> None:
+    """The roster draws the description's bars (their thresholds' tone and meaning, G-43) and badges
+    (label, tone, rule): Brenna at 3 of 12 HP is reeling, as the rules say, not as the page computes."""
+    gm = browser.new_context(viewport=LAPTOP).new_page()
+    gm.set_default_timeout(10_000)
+    errors: list[str] = []
+    gm.on("pageerror", lambda e: errors.append(str(e)))
+    gm.goto(server.url + "/")
+    expect(gm.locator("#demo-text")).to_contain_text("Brenna the Bold")  # the ruleset's demo, from welcome
+    gm.get_by_role("button", name="Open a demo fight").click()
+    brenna = gm.locator("#roster li[data-cid=brenna]")
+    expect(brenna.locator(".bar").first).not_to_have_class(re.compile(r"tone-"))
+    adjust = gm.locator("#adjust-form")
+    gm.locator("details:has(#adjust-form)").evaluate("d => { d.open = true; }")
+    adjust.get_by_label("Combatant", exact=True).select_option("brenna")
+    adjust.get_by_label("HP", exact=True).fill("3")
+    adjust.get_by_label("Reason").fill("arrow")
+    adjust.get_by_role("button", name="Apply").click()
+    hp = brenna.locator(".bar").first
+    expect(hp.locator(".bar-num")).to_have_text("3/12")
+    expect(hp).to_have_class(re.compile(r"\btone-warn\b"))
+    expect(hp).to_have_attribute("title", "reeling: half Move and Dodge (G-43)")
+    chip = brenna.locator(".chip", has_text="reeling")
+    expect(chip).to_have_class(re.compile(r"\btone-warn\b"))
+    expect(chip).to_have_attribute("title", re.compile(r"^G-43: "))
+    expect(brenna.locator(".c-stats")).to_contain_text("HP 3/12")
     assert errors == []
     gm.context.close()

@@ -136,7 +136,7 @@ def test_gm_and_two_players_run_a_fight(browser: Any, server: ServerProcess, sho
         expect(page.locator(".order li")).to_have_text(["Alice", "Orc", "Bob"])
 
     # --- Alice attacks the Orc: effective skill before rolling, then her own dice (12 vs 13: hit)
-    expect(alice.locator("#act-h")).to_have_text("Your move: Alice")
+    expect(alice.locator("#act-h")).to_have_text("Your turn: Alice")
     expect(bob.locator("#act")).to_contain_text("Waiting for Alice")
     alice.locator("#act").get_by_label("Target", exact=True).select_option("orc")
     alice.locator("#act").get_by_label("Weapon", exact=True).select_option("broadsword")
@@ -168,7 +168,7 @@ def test_gm_and_two_players_run_a_fight(browser: Any, server: ServerProcess, sho
     for page in (gm, alice, bob):
         expect(_hp(page, "orc")).to_have_text("6/12")
         expect(page.locator("#log li[data-type=damage_rolled]").last.locator(".outcome")).to_have_text("6 injury")
-        expect(page.locator("#roster li[data-cid=orc] .chip.shock")).to_have_text("shock −4")
+        expect(page.locator("#roster li[data-cid=orc] .chip", has_text="shock")).to_have_text("shock -4")  # G-47
         expect(page.locator("#current-name")).to_have_text("Orc")
     attack_entry = gm.locator("#log li[data-type=attack_rolled]").last
     expect(attack_entry).to_contain_text("3d [3, 4, 5] = 12 vs 13")
@@ -240,7 +240,7 @@ def test_gm_and_two_players_run_a_fight(browser: Any, server: ServerProcess, sho
         expect(page.locator("#banner")).to_contain_text("Reconnected", timeout=15_000)
         expect(page.locator("#conn")).to_have_text("live")
         expect(page.locator("#current-name")).to_have_text("Alice")
-        expect(page.locator("#roster li[data-cid=bob] .chip.maneuver")).to_contain_text("All-Out Defense")
+        expect(page.locator("#roster li[data-cid=bob] .chip", has_text="All-Out Defense")).to_have_count(1)
         expect(page.locator(".turn-now .round")).to_have_text("Round 2")
     seqs = [int(s) for s in gm.locator("#log li").evaluate_all("els => els.map(e => e.dataset.seq)")]
     assert seqs == list(range(1, len(seqs) + 1))  # gapless, nothing twice
@@ -261,7 +261,7 @@ def test_gm_and_two_players_run_a_fight(browser: Any, server: ServerProcess, sho
     alice.get_by_role("button", name="Back to live").click()
     expect(alice.locator("#past-bar")).to_be_hidden()
     expect(_hp(alice, "orc")).to_have_text("6/12")
-    expect(alice.locator("#act-h")).to_have_text("Your move: Alice")
+    expect(alice.locator("#act-h")).to_have_text("Your turn: Alice")
     shoot(alice, "11-alice-live")
     shoot(bob, "12-bob-phone", full_page=True)
 
@@ -433,7 +433,7 @@ def test_an_unarmed_combatants_stats_line_has_no_dangling_separator(browser: Any
     form.get_by_label("Sheet JSON").fill('{"st": 11, "dx": 11}')
     form.get_by_role("button", name="Add combatant").click()
     stats = gm.locator("#roster li.combatant", has_text="Brawler").locator(".c-stats")
-    expect(stats).to_have_text(re.compile(r"^Move \d+ · Dodge \d+$"))
+    expect(stats).to_have_text(re.compile(r"^Brawler \(\w+\): HP \d+/\d+, FP \d+/\d+, Move \d+, Dodge \d+$"))
     gm.context.close()
 
 

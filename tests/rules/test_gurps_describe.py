@@ -297,3 +297,18 @@ def test_a_hidden_feinters_penalty_is_in_the_number_but_not_named_in_the_help(ne
     assert "feinted by A (G-30)" in gms.answers[0].help
     assert "feinted" not in mine.answers[0].help and "G-30" not in mine.answers[0].help
     assert f"-{8 - mine.answers[0].number}" not in mine.answers[0].help
+
+
+def test_the_summary_lists_the_weapons_with_skill_and_damage_to_those_who_see_the_sheet(
+        new_fight: NewFight) -> None:
+    """The web page's stats line is the summary: ST 12 swings 1d+2, +1 for the broadsword;
+    the punch every fighter has is not listed; a hidden sheet's weapons reach only its seats."""
+    f = new_fight({"a": {"st": 12, "weapons": [SWORD, BOW]}, "b": {}})
+    line = next(s.text for s in _describe(f.engine.load(f.fid), PLAYER_B).summaries if s.combatant == "a")
+    assert line.endswith(" · broadsword 12, 1d+3; bow 12, 1d+1")
+    assert "punch" not in line
+    bare = next(s.text for s in _describe(f.engine.load(f.fid), PLAYER_A).summaries if s.combatant == "b")
+    assert "·" not in bare
+    f.run("update_combatant", {"id": "a", "hidden": True})
+    hidden = next(s.text for s in _describe(f.engine.load(f.fid), PLAYER_B).summaries if s.combatant == "a")
+    assert "broadsword" not in hidden

@@ -89,3 +89,30 @@ def test_the_protocol_doc_shows_the_schema_of_welcome_rulesets() -> None:
     shown = json.loads(section.split("```json", 1)[1].split("```", 1)[0])
     welcome = json.loads((root / "combat_server" / "schemas" / "welcome.json").read_text(encoding="utf-8"))
     assert shown == {"$defs": welcome["$defs"], **welcome["properties"]["rulesets"]}
+
+
+def test_a_rulesets_demo_fight_is_in_welcome_and_its_sheets_are_valid() -> None:
+    """#9 generic clients: the web page's demo comes from the ruleset (welcome.rulesets[].demo), not
+    from a table in the page; every sheet in it is one the ruleset accepts, and a ruleset without
+    a demo sends none."""
+    from combat_server.rules.ruleset import rulesets_json
+
+    class NoDemo(GurpsRuleset):
+        name = "nodemo"
+        version = "1.0"
+        demo = None
+
+    get_ruleset("gurps")
+    register(NoDemo(), "tests/server/test_rulesets.py")
+    try:
+        by_name = {r["name"]: r for r in rulesets_json()}
+    finally:
+        unregister("nodemo", "1.0")
+    demo = by_name["gurps"]["demo"]
+    assert isinstance(demo, dict) and demo["title"]
+    sides = [c["side"] for c in demo["combatants"]]
+    assert "pc" in sides and "npc" in sides
+    gurps = get_ruleset("gurps")
+    for c in demo["combatants"]:
+        gurps.validate_sheet(c["sheet"])
+    assert "demo" not in by_name["nodemo"]

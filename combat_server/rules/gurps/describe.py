@@ -249,7 +249,7 @@ def _maneuver_actions(ruleset: Ruleset, state: FightState, cid: str) -> list[Act
                 add(m, [Field("weapon", "choice", "Weapon to ready", "", rule, True,
                               tuple(Choice(w, w) for w in cond.unready))])
             else:
-                add(m, [Field("item", "text", "Item", "What to draw or prepare.", rule, True)])
+                add(m, [Field("item", "text", "Item to ready", "What to draw or prepare.", rule, True)])
         elif m == "wait":
             add(m, [Field("trigger", "text", "Trigger", "What you wait for.", rule, True),
                     Field("action", "choice", "Then", "What you do when it happens.", rule, True,
@@ -273,7 +273,7 @@ def _wait_action(state: FightState, cid: str) -> Action:
         fields = _attack_fields(state, cid, usable, "G-34")
     elif action == "ready":
         fields = ([Field("weapon", "choice", "Weapon to ready", "", "G-33", True, tuple(Choice(w, w) for w in cond.unready))]
-                  if cond.unready else [Field("item", "text", "Item", "What to draw or prepare.", "G-33", True)])
+                  if cond.unready else [Field("item", "text", "Item to ready", "What to draw or prepare.", "G-33", True)])
     return Action(f"trigger_wait:{cid}", "trigger_wait", f"{c.name}: trigger the Wait",
                   f"“{cond.wait_trigger}” happened: {MANEUVER_TEXT[action][0]} now, interrupting the turn.", ("G-34",),
                   {"combatant": cid}, tuple(fields), action != "ready", "3d6" if action != "ready" else "", cid)
@@ -412,7 +412,10 @@ def _summary(c: Combatant, seen: bool) -> str:
     sheet = c.sheet
     move, dodge = _move_dodge(sheet, cond)
     numbers = f"HP {cond.hp}/{sheet.hp_max}, FP {cond.fp}/{sheet.fp_max}, Move {move}, Dodge {dodge}"
-    return f"{head}: {numbers}" + ("; " + ", ".join(words) if words else "")
+    weapons = [f"{w.name} {w.skill}, {format_dice(*derived.weapon_damage(sheet, w))}"
+               for w in sheet.weapons]
+    return (f"{head}: {numbers}" + (" · " + "; ".join(weapons) if weapons else "")
+            + ("; " + ", ".join(words) if words else ""))
 
 
 def _waiting_for(state: FightState, blocking: bool) -> str:

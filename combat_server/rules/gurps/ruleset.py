@@ -13,6 +13,7 @@ from combat_server.rules.gurps.commands import COMMANDS
 from combat_server.rules.gurps.explain import combatant_view, explain_event
 from combat_server.rules.gurps.turns import settle, start_combat
 from combat_server.rules.gurps.sheet import Sheet
+from combat_server.rules.gurps.demo import DEMO
 from combat_server.rules.gurps.sheet_schema import sheet_schema
 from combat_server.rules.gurps.state import Combat, Condition
 from combat_server.rules import core
@@ -59,6 +60,7 @@ class GurpsRuleset(Ruleset):
                    help="Rolls other than attacks and defences can succeed or fail critically; off: plain pass or fail."),
     )
     commands: ClassVar[Mapping[str, CommandSpec]] = COMMANDS
+    demo: ClassVar[Mapping[str, JSON] | None] = DEMO
 
     def validate_sheet(self, raw: Mapping[str, JSON]) -> Sheet:
         return sheet_mod.validate_sheet(raw)
