@@ -659,13 +659,14 @@ function renderWaits() {
   const key = JSON.stringify(actions);
   if (key === S.waitKey) return;
   S.waitKey = key;
-  box.replaceChildren(...actions.map((a) => waitCard(a)));
+  box.replaceChildren(...actions.map((a) => actionCard(a, "card wait-card")));
 }
 
-function waitCard(action) {
-  const fields = h("div", { class: "row wrap" }, ...action.fields.map((f) => fieldInput(f, `w-${action.combatant}-`)));
+/** A card for one action: its help and rule ids, an input per field, and its button. */
+function actionCard(action, cls) {
+  const fields = h("div", { class: "row wrap" }, ...action.fields.map((f) => fieldInput(f, `a-${action.id}-`)));
   const go = h("button", { type: "button", class: "primary" }, action.label);
-  const card = h("div", { class: "card wait-card", dataset: { cid: action.combatant } },
+  const card = h("div", { class: cls, dataset: { cid: action.combatant || "", action: action.id } },
     h("p", {}, action.help, " ", ...(action.rules || []).flatMap((r) => ruleText(r))), fields, h("div", { class: "row" }, go));
   card.addEventListener("change", () => applyWhen(card, action));
   applyWhen(card, action);
@@ -773,12 +774,24 @@ async function submitManeuver(form, cid) {
 
 // ---- the GM panel
 
+/** The actions the description gives the GM that are nobody's turn (start combat, call for a
+ * check ...): a card each, built from their fields. Not while looking at the past. */
+function renderGMActions() {
+  const box = $("#gm-actions");
+  const actions = S.viewSeq !== null ? [] : ((S.description && S.description.actions) || []).filter((a) => !a.combatant);
+  const key = JSON.stringify(actions);
+  if (key === S.gmActionsKey) return;
+  S.gmActionsKey = key;
+  box.replaceChildren(...actions.map((a) => actionCard(a, "gm-action")));
+  box.hidden = !actions.length;
+}
+
 function renderGM() {
   const card = $("#gm-card");
   card.hidden = !isGM();
   if (!isGM()) return;
   const st = S.state;
-  $("#gm-start").hidden = st.status !== "setup";
+  renderGMActions();
   // Setup blocks open while setting up, and fold away once (when combat starts) to leave room for play.
   const phase = st.status === "setup" ? "setup" : "play";
   if (S.gmPhase !== phase) {
@@ -1387,7 +1400,6 @@ function wire() {
     const r = await act("add_combatant", args, undefined, $("button[type=submit]", f));
     if (r) { el.name.value = ""; el.sheet_json.value = ""; resetSheetEditor(); el.name.focus(); toast(`${args.name} added.`, "ok"); }
   });
-  $("#start-btn").addEventListener("click", (e) => act("start_combat", {}, undefined, e.currentTarget));
   $$("[data-undo]").forEach((b) => b.addEventListener("click", () => act("undo", { to: b.dataset.undo }, undefined, b)));
   $("#redo-btn").addEventListener("click", (e) => act("redo", {}, undefined, e.currentTarget));
   $("#undo-to-form").addEventListener("submit", (e) => {

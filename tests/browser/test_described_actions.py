@@ -81,3 +81,28 @@ def test_bars_and_badges_are_the_descriptions(browser: Any, server: ServerProces
     expect(brenna.locator(".c-stats")).to_contain_text("HP 3/12")
     assert errors == []
     gm.context.close()
+
+
+def test_the_gm_calls_for_a_fright_check_from_the_described_action(browser: Any, server: ServerProcess) -> None:
+    """G-18: the GM's description offers Start combat in setup and the Fright Check in play; the page
+    shows each as a card of its fields, and the Fright Check is rolled with the modifier given."""
+    gm = browser.new_context(viewport=LAPTOP).new_page()
+    gm.set_default_timeout(10_000)
+    errors: list[str] = []
+    gm.on("pageerror", lambda e: errors.append(str(e)))
+    gm.goto(server.url + "/")
+    gm.get_by_role("button", name="Open a demo fight").click()
+    expect(gm.locator("#gm-actions .gm-action")).to_have_count(1)
+    expect(gm.locator("#gm-actions")).to_contain_text("G-19")
+    gm.get_by_role("button", name="Start combat").click()
+    card = gm.locator("#gm-actions .gm-action[data-action=fright_check]")
+    card.get_by_label("Who", exact=True).select_option("brenna")
+    card.get_by_label("Modifier", exact=True).fill("-2")
+    card.get_by_label("What happens", exact=True).fill("the troll roars")
+    card.get_by_role("button", name="Fright Check").click()
+    expect(gm.locator("#log li[data-type=fright_check_demanded]")).to_have_count(1)
+    # the demo's dice are seeded: the server rolls Brenna's Will at once
+    rolled = gm.locator("#log li[data-type=check_rolled]", has_text="rolls for a Fright Check")
+    expect(rolled).to_contain_text("-2 the troll roars")
+    assert errors == []
+    gm.context.close()

@@ -51,7 +51,7 @@ def test_the_seat_whose_combatant_acts_gets_the_maneuvers_others_get_none(new_fi
     assert all(a.command == "maneuver" and a.args["combatant"] == "a" for a in mine.actions)
     assert _describe(state, PLAYER_B).actions == ()
     assert _describe(state, SPECTATOR).actions == ()
-    assert [a.id for a in _describe(state, GM_ACTOR).actions] == [a.id for a in mine.actions]
+    assert [a.id for a in _describe(state, GM_ACTOR).actions] == [a.id for a in mine.actions] + ["fright_check"]
 
 
 def test_aim_needs_a_ready_ranged_or_thrown_weapon(new_fight: NewFight) -> None:
@@ -312,3 +312,19 @@ def test_the_summary_lists_the_weapons_with_skill_and_damage_to_those_who_see_th
     f.run("update_combatant", {"id": "a", "hidden": True})
     hidden = next(s.text for s in _describe(f.engine.load(f.fid), PLAYER_B).summaries if s.combatant == "a")
     assert "broadsword" not in hidden
+
+
+def test_the_gm_may_call_for_a_fright_check_of_anyone_conscious(new_fight: NewFight) -> None:
+    """G-18: the GM's description offers the Fright Check (who, a modifier, what happens); a player's
+    does not; the unconscious are not offered, and the action's args are a command the rules take."""
+    f = new_fight({"a": {}, "b": {}, "c": {}})
+    f.adjust("c", unconscious=True)
+    state = f.engine.load(f.fid)
+    assert "fright_check" not in {a.id for a in _describe(state, PLAYER_A).actions}
+    fright = _action(_describe(state, GM_ACTOR), "fright_check")
+    assert fright.combatant is None and fright.rules == ("G-18",)
+    assert _choices(fright, "combatant") == ["a", "b"]
+    assert [(f_.name, f_.type) for f_ in fright.fields] == [("combatant", "choice"), ("modifier", "integer"),
+                                                          ("reason", "text")]
+    f.run(fright.command, {**fright.args, "combatant": "b", "modifier": -2, "reason": "the troll roars"})
+    assert f.prompt("roll", "fright").combatant == "b"

@@ -91,6 +91,10 @@ def describe(ruleset: Ruleset, state: FightState, viewer: Viewer) -> Description
         for cid, c in state.combatants.items():
             if cid != combat.current and c.condition.wait_action and viewer.controls(cid):
                 actions.append(_wait_action(state, cid))
+    if state.status == "active" and viewer.is_gm and not blocking:
+        fright = _fright_action(state)
+        if fright is not None:
+            actions.append(fright)
     prompts = tuple(_prompt(state, p, sees) for p in state.prompts
                     if p.kind != "dispute" and (viewer.is_gm if p.combatant is None else viewer.controls(p.combatant)))
     bars: list[Bar] = []
@@ -114,6 +118,7 @@ _PARTS: dict[tuple[int, bool], tuple[Combatant, tuple[tuple[Bar, ...], tuple[Bad
 _ACTIONS: dict[tuple[Any, ...], tuple[Sheet, tuple[Action, ...]]] = {}
 _WEAPON_CHOICES: dict[int, tuple[Sheet, dict[str, Choice]]] = {}
 _UNHURT: dict[int, tuple[Sheet, int, int]] = {}
+_FRIGHT: dict[tuple[Choice, ...], Action] = {}
 
 
 def _remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
@@ -277,6 +282,29 @@ def _wait_action(state: FightState, cid: str) -> Action:
     return Action(f"trigger_wait:{cid}", "trigger_wait", f"{c.name}: trigger the Wait",
                   f"“{cond.wait_trigger}” happened: {MANEUVER_TEXT[action][0]} now, interrupting the turn.", ("G-34",),
                   {"combatant": cid}, tuple(fields), action != "ready", "3d6" if action != "ready" else "", cid)
+
+
+def _fright_action(state: FightState) -> Action | None:
+    """G-18: the GM calls for a Fright Check of anyone conscious (the seat that runs it rolls Will)."""
+    aware = tuple(Choice(c.id, c.name) for c in state.combatants.values()
+                  if not c.condition.dead and not c.condition.unconscious)
+    if not aware:
+        return None
+    hit = _FRIGHT.get(aware)
+    if hit is None:  # the same object while the same are conscious: its encoded text is reused
+        hit = _fright_of(aware)
+        _remember(_FRIGHT, aware, hit)
+    return hit
+
+
+def _fright_of(aware: tuple[Choice, ...]) -> Action:
+    return Action("fright_check", "fright_check", "Fright Check",
+                  "Something terrifying happens: the combatant rolls Will, failing is a stun or worse.", ("G-18",),
+                  {}, (Field("combatant", "choice", "Who", "The one who must keep their nerve.", "G-18", True, aware,
+                             default=aware[0].value),
+                       Field("modifier", "integer", "Modifier", "To the Will roll: negative for worse horrors.", "G-18",
+                             default=0, minimum=-10, maximum=10),
+                       Field("reason", "text", "What happens", "Shown in the log.", "G-18")))
 
 
 # --------------------------------------------------------------------------- prompts
