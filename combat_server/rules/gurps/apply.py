@@ -2,7 +2,8 @@
 ``decide``; this module only writes the recorded facts into the state.
 
 Prompts: an event may carry ``answers`` (the prompt it closes) and ``opens`` (the
-prompts it opens, in the order they must be answered).
+prompts it opens, in the order they must be answered), folded by the kit
+(rules/kit/prompts.py).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import attrs
 
 from combat_server.rules.gurps.importing import character_imported
 from combat_server.rules.gurps.state import Attack, Combat, Condition
-from combat_server.rules.model import Event, FightState, Prompt
+from combat_server.rules.kit.prompts import fold_prompts
+from combat_server.rules.model import Event, FightState
 
 
 def _combat(state: FightState) -> Combat:
@@ -30,19 +32,6 @@ def _cond(state: FightState, cid: str) -> Condition:
 
 def _set_combat(state: FightState, **changes: Any) -> FightState:
     return attrs.evolve(state, combat=attrs.evolve(_combat(state), **changes))
-
-
-def _prompts(state: FightState, event: Event) -> FightState:
-    p = event.payload
-    prompts = state.prompts
-    if "answers" in p:
-        prompts = tuple(pr for pr in prompts if pr.id != p["answers"])
-    for raw in p.get("opens", ()):
-        prompts = prompts + (
-            Prompt(id=raw["id"], kind=raw["kind"], combatant=raw.get("combatant"), text=raw["text"],
-                   options=dict(raw.get("options", {}))),
-        )
-    return attrs.evolve(state, prompts=prompts)
 
 
 def _combat_started(state: FightState, p: Mapping[str, Any]) -> FightState:
@@ -272,7 +261,7 @@ def apply_event(state: FightState, event: Event) -> FightState:
         state = _turn_started(state, p, event.seq)
     else:
         state = _APPLIERS[event.type](state, p)
-    return _prompts(state, event)
+    return fold_prompts(state, event)
 
 
 def after_core(state: FightState, event: Event) -> FightState:
