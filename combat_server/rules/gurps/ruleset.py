@@ -6,17 +6,19 @@ from typing import Any, ClassVar, Mapping
 
 from combat_server.rules.gurps import attacks, checks, importing, maneuvers, sheet as sheet_mod
 from combat_server.rules.describe import Description, Viewer
-from combat_server.rules.gurps.apply import after_core, apply_event
+from combat_server.rules.gurps.apply import after_core
 from combat_server.rules.gurps.describe import describe
 from combat_server.rules.gurps.batch import Batch
 from combat_server.rules.gurps.commands import COMMANDS
-from combat_server.rules.gurps.explain import combatant_view, explain_event
+from combat_server.rules.gurps.events import EVENTS
+from combat_server.rules.gurps.explain import combatant_view
 from combat_server.rules.gurps.turns import settle, start_combat
 from combat_server.rules.gurps.sheet import Sheet
 from combat_server.rules.gurps.sheet_schema import sheet_schema
 from combat_server.rules.gurps.state import Combat, Condition
 from combat_server.rules import core
 from combat_server.rules.commands import CommandSpec
+from combat_server.rules.kit.events import EventSpec
 from combat_server.rules.model import JSON, Command, DiceRequest, DiceSource, Event, EventDraft, FightState, Prompt
 from combat_server.rules.options import OptionSpec
 from combat_server.rules.ruleset import Ruleset
@@ -59,6 +61,7 @@ class GurpsRuleset(Ruleset):
                    help="Rolls other than attacks and defences can succeed or fail critically; off: plain pass or fail."),
     )
     commands: ClassVar[Mapping[str, CommandSpec]] = COMMANDS
+    events: ClassVar[Mapping[str, EventSpec]] = EVENTS
 
     def validate_sheet(self, raw: Mapping[str, JSON]) -> Sheet:
         return sheet_mod.validate_sheet(raw)
@@ -116,13 +119,13 @@ class GurpsRuleset(Ruleset):
         return None
 
     def apply(self, state: FightState, event: Event) -> FightState:
-        return apply_event(state, event)
+        return EVENTS.fold(self, state, event)
 
     def after_core(self, state: FightState, event: Event) -> FightState:
         return after_core(state, event)
 
     def explain(self, state_before: FightState, event: Event, hidden: frozenset[str] = frozenset()) -> str | None:
-        return explain_event(state_before, event, hidden)
+        return EVENTS.explain(state_before, event, hidden)
 
     def view_combatant(self, state: FightState, combatant_id: str) -> dict[str, JSON]:
         return combatant_view(state, combatant_id)

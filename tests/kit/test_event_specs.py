@@ -1,0 +1,101 @@
+"""#9 events: one spec per event type, registered once (rules/kit/events.py; core's in
+rules/core_events.py, GURPS's in rules/gurps/events.py). Its payload class declares the
+fields stored fights really carry, its fold and explanation are the ones dispatched, and
+its declared secrets hide what server/views.py hides today."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+
+from combat_server.rules.core_events import CORE_EVENT_SPECS
+from combat_server.rules.gurps.events import EVENTS
+from combat_server.rules.kit.events import EventRegistry, EventSpec, Secret, payload_problems, redact
+from combat_server.rules.model import FightState
+from combat_server.server.views import redact_payload
+from tests.fixtures import fixturekit
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def _stored_events() -> list[dict[str, Any]]:
+    out = []
+    for name in fixturekit.fight_names():
+        lines = fixturekit.export_path(name).read_text(encoding="utf-8").splitlines()
+        out.extend(json.loads(line) for line in lines[1:])
+    return out
+
+
+def test_every_event_type_is_registered_once_either_by_core_or_by_the_ruleset() -> None:
+    assert not set(CORE_EVENT_SPECS) & set(EVENTS)
+
+
+def test_a_type_registered_twice_is_refused() -> None:
+    @attrs.frozen
+    class Ping:
+        who: str
+
+    with pytest.raises(ValueError, match="'ping' is registered twice"):
+        EventRegistry(EventSpec("ping", Ping, None, None), EventSpec("ping", Ping, None, None))
+
+
+def test_every_stored_event_has_a_spec_and_fits_its_declared_payload() -> None:
+    """Stored fights (tests/fixtures/fights) are checked against the declarations."""
+    problems = []
+    for event in _stored_events():
+        spec = CORE_EVENT_SPECS.get(event["type"]) or EVENTS.get(event["type"])
+        assert spec is not None, f"no spec for {event['type']}"
+        problems.extend(payload_problems(spec, event["payload"]))
+    assert problems == []
+
+
+def test_a_payload_with_an_undeclared_field_or_a_wrong_type_does_not_fit() -> None:
+    spec = EVENTS["turn_started"]
+    assert payload_problems(spec, {"combatant": "a", "round": 1, "index": 0, "shock": 0, "opens": []}) == []
+    assert payload_problems(spec, {"combatant": "a", "round": "1", "index": 0, "colour": "red"}) == [
+        "turn_started: missing field 'shock'", "turn_started: field 'round' is not <class 'int'>: '1'",
+        "turn_started: undeclared field 'colour'"]
+
+
+def test_docs_gurps_lists_exactly_the_registered_gurps_events() -> None:
+    text = (DOCS / "gurps.md").read_text(encoding="utf-8")
+    section = text.split("## Events", 1)[1].split("Every roll event", 1)[0]
+    assert set(re.findall(r"`([a-z_]+)`", section)) == set(EVENTS)
+
+
+@pytest.mark.parametrize("hide", ["first", "second", "both"])
+def test_the_declared_secrets_hide_what_the_views_hide_in_stored_fights(hide: str) -> None:
+    """The specs' ``roller`` and ``secrets`` redact every stored GURPS event exactly as
+    server/views.py's tables do (until views.py reads them from the ruleset)."""
+    state = FightState(fight_id="f", ruleset="gurps", ruleset_version="1.0", options={}, dice_mode="server")
+    by_fight: dict[str, list[str]] = {}
+    events = _stored_events()
+    for e in events:
+        if e["type"] == "combatant_added":
+            by_fight.setdefault(e["fight_id"], []).append(e["payload"]["id"])
+    compared = 0
+    for e in events:
+        if e["type"] not in EVENTS:
+            continue
+        ids = by_fight[e["fight_id"]]
+        hidden = frozenset({"first": ids[:1], "second": ids[1:2], "both": ids}[hide])
+        payload = {k: v for k, v in e["payload"].items() if k != "opens"}
+        assert redact(EVENTS[e["type"]], payload, hidden) == redact_payload(e["type"], payload, hidden, state)
+        compared += 1
+    assert compared > 100
+
+
+def test_a_secret_within_a_list_hides_only_the_hidden_entries() -> None:
+    @attrs.frozen
+    class Started:
+        basis: list[dict[str, Any]]
+
+    spec = EventSpec("started", Started, None, None, secrets=(Secret("id", ("speed",), within="basis"),))
+    payload = {"basis": [{"id": "a", "speed": 5}, {"id": "b", "speed": 6}]}
+    assert redact(spec, payload, frozenset({"b"})) == {"basis": [{"id": "a", "speed": 5}, {"id": "b"}]}
+    assert redact(spec, payload, frozenset({"c"})) is payload
