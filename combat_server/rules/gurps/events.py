@@ -239,6 +239,14 @@ class CharacterImported:
 #: attacker's skill and damage.
 ATTACK_SECRETS = ("effective", "margin", "damage_dice", "damage_adds")
 
+#: Condition fields anyone at the table can see on a hidden combatant (posture, stunned, down, dead,
+#: the maneuver it visibly took).
+VISIBLE_CONDITION = ("posture", "stunned", "unconscious", "dead", "collapsed", "maneuver", "maneuver_option")
+#: The fight's pending attack, as a hidden attacker's foe may see it.
+COMBAT_SECRETS = (Secret("attack.attacker", ATTACK_SECRETS, within="attack"),)
+#: What a prompt about a hidden combatant says instead of its own text (which may name its numbers).
+HIDDEN_PROMPT_TEXT = {"defend": "{name} chooses a defence", "roll": "{name} rolls the dice"}
+
 EVENTS = EventRegistry(
     EventSpec("character_imported", CharacterImported, on_payload(importing.character_imported),
               explain._character_imported, secrets=(Secret("id", ("hp", "fp", "unused")),)),

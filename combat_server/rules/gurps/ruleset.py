@@ -10,7 +10,7 @@ from combat_server.rules.gurps.apply import after_core
 from combat_server.rules.gurps.describe import describe
 from combat_server.rules.gurps.batch import Batch
 from combat_server.rules.gurps.commands import COMMANDS
-from combat_server.rules.gurps.events import EVENTS
+from combat_server.rules.gurps.events import COMBAT_SECRETS, EVENTS, HIDDEN_PROMPT_TEXT, VISIBLE_CONDITION
 from combat_server.rules.gurps.explain import combatant_view
 from combat_server.rules.gurps.turns import settle, start_combat
 from combat_server.rules.gurps.sheet import Sheet
@@ -18,7 +18,7 @@ from combat_server.rules.gurps.sheet_schema import sheet_schema
 from combat_server.rules.gurps.state import Combat, Condition
 from combat_server.rules import core
 from combat_server.rules.commands import CommandSpec
-from combat_server.rules.kit.events import EventSpec
+from combat_server.rules.kit.events import EventSpec, Secret
 from combat_server.rules.model import JSON, Command, DiceRequest, DiceSource, Event, EventDraft, FightState, Prompt
 from combat_server.rules.options import OptionSpec
 from combat_server.rules.ruleset import Ruleset
@@ -62,6 +62,9 @@ class GurpsRuleset(Ruleset):
     )
     commands: ClassVar[Mapping[str, CommandSpec]] = COMMANDS
     events: ClassVar[Mapping[str, EventSpec]] = EVENTS
+    visible_condition: ClassVar[tuple[str, ...]] = VISIBLE_CONDITION
+    combat_secrets: ClassVar[tuple[Secret, ...]] = COMBAT_SECRETS
+    hidden_prompt_text: ClassVar[Mapping[str, str]] = HIDDEN_PROMPT_TEXT
 
     def validate_sheet(self, raw: Mapping[str, JSON]) -> Sheet:
         return sheet_mod.validate_sheet(raw)

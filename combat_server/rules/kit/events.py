@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import types
 import typing
+from collections import abc
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 import attrs
@@ -84,6 +85,13 @@ class EventRegistry(Mapping[str, EventSpec]):
     def __len__(self) -> int:
         return len(self._specs)
 
+    def get(self, key: str, default: EventSpec | None = None) -> EventSpec | None:  # type: ignore[override]
+        # a dict lookup: Mapping.get goes through a KeyError for every type it does not hold
+        return self._specs.get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._specs
+
     def fold(self, ruleset: Ruleset, state: FightState, event: Event) -> FightState:
         """The event's own fold, then the prompts it answers and opens."""
         fold = self._specs[event.type].fold
@@ -151,9 +159,11 @@ def _fits(value: Any, hint: Any) -> bool:
 
 
 def _at(payload: Mapping[str, Any], path: str) -> Any:
+    if "." not in path:
+        return payload.get(path)
     value: Any = payload
     for part in path.split("."):
-        if not isinstance(value, Mapping):
+        if not isinstance(value, abc.Mapping):
             return None
         value = value.get(part)
     return value
@@ -162,25 +172,31 @@ def _at(payload: Mapping[str, Any], path: str) -> Any:
 def redact(spec: EventSpec, payload: Mapping[str, Any], hidden: frozenset[str]) -> Mapping[str, Any]:
     """``payload`` without what its spec declares secret about the ``hidden`` combatants
     (prompts it opens are the viewer's business); ``payload`` itself if nothing is."""
-    out: dict[str, Any] | None = None
+    out: Mapping[str, Any] = payload
     record = payload.get("record")
-    if isinstance(record, Mapping) and (
+    if isinstance(record, abc.Mapping) and (
             (spec.roller and _at(payload, spec.roller) in hidden) or record.get("roller") in hidden):
-        out = dict(payload)
-        out["record"] = {k: v for k, v in record.items() if k not in RECORD_SECRETS}
-    for secret in spec.secrets:
+        out = dict(payload, record={k: v for k, v in record.items() if k not in RECORD_SECRETS})
+    return redact_secrets(spec.secrets, out, hidden)
+
+
+def redact_secrets(secrets: tuple[Secret, ...], data: Mapping[str, Any], hidden: frozenset[str]) -> Mapping[str, Any]:
+    """``data`` (a payload, or any object such as a fight's pending attack) without the fields
+    ``secrets`` declare about the ``hidden`` combatants; ``data`` itself if none applies."""
+    out: dict[str, Any] | None = None
+    for secret in secrets:
         if not secret.within:
-            if _at(payload, secret.who) in hidden and any(k in payload for k in secret.fields):
-                out = dict(out if out is not None else payload)
+            if _at(data, secret.who) in hidden and any(k in data for k in secret.fields):
+                out = dict(out if out is not None else data)
                 for k in secret.fields:
                     out.pop(k, None)
             continue
-        inner = payload.get(secret.within)
-        if isinstance(inner, Mapping) and _at(payload, secret.who) in hidden:
-            out = dict(out if out is not None else payload)
+        inner = data.get(secret.within)
+        if isinstance(inner, abc.Mapping) and _at(data, secret.who) in hidden:
+            out = dict(out if out is not None else data)
             out[secret.within] = {k: v for k, v in inner.items() if k not in secret.fields}
-        elif isinstance(inner, list) and any(isinstance(x, Mapping) and _at(x, secret.who) in hidden for x in inner):
-            out = dict(out if out is not None else payload)
+        elif isinstance(inner, list) and any(isinstance(x, abc.Mapping) and _at(x, secret.who) in hidden for x in inner):
+            out = dict(out if out is not None else data)
             out[secret.within] = [{k: v for k, v in x.items() if k not in secret.fields}
-                                  if isinstance(x, Mapping) and _at(x, secret.who) in hidden else x for x in inner]
-    return payload if out is None else out
+                                  if isinstance(x, abc.Mapping) and _at(x, secret.who) in hidden else x for x in inner]
+    return data if out is None else out
