@@ -2,11 +2,10 @@
 names of rules/gurps, taken from the gurps package's own declarations) appear nowhere in
 engine/, server/, store/, web/ or the terminal client.
 
-Not done yet: the files in KNOWN still carry the words listed there (the remaining work of
-#9: server/views.py's tables move behind the ruleset's view/redact; the web page and the
-terminal client already render the ruleset's description and know no GURPS word). The test
-fails if any other file, or any other word in those files, names GURPS; shrink KNOWN as the
-work lands.
+KNOWN lists words a file may still carry while a step of #9 is under way; it is empty now:
+server/views.py reads what a hidden combatant shows from the ruleset, and the web page and
+the terminal client render the ruleset's description. The test fails if any file outside
+rules/ names a GURPS word.
 """
 
 from __future__ import annotations
@@ -80,11 +79,8 @@ def scan(root: Path) -> dict[str, set[str]]:
     return found
 
 
-#: The remaining work of #9: what these files still know of GURPS (nothing may be added).
-KNOWN: dict[str, frozenset[str]] = {
-    # VISIBLE_CONDITION and the attack's secrets: to move behind Ruleset view/redact.
-    "server/views.py": frozenset({"attack", "collapsed", "dead", "stunned", "unconscious"}),
-}
+#: Words a file may still carry while a step of #9 is under way (none now; nothing may be added).
+KNOWN: dict[str, frozenset[str]] = {}
 
 
 def test_gurps_words_are_read_from_the_gurps_declarations() -> None:

@@ -19,25 +19,12 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 import attrs
 
 from combat_server.errors import reject
-from combat_server.rules.model import JSON, Command, Combatant, DiceSource, Event, EventDraft, FightState
+from combat_server.rules.model import JSON, Command, DiceSource, Event, EventDraft, FightState
 from combat_server.rules.commands import ANY, GM, CommandSpec, check_command
+from combat_server.rules.core_events import CORE_EVENT_SPECS
 from combat_server.rules.ruleset import Ruleset
 
 CONTROL_EVENTS = frozenset({"reverted", "restored"})
-CORE_EVENTS = frozenset(
-    {
-        "fight_created",
-        "combatant_added",
-        "combatant_updated",
-        "combatant_removed",
-        "condition_adjusted",
-        "note_added",
-        "fight_ended",
-        "dispute_raised",
-        "dispute_ruled",
-        "links_reissued",
-    }
-) | CONTROL_EVENTS
 DICE_MODES = ("server", "seeded", "manual")
 
 
@@ -323,52 +310,15 @@ def initial_state(ruleset: Ruleset, created: Event) -> FightState:
 
 
 def apply(ruleset: Ruleset, state: FightState, event: Event) -> FightState:
-    """Fold one effective event. Facts are never re-validated here."""
-    p = event.payload
-    t = event.type
-    if t in CONTROL_EVENTS:
-        raise AssertionError("control events are folded by fold(), not apply()")
-    if t == "combatant_added":
-        sheet = ruleset.validate_sheet(p["sheet"])
-        c = Combatant(
-            id=p["id"], name=p["name"], side=p["side"], sheet=sheet,
-            condition=ruleset.new_condition(sheet), hidden=bool(p.get("hidden", False)),
-        )
-        state = ruleset.after_core(state.with_combatant(c), event)
-    elif t == "combatant_updated":
-        c = state.combatants[p["id"]]
-        changes: dict[str, Any] = {k: p[k] for k in ("name", "side", "hidden") if k in p}
-        if "sheet" in p:
-            changes["sheet"] = ruleset.validate_sheet(p["sheet"])
-        state = ruleset.after_core(state.with_combatant(attrs.evolve(c, **changes)), event)
-    elif t == "combatant_removed":
-        combatants = dict(state.combatants)
-        del combatants[p["id"]]
-        prompts = tuple(pr for pr in state.prompts if pr.combatant != p["id"])
-        state = ruleset.after_core(attrs.evolve(state, combatants=combatants, prompts=prompts), event)
-    elif t == "condition_adjusted":
-        state = ruleset.after_core(state.with_condition(p["combatant"], **p["changes"]), event)
-    elif t == "note_added":
-        state = attrs.evolve(state, notes=state.notes + (p["text"],))
-    elif t == "fight_ended":
-        state = attrs.evolve(state, status="ended", ended_reason=p.get("reason", ""), prompts=())
-    elif t == "dispute_raised":
-        from combat_server.rules.model import Prompt
-
-        prompt = Prompt(
-            id=p["id"], kind="dispute", combatant=None,
-            text=f"{p.get('by_name') or p['by']} disputes event {p['seq']}: {p['comment']}",
-            options={"seq": p["seq"], "verdicts": ["uphold", "override"]},
-        )
-        state = attrs.evolve(state, prompts=state.prompts + (prompt,))
-    elif t == "dispute_ruled":
-        state = attrs.evolve(state, prompts=tuple(pr for pr in state.prompts if pr.id != p["dispute"]))
-    elif t == "links_reissued":
-        pass  # the seats table holds the tokens; the log only says when links were replaced
-    elif t == "fight_created":
-        raise AssertionError("fight_created only starts a fold")
-    else:
+    """Fold one effective event (core's by :data:`CORE_EVENT_SPECS`, the rest by the ruleset).
+    Facts are never re-validated here."""
+    spec = CORE_EVENT_SPECS.get(event.type)
+    if spec is None:
         state = ruleset.apply(state, event)
+    elif spec.fold is None:
+        raise AssertionError(f"{event.type} is folded by fold(), not apply()")
+    else:
+        state = spec.fold(ruleset, state, event)
     return attrs.evolve(state, seq=event.seq)
 
 
@@ -446,46 +396,7 @@ def explain(ruleset: Ruleset, state_before: FightState, event: Event, hidden: fr
     text = ruleset.explain(state_before, event, hidden)
     if text is not None:
         return text
-    p = event.payload
-    t = event.type
-
-    def name(cid: str) -> str:
-        c = state_before.combatants.get(cid)
-        return c.name if c is not None else cid
-
-    if t == "fight_created":
-        extra = f", forked from {p['forked_from']['fight_id']} at seq {p['forked_from']['seq']}" if "forked_from" in p else ""
-        return f"Fight created with ruleset {p['ruleset']} {p['ruleset_version']}, {p['dice_mode']} dice{extra}."
-    if t == "combatant_added":
-        return f"{p['name']} ({p['side'].upper()}) joins the fight as {p['id']}."
-    if t == "combatant_updated":
-        changed = ", ".join(k for k in p if k != "id")
-        return f"GM updated {name(p['id'])}: {changed}."
-    if t == "combatant_removed":
-        return f"{name(p['id'])} was removed from the fight." + (f" Reason: {p['reason']}." if p.get("reason") else "")
-    if t == "condition_adjusted" and p["combatant"] in hidden:
-        return f"GM adjusted {name(p['combatant'])}. Reason: {p['reason']}."
-    if t == "condition_adjusted":
-        changes = ", ".join(f"{k} {p['before'].get(k)} -> {v}" for k, v in p["changes"].items())
-        return f"GM adjusted {name(p['combatant'])}: {changes}. Reason: {p['reason']}."
-    if t == "note_added":
-        return f"Note by {p.get('by_name') or p['by']}: {p['text']}"
-    if t == "fight_ended":
-        return "The fight has ended." + (f" {p['reason']}" if p.get("reason") else "")
-    if t == "reverted":
-        seqs = p["seqs"]
-        span = f"{seqs[0]}" if len(seqs) == 1 else f"{seqs[0]}..{seqs[-1]}"
-        return f"GM undid event(s) {span} ({p['to'].replace('_', ' ')}); they stay in the log, marked undone."
-    if t == "restored":
-        return f"GM redid the undo at seq {p['revert']}, restoring {len(p['seqs'])} event(s)."
-    if t == "links_reissued":
-        return (f"New links were issued for {', '.join(p['seats'])}; the old links no longer work."
-                + (f" {p['reason']}" if p.get("reason") else ""))
-    if t == "dispute_raised":
-        return f"{p.get('by_name') or p['by']} disputes event {p['seq']}: {p['comment']} (waiting for the GM's ruling)."
-    if t == "dispute_ruled":
-        verdict = "upheld the original ruling" if p["verdict"] == "uphold" else "overrode it with adjustments"
-        prompt = next((q for q in state_before.prompts if q.id == p["dispute"]), None)
-        about = f"the dispute of event {prompt.options['seq']}" if prompt and "seq" in prompt.options else p["dispute"]
-        return f"GM ruled on {about}: {verdict}." + (f" {p['comment']}" if p.get("comment") else "")
-    return f"{t.replace('_', ' ')}."
+    spec = CORE_EVENT_SPECS.get(event.type)
+    if spec is not None and spec.explain is not None:
+        return spec.explain(state_before, event.payload, hidden)
+    return f"{event.type.replace('_', ' ')}."

@@ -15,6 +15,7 @@ from typing import Any, Callable, ClassVar, Iterable, Mapping
 from combat_server.errors import CombatError, reject
 from combat_server.rules.commands import CommandSpec
 from combat_server.rules.describe import Description, Viewer
+from combat_server.rules.kit.events import EventSpec, Secret
 from combat_server.rules.model import JSON, Command, DiceSource, Event, EventDraft, FightState, Prompt
 from combat_server.rules.options import OptionSpec, check_specs, specs_from_defaults
 from combat_server.rules.options import validate as validate_options
@@ -28,6 +29,17 @@ class Ruleset(abc.ABC):
     combat_type: ClassVar[type | None] = None
     #: The commands this ruleset decides (beyond the core ones), by name (rules/commands.py).
     commands: ClassVar[Mapping[str, CommandSpec]] = {}
+    #: The events this ruleset folds (beyond the core ones), one spec each (rules/kit/events.py):
+    #: payload fields, fold, explanation and the fields a reader who may not see a sheet must not get.
+    events: ClassVar[Mapping[str, EventSpec]] = {}
+
+    # ----------------------------------------------------------------- hidden sheets (#9, server/views.py)
+    #: Condition fields anyone at the table sees on a combatant whose sheet is hidden from them.
+    visible_condition: ClassVar[tuple[str, ...]] = ()
+    #: Fields of the fight's ``combat`` state (e.g. a pending attack) that reveal a hidden combatant's sheet.
+    combat_secrets: ClassVar[tuple[Secret, ...]] = ()
+    #: Per prompt kind, the text a reader who may not see the combatant's sheet gets (``{name}``: its name).
+    hidden_prompt_text: ClassVar[Mapping[str, str]] = {}
 
     # ----------------------------------------------------------------- options (#9)
     #: One spec per per-fight option (rules/options.py): validation and the clients' form come from them.

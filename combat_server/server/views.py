@@ -1,8 +1,8 @@
 """What each seat may see: the state and events, with hidden sheets redacted.
 
 The GM sees everything. A combatant the GM marked ``hidden`` shows to players
-and spectators as its name, side and *visible* condition only (posture, stunned,
-down, dead, the maneuver it visibly took), unless the seat controls it; events
+and spectators as its name, side and *visible* condition only (what the ruleset declares
+visible: ``Ruleset.visible_condition``), unless the seat controls it; events
 and prompts lose the numbers that reveal its sheet (:func:`redact_payload`,
 :func:`prompt_view`: a roll it made keeps dice, total and outcome). Seats
 that see the same thing share a :func:`view_key`, so a pushed message is encoded
@@ -20,35 +20,22 @@ from typing import Any, Iterable, Mapping
 import attrs
 
 from combat_server.rules.model import Combatant, Event, FightState
-from combat_server.rules.ruleset import Ruleset
+from combat_server.rules.core_events import CORE_EVENT_SPECS
+from combat_server.rules.kit.events import EventSpec, redact, redact_secrets
+from combat_server.rules.ruleset import Ruleset, get_ruleset
 from combat_server.rules.serialize import converter, state_to_json
 from combat_server.server.protocol import dumps as _dumps
 
 GM_VIEW = "gm"
 PUBLIC_VIEW = "public"
 
-#: Condition fields anyone at the table can see on a hidden combatant.
-VISIBLE_CONDITION = ("posture", "stunned", "unconscious", "dead", "collapsed", "maneuver", "maneuver_option")
-
 _SHEET_EVENTS = ("combatant_added", "combatant_updated", "character_imported")
 
-#: Fields of a roll record that reveal the roller's sheet (a hidden roller keeps dice, total, outcome, rule).
-_RECORD_SECRETS = ("base", "base_reason", "modifiers", "target", "margin", "cap")
-#: Event type -> the payload field naming who rolled ``payload["record"]``.
-_ROLLER = {"defense_rolled": "defender", "check_rolled": "combatant", "feint_rolled": "feinter",
-           "feint_resisted": "target", "counter_rolled": "combatant"}
-#: Fields of ``attack_rolled``'s ``attack`` that reveal a hidden attacker's skill and damage.
-_ATTACK_SECRETS = ("effective", "margin", "damage_dice", "damage_adds")
-#: Per event type: the payload field naming a combatant, and the fields that reveal its hidden sheet or condition.
-_COMBATANT_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "maneuver_chosen": ("combatant", ("move_allowance",)),
-    "injury_applied": ("combatant", ("injury", "hp_before", "hp_after", "hp_max", "shock_added", "shock_pending")),
-    "fatigue_spent": ("combatant", ("fp_before", "fp_after", "fp_max", "hp_loss")),
-    "turn_started": ("combatant", ("shock",)),
-    "check_rolled": ("combatant", ("margin",)),
-    "character_imported": ("id", ("hp", "fp", "unused")),
-}
-_NEUTRAL_PROMPT = {"defend": "{name} chooses a defence", "roll": "{name} rolls the dice"}
+
+def _ruleset(state: FightState) -> Ruleset:
+    """The fight's ruleset, which declares what of a hidden combatant shows (``Ruleset.events``,
+    ``visible_condition``, ``combat_secrets``, ``hidden_prompt_text``)."""
+    return get_ruleset(state.ruleset, state.ruleset_version)
 
 
 def view_key(role: str, combatants: Iterable[str], state: FightState) -> str:
@@ -156,17 +143,18 @@ def state_view(full: Mapping[str, Any], state: FightState, key: str) -> dict[str
     if not hidden:
         return dict(full)
     out = dict(full)
+    ruleset = _ruleset(state)
     combatants = dict(out["combatants"])
     derived = dict(out.get("derived", {}))
     for cid in hidden:
-        combatants[cid] = _redacted(combatants[cid])
+        combatants[cid] = _redacted(combatants[cid], ruleset.visible_condition)
         derived.pop(cid, None)
     out["combatants"] = combatants
     out["derived"] = derived
     if "prompts" in out:
         out["prompts"] = _prompts_view(out["prompts"], state, hidden)
     if "combat" in out:
-        out["combat"] = _combat_view(out["combat"], hidden)
+        out["combat"] = _combat_view(ruleset, out["combat"], hidden)
     return out
 
 
@@ -178,10 +166,10 @@ def hidden_from(key: str, state: FightState) -> tuple[str, ...]:
     return tuple(cid for cid, c in state.combatants.items() if c.hidden and cid not in own)
 
 
-def _redacted(c: Mapping[str, Any]) -> dict[str, Any]:
+def _redacted(c: Mapping[str, Any], visible: tuple[str, ...]) -> dict[str, Any]:
     condition = c.get("condition") or {}
     return {"id": c["id"], "name": c["name"], "side": c["side"], "hidden": True, "sheet": None,
-            "condition": {k: condition[k] for k in VISIBLE_CONDITION if k in condition}}
+            "condition": {k: condition[k] for k in visible if k in condition}}
 
 
 class StateEncoder:
@@ -202,7 +190,7 @@ class StateEncoder:
         #: cid -> (derived view dict, '"cid":' + its JSON)
         self._derived_json: dict[str, tuple[object, str]] = {}
 
-    def _combatant(self, cid: str, c: Combatant, redact: bool) -> str:
+    def _combatant(self, cid: str, c: Combatant, redact: bool, visible: tuple[str, ...]) -> str:
         hit = self._combatants.get(cid)
         if hit is None or hit[0] is not c:
             data = converter().unstructure(c)
@@ -211,7 +199,7 @@ class StateEncoder:
         if not redact:
             return str(hit[1])
         if not isinstance(hit[2], str):
-            hit[2] = f"{_dumps(cid)}:{_dumps(_redacted(hit[2]))}"
+            hit[2] = f"{_dumps(cid)}:{_dumps(_redacted(hit[2], visible))}"
         return str(hit[2])
 
     def _derived_text(self, cid: str, view: dict[str, Any]) -> str:
@@ -249,10 +237,11 @@ class StateEncoder:
                 if hidden:
                     prompts, combat = rest.get("prompts"), rest.get("combat")
                     shown_prompts = _prompts_view(prompts, state, hidden) if prompts else prompts
-                    shown_combat = _combat_view(combat, hidden)
+                    shown_combat = _combat_view(ruleset, combat, hidden)
                     if shown_prompts is not prompts or shown_combat is not combat:
                         head, tail = head_tail(dict(rest, prompts=shown_prompts, combat=shown_combat))
-                cs = ",".join(self._combatant(cid, c, cid in hidden) for cid, c in state.combatants.items())
+                visible = ruleset.visible_condition
+                cs = ",".join(self._combatant(cid, c, cid in hidden, visible) for cid, c in state.combatants.items())
                 ds = ",".join(self._derived_text(cid, view) for cid, view in derived.items() if cid not in hidden)
                 parts = [head[1:]] if len(head) > 1 else []
                 parts.append(f'"combatants":{{{cs}}}')
@@ -264,14 +253,12 @@ class StateEncoder:
         return out
 
 
-def _combat_view(combat: Any, hidden: frozenset[str] | tuple[str, ...]) -> Any:
-    """``combat`` with the pending attack of a hidden attacker stripped of its numbers (the same object if none)."""
-    if not isinstance(combat, Mapping):
+def _combat_view(ruleset: Ruleset, combat: Any, hidden: frozenset[str] | tuple[str, ...]) -> Any:
+    """``combat`` without what the ruleset declares secret about hidden combatants (``combat_secrets``:
+    GURPS's pending attack of a hidden attacker loses its numbers); the same object if nothing is."""
+    if not isinstance(combat, Mapping) or not ruleset.combat_secrets:
         return combat
-    attack = combat.get("attack")
-    if not isinstance(attack, Mapping) or attack.get("attacker") not in hidden:
-        return combat
-    return dict(combat, attack={k: v for k, v in attack.items() if k not in _ATTACK_SECRETS})
+    return redact_secrets(ruleset.combat_secrets, combat, frozenset(hidden))
 
 
 def with_hidden_as_now(state: FightState, now: FightState) -> FightState:
@@ -296,7 +283,7 @@ def prompt_view(prompt: Mapping[str, Any], state: FightState) -> dict[str, Any]:
     c = state.combatants.get(cid) if isinstance(cid, str) else None
     name = c.name if c is not None else str(cid)
     kind = str(prompt.get("kind", ""))
-    text = _NEUTRAL_PROMPT.get(kind, "{name}: " + kind.replace("_", " ")).format(name=name)
+    text = _ruleset(state).hidden_prompt_text.get(kind, "{name}: " + kind.replace("_", " ")).format(name=name)
     return {"id": prompt["id"], "kind": kind, "combatant": cid, "text": text, "options": {}}
 
 
@@ -309,16 +296,26 @@ def _prompts_view(prompts: Any, state: FightState, hidden: frozenset[str] | tupl
             for p in prompts]
 
 
+@attrs.frozen
+class _Undeclared:
+    """The payload of an event type no spec declares (a record it carries is still redacted)."""
+
+
 def redact_payload(etype: str, payload: Mapping[str, Any], hidden: frozenset[str],
                    state: FightState) -> Mapping[str, Any]:
-    """The payload without the numbers that reveal the sheets of ``hidden`` combatants.
+    """The payload without the numbers that reveal the sheets of ``hidden`` combatants: what the
+    event's spec declares (rules/kit/events.py: its roll record, ``secrets``), and a GM's
+    adjustment of a hidden combatant shows only the ruleset's ``visible_condition``.
 
     Returns ``payload`` itself when nothing in it is about a hidden combatant, so
     callers can tell with ``is`` that the full text may be shared.
     """
     if not hidden:
         return payload
-    out: dict[str, Any] | None = None
+    ruleset = _ruleset(state)
+    spec = CORE_EVENT_SPECS.get(etype) or ruleset.events.get(etype) or EventSpec(etype, _Undeclared, None, None)
+    shown = redact(spec, payload, hidden)
+    out: dict[str, Any] | None = None if shown is payload else dict(shown)
 
     def put(k: str, v: Any) -> None:
         nonlocal out
@@ -326,41 +323,10 @@ def redact_payload(etype: str, payload: Mapping[str, Any], hidden: frozenset[str
             out = dict(payload)
         out[k] = v
 
-    def drop(keys: Iterable[str]) -> None:
-        nonlocal out
-        keys = [k for k in keys if k in payload]
-        if keys:
-            if out is None:
-                out = dict(payload)
-            for k in keys:
-                out.pop(k, None)
-
-    record = payload.get("record")
-    if isinstance(record, Mapping):
-        who = payload.get("attack", {}).get("attacker") if etype == "attack_rolled" else payload.get(_ROLLER.get(etype, ""))
-        if who in hidden or record.get("roller") in hidden:
-            put("record", {k: v for k, v in record.items() if k not in _RECORD_SECRETS})
-    attack = payload.get("attack")
-    if etype == "attack_rolled" and isinstance(attack, Mapping) and attack.get("attacker") in hidden:
-        put("attack", {k: v for k, v in attack.items() if k not in _ATTACK_SECRETS})
-    if etype in _COMBATANT_SECRETS:
-        field, secrets = _COMBATANT_SECRETS[etype]
-        if payload.get(field) in hidden:
-            drop(secrets)
-    if etype == "damage_rolled":
-        if payload.get("attacker") in hidden:
-            drop(("adds", "modifiers", "basic"))
-        if payload.get("target") in hidden:
-            drop(("dr", "penetrating", "multiplier", "injury"))
-    if etype == "combat_started" and isinstance(payload.get("basis"), list):
-        basis = payload["basis"]
-        if any(isinstance(b, Mapping) and b.get("id") in hidden for b in basis):
-            put("basis", [{"id": b["id"], "side": b.get("side")} if isinstance(b, Mapping) and b.get("id") in hidden
-                          else b for b in basis])
     if etype == "condition_adjusted" and payload.get("combatant") in hidden:
         for k in ("changes", "before"):
             if isinstance(payload.get(k), Mapping):
-                put(k, {f: v for f, v in payload[k].items() if f in VISIBLE_CONDITION})
+                put(k, {f: v for f, v in payload[k].items() if f in ruleset.visible_condition})
     opens = payload.get("opens")
     if opens is not None:
         shown = _prompts_view(opens, state, hidden)
@@ -398,7 +364,7 @@ def event_view(event: Event, state: FightState, hidden: frozenset[str]) -> dict[
 
 
 __all__ = [
-    "GM_VIEW", "PUBLIC_VIEW", "VISIBLE_CONDITION", "DerivedCache", "StateEncoder", "view_key", "hidden_from", "full_state", "state_view",
+    "GM_VIEW", "PUBLIC_VIEW", "DerivedCache", "StateEncoder", "view_key", "hidden_from", "full_state", "state_view",
     "event_view", "event_is_private", "prompt_view", "redact_payload", "with_hidden_as_now", "hidden_ids",
     "hidden_during", "may_hide", "seat_hidden", "payload_view", "hidden_key", "visible_to",
 ]

@@ -258,12 +258,11 @@ def test_removed_combatant_leaves_the_sequence(duel: Table) -> None:
     assert duel.current == "knight" and duel.state.combat.round == 2
 
 
-def test_every_gurps_event_type_has_an_explanation() -> None:
-    """Audit: each event the ruleset folds also has its one-sentence explanation."""
-    from combat_server.rules.gurps.apply import EVENT_TYPES
-    from combat_server.rules.gurps.explain import _EXPLAIN
+def test_every_gurps_event_type_has_a_fold_and_an_explanation() -> None:
+    """Audit (#9 events): each event the ruleset registers is folded and has its one-sentence explanation."""
+    from combat_server.rules.gurps.events import EVENTS
 
-    assert EVENT_TYPES <= set(_EXPLAIN)
+    assert all(spec.fold is not None and spec.explain is not None for spec in EVENTS.values())
 
 
 def test_basic_set_wound_multipliers_option(engine) -> None:  # type: ignore[no-untyped-def]

@@ -2,7 +2,8 @@
 ``decide``; this module only writes the recorded facts into the state.
 
 Prompts: an event may carry ``answers`` (the prompt it closes) and ``opens`` (the
-prompts it opens, in the order they must be answered).
+prompts it opens, in the order they must be answered), folded by the kit after
+the event's own fold (rules/kit/events.py: ``EventRegistry.fold``).
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from typing import Any, Callable, Mapping
 
 import attrs
 
-from combat_server.rules.gurps.importing import character_imported
 from combat_server.rules.gurps.state import Attack, Combat, Condition
-from combat_server.rules.model import Event, FightState, Prompt
+from combat_server.rules.model import Event, FightState
+from combat_server.rules.ruleset import Ruleset
 
 
 def _combat(state: FightState) -> Combat:
@@ -32,24 +33,12 @@ def _set_combat(state: FightState, **changes: Any) -> FightState:
     return attrs.evolve(state, combat=attrs.evolve(_combat(state), **changes))
 
 
-def _prompts(state: FightState, event: Event) -> FightState:
-    p = event.payload
-    prompts = state.prompts
-    if "answers" in p:
-        prompts = tuple(pr for pr in prompts if pr.id != p["answers"])
-    for raw in p.get("opens", ()):
-        prompts = prompts + (
-            Prompt(id=raw["id"], kind=raw["kind"], combatant=raw.get("combatant"), text=raw["text"],
-                   options=dict(raw.get("options", {}))),
-        )
-    return attrs.evolve(state, prompts=prompts)
-
-
 def _combat_started(state: FightState, p: Mapping[str, Any]) -> FightState:
     return attrs.evolve(state, status="active", combat=Combat(order=tuple(p["order"]), phase="between"))
 
 
-def _turn_started(state: FightState, p: Mapping[str, Any], seq: int) -> FightState:
+def _turn_started(ruleset: Ruleset, state: FightState, event: Event) -> FightState:
+    p, seq = event.payload, event.seq
     cid = p["combatant"]
     state = state.with_condition(
         cid,
@@ -239,40 +228,6 @@ def _weapon_readied(state: FightState, p: Mapping[str, Any]) -> FightState:
 
 def _noop(state: FightState, p: Mapping[str, Any]) -> FightState:
     return state
-
-
-_APPLIERS: dict[str, Callable[[FightState, Mapping[str, Any]], FightState]] = {
-    "combat_started": _combat_started,
-    "maneuver_chosen": _maneuver_chosen,
-    "attack_rolled": _attack_rolled,
-    "defense_rolled": _defense_rolled,
-    "feint_rolled": _feint_rolled,
-    "feint_resisted": _feint_resisted,
-    "damage_rolled": _damage_rolled,
-    "injury_applied": _injury_applied,
-    "check_rolled": _check_rolled,
-    "turn_ending": _turn_ending,
-    "turn_ended": _turn_ended,
-    "turn_skipped": _turn_skipped,
-    "fatigue_spent": _fatigue_spent,
-    "wait_triggered": _wait_triggered,
-    "interrupt_ended": _interrupt_ended,
-    "posture_changed": _posture_changed,
-    "weapon_readied": _weapon_readied,
-    "counter_rolled": _counter_rolled,
-    "fright_check_demanded": _noop,
-    "character_imported": character_imported,
-}
-EVENT_TYPES = frozenset(_APPLIERS) | {"turn_started"}
-
-
-def apply_event(state: FightState, event: Event) -> FightState:
-    p = event.payload
-    if event.type == "turn_started":
-        state = _turn_started(state, p, event.seq)
-    else:
-        state = _APPLIERS[event.type](state, p)
-    return _prompts(state, event)
 
 
 def after_core(state: FightState, event: Event) -> FightState:

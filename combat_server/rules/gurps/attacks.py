@@ -16,7 +16,8 @@ import attrs
 
 from combat_server.errors import reject
 from combat_server.rules.gurps import derived, injury as inj
-from combat_server.rules.gurps.batch import Batch, prompt, roll_prompt
+from combat_server.rules.gurps.batch import Batch
+from combat_server.rules.kit.prompts import answered, open_prompt as prompt, roll_prompt
 from combat_server.rules.gurps.rolls import Mod, record, succeeded
 from combat_server.rules.gurps.sheet import Weapon
 from combat_server.rules.gurps.state import Attack
@@ -265,7 +266,7 @@ def defense_options(state: FightState, attack: Attack) -> dict[str, Any]:
 def defend(b: Batch, args: Mapping[str, Any]) -> None:
     """G-38: answer the open defence prompt (that it is open and the sender's was checked by the spec)."""
     prompt_id = args.get("prompt")
-    pr = next(p for p in b.state.prompts if p.id == prompt_id and p.kind == "defend")
+    pr = answered(b.state, prompt_id, "defend")
     assert pr.combatant is not None
     attack = b.combat.attack
     assert attack is not None

@@ -8,7 +8,8 @@ from typing import Any, Callable, Mapping
 
 from combat_server.errors import reject
 from combat_server.rules.gurps import attacks, injury as inj
-from combat_server.rules.gurps.batch import Batch, roll_prompt
+from combat_server.rules.gurps.batch import Batch
+from combat_server.rules.kit.prompts import answered, roll_prompt
 from combat_server.rules.gurps.rolls import Mod, record, succeeded
 from combat_server.rules.model import JSON, Prompt
 
@@ -16,7 +17,7 @@ from combat_server.rules.model import JSON, Prompt
 def answer_roll(b: Batch, args: Mapping[str, Any]) -> None:
     """Roll for the open roll prompt (that it is open and the sender's was checked by the spec)."""
     prompt_id = args.get("prompt")
-    pr = next(p for p in b.state.prompts if p.id == prompt_id and p.kind == "roll")
+    pr = answered(b.state, prompt_id, "roll")
     purpose = str(pr.options["purpose"])
     handler = _ROLLS.get(purpose)
     if handler is None:

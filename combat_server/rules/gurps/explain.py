@@ -1,5 +1,5 @@
 """One readable sentence per event, citing rule ids: the audit text a contested ruling
-is settled with. Also the derived numbers clients show for each combatant."""
+is settled with (each registered with its event in events.py). Also the derived numbers clients show for each combatant."""
 
 from __future__ import annotations
 
@@ -56,14 +56,6 @@ _EFFECTS = {
     "aim_lost": "loses the aim (G-21)",
     "concentration_broken": "loses concentration; the task starts over (G-27)",
 }
-
-
-def explain_event(state: FightState, event: Event, hidden: Hidden = _NONE) -> str | None:
-    """The event's sentence; numbers of the sheets of ``hidden`` combatants are left out."""
-    fn = _EXPLAIN.get(event.type)
-    if fn is None:
-        return None
-    return fn(state, event.payload, hidden)
 
 
 def _n(state: FightState, cid: str) -> str:
@@ -288,31 +280,6 @@ def _character_imported(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) 
     if p.get("unused") and p["id"] not in h:
         text += f" Not used ({len(p['unused'])}): " + "; ".join(p["unused"]) + "."
     return text
-
-
-_EXPLAIN: dict[str, Callable[[FightState, Mapping[str, Any], Hidden], str]] = {
-    "character_imported": _character_imported,
-    "combat_started": _combat_started,
-    "turn_started": _turn_started,
-    "maneuver_chosen": _maneuver_chosen,
-    "attack_rolled": _attack_rolled,
-    "defense_rolled": _defense_rolled,
-    "feint_rolled": _feint_rolled,
-    "feint_resisted": _feint_resisted,
-    "damage_rolled": _damage_rolled,
-    "injury_applied": _injury_applied,
-    "check_rolled": _check_rolled,
-    "turn_ending": _turn_ending,
-    "turn_ended": _turn_ended,
-    "turn_skipped": _simple("{combatant} is {reason}: the turn is skipped (G-19)."),
-    "fatigue_spent": _fatigue_spent,
-    "wait_triggered": _simple("{combatant}'s Wait triggers ({trigger}): the {action} interrupts the sequence (G-34)."),
-    "interrupt_ended": _simple("The sequence resumes after {combatant}'s interrupt (G-34)."),
-    "posture_changed": _simple("{combatant} is now {to}: {reason} (G-26)."),
-    "weapon_readied": _simple("{combatant} readies {weapon} (G-33)."),
-    "counter_rolled": _counter_rolled,
-    "fright_check_demanded": _simple("The GM calls for a Fright Check for {combatant}: Will{modifier:+d} (G-18)."),
-}
 
 
 _SHEET_VIEWS: dict[int, tuple[Sheet, dict[str, JSON]]] = {}

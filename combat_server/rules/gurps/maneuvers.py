@@ -11,7 +11,9 @@ from typing import Any, Callable, Mapping
 
 from combat_server.errors import reject
 from combat_server.rules.gurps import attacks, derived
-from combat_server.rules.gurps.batch import Batch, roll_prompt
+from combat_server.rules.gurps.batch import Batch
+from combat_server.rules.kit import args as kit_args
+from combat_server.rules.kit.prompts import roll_prompt
 from combat_server.rules.gurps.rolls import Mod, record, succeeded
 from combat_server.rules.gurps.sheet import Sheet, Weapon
 from combat_server.rules.gurps.state import Condition
@@ -64,21 +66,11 @@ def aoa_options(weapon: Weapon) -> tuple[str, ...]:
 
 
 def _str(args: Mapping[str, Any], key: str, required: bool = True) -> str:
-    v = args.get(key)
-    if v is None or v == "":
-        if required:
-            raise reject("command/missing_field", f"maneuver: {key} is required", field=key)
-        return ""
-    if not isinstance(v, str):
-        raise reject("command/bad_field", f"maneuver: {key} must be text", field=key)
-    return v
+    return kit_args.text(args, key, "maneuver", required)
 
 
 def _int(args: Mapping[str, Any], key: str, default: int = 0, lo: int = 0, hi: int = 100000) -> int:
-    v = args.get(key, default)
-    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-        raise reject("command/bad_field", f"maneuver: {key} must be a whole number {lo}..{hi}", field=key)
-    return v
+    return kit_args.whole(args, key, "maneuver", default, lo, hi)
 
 
 def allowance(b: Batch, cid: str, maneuver: str, option: str, sprint: bool) -> int:

@@ -1,24 +1,16 @@
 """Success rolls (G-01, A-03), attack criticals (G-36), defence rolls (G-38), and the
-roll record every roll event carries: dice, modifiers with reasons and rule ids,
-effective target, margin, outcome."""
+kit's roll record (rules/kit/rolls.py) of a 3d roll-under roll judged by them."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from functools import partial
+from typing import Callable, Sequence
 
-import attrs
-
+from combat_server.rules.kit.rolls import Mod, record as kit_record
 from combat_server.rules.model import JSON
 
-
-@attrs.frozen
-class Mod:
-    value: int
-    reason: str
-    rule: str
-
-    def to_json(self) -> dict[str, JSON]:
-        return {"value": self.value, "reason": self.reason, "rule": self.rule}
+__all__ = ["Mod", "attack_outcome", "defense_outcome", "quick_contest", "record", "succeeded",
+           "success_outcome"]
 
 
 def success_outcome(total: int, effective: int, criticals: bool = True) -> str:
@@ -73,34 +65,14 @@ def record(
     cap: tuple[int, str, str] | None = None,
     criticals: bool = True,
 ) -> dict[str, JSON]:
-    """Build the audit record of a 3d roll-under roll."""
-    total = sum(dice)
-    effective = base + sum(m.value for m in mods)
-    capped = ""
-    if cap is not None and effective > cap[0]:
-        effective, capped = cap[0], f"capped at {cap[0]}: {cap[1]} ({cap[2]})"
+    """The audit record of a 3d roll-under roll, judged as a success roll, an attack or a defence."""
+    judge: Callable[[int, int], str] = partial(success_outcome, criticals=criticals)
     if outcome_fn == "attack":
-        outcome = attack_outcome(total, effective)
+        judge = attack_outcome
     elif outcome_fn == "defense":
-        outcome = defense_outcome(total, effective)
-    else:
-        outcome = success_outcome(total, effective, criticals)
-    rec: dict[str, JSON] = {
-        "purpose": purpose,
-        "roller": roller,
-        "dice": list(dice),
-        "total": total,
-        "base": base,
-        "base_reason": base_reason,
-        "modifiers": [m.to_json() for m in mods if m.value != 0],
-        "target": effective,
-        "margin": effective - total,
-        "outcome": outcome,
-        "rule": rule,
-    }
-    if capped:
-        rec["cap"] = capped
-    return rec
+        judge = defense_outcome
+    return kit_record(purpose=purpose, roller=roller, dice=dice, base=base, base_reason=base_reason, mods=mods,
+                      judge=judge, rule=rule, cap=cap)
 
 
 def quick_contest(margin_a: int, ok_a: bool, margin_b: int, ok_b: bool) -> int:

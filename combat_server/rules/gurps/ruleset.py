@@ -6,11 +6,12 @@ from typing import Any, ClassVar, Mapping
 
 from combat_server.rules.gurps import attacks, checks, importing, maneuvers, sheet as sheet_mod
 from combat_server.rules.describe import Description, Viewer
-from combat_server.rules.gurps.apply import after_core, apply_event
+from combat_server.rules.gurps.apply import after_core
 from combat_server.rules.gurps.describe import describe
 from combat_server.rules.gurps.batch import Batch
 from combat_server.rules.gurps.commands import COMMANDS
-from combat_server.rules.gurps.explain import combatant_view, explain_event
+from combat_server.rules.gurps.events import COMBAT_SECRETS, EVENTS, HIDDEN_PROMPT_TEXT, VISIBLE_CONDITION
+from combat_server.rules.gurps.explain import combatant_view
 from combat_server.rules.gurps.turns import settle, start_combat
 from combat_server.rules.gurps.sheet import Sheet
 from combat_server.rules.gurps.demo import DEMO
@@ -18,6 +19,7 @@ from combat_server.rules.gurps.sheet_schema import sheet_schema
 from combat_server.rules.gurps.state import Combat, Condition
 from combat_server.rules import core
 from combat_server.rules.commands import CommandSpec
+from combat_server.rules.kit.events import EventSpec, Secret
 from combat_server.rules.model import JSON, Command, DiceRequest, DiceSource, Event, EventDraft, FightState, Prompt
 from combat_server.rules.options import OptionSpec
 from combat_server.rules.ruleset import Ruleset
@@ -61,6 +63,10 @@ class GurpsRuleset(Ruleset):
     )
     commands: ClassVar[Mapping[str, CommandSpec]] = COMMANDS
     demo: ClassVar[Mapping[str, JSON] | None] = DEMO
+    events: ClassVar[Mapping[str, EventSpec]] = EVENTS
+    visible_condition: ClassVar[tuple[str, ...]] = VISIBLE_CONDITION
+    combat_secrets: ClassVar[tuple[Secret, ...]] = COMBAT_SECRETS
+    hidden_prompt_text: ClassVar[Mapping[str, str]] = HIDDEN_PROMPT_TEXT
 
     def validate_sheet(self, raw: Mapping[str, JSON]) -> Sheet:
         return sheet_mod.validate_sheet(raw)
@@ -118,13 +124,13 @@ class GurpsRuleset(Ruleset):
         return None
 
     def apply(self, state: FightState, event: Event) -> FightState:
-        return apply_event(state, event)
+        return EVENTS.fold(self, state, event)
 
     def after_core(self, state: FightState, event: Event) -> FightState:
         return after_core(state, event)
 
     def explain(self, state_before: FightState, event: Event, hidden: frozenset[str] = frozenset()) -> str | None:
-        return explain_event(state_before, event, hidden)
+        return EVENTS.explain(state_before, event, hidden)
 
     def view_combatant(self, state: FightState, combatant_id: str) -> dict[str, JSON]:
         return combatant_view(state, combatant_id)

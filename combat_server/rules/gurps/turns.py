@@ -22,7 +22,9 @@ from typing import Any, Mapping
 
 from combat_server.errors import reject
 from combat_server.rules.gurps import derived
-from combat_server.rules.gurps.batch import Batch, roll_prompt
+from combat_server.rules.gurps.batch import Batch
+from combat_server.rules.kit.prompts import roll_prompt
+from combat_server.rules.kit.turns import FixedOrder
 from combat_server.rules.gurps.injury import SHOCK_CAP
 from combat_server.rules.model import JSON
 
@@ -160,24 +162,21 @@ def _end_checks(b: Batch, cid: str) -> None:
     b.emit("turn_ending", payload, opens=opens)
 
 
+#: G-19: the order is fixed when combat starts; a new round begins when it wraps.
+ORDER = FixedOrder()
+
+
 def _start_next(b: Batch) -> bool:
     combat = b.combat
-    order = combat.order
-    if not order:
+    turn = ORDER.next_turn(combat.order, combat.index, combat.round, lambda cid: _can_act(b, cid))
+    if turn is None:
         return False
-    n = len(order)
-    for step in range(1, n + 1):
-        index = combat.index + step
-        rnd = (combat.round if combat.index >= 0 else 1) + index // n  # G-19: a new second when the order wraps
-        index %= n
-        cid = order[index]
-        if _can_act(b, cid):
-            cond = b.cond(cid)
-            shock = min(SHOCK_CAP, cond.shock_pending)
-            opens = []
-            if cond.hp <= 0 and cond.ht_rolls_at_zero:
-                opens.append(roll_prompt(cid, "consciousness",
-                                         f"{b.name(cid)} is at {cond.hp} HP: HT roll to stay conscious (G-44)"))
-            b.emit("turn_started", {"combatant": cid, "round": rnd, "index": index, "shock": shock}, opens=opens)
-            return True
-    return False
+    cid = turn.combatant
+    cond = b.cond(cid)
+    shock = min(SHOCK_CAP, cond.shock_pending)
+    opens = []
+    if cond.hp <= 0 and cond.ht_rolls_at_zero:
+        opens.append(roll_prompt(cid, "consciousness",
+                                 f"{b.name(cid)} is at {cond.hp} HP: HT roll to stay conscious (G-44)"))
+    b.emit("turn_started", {"combatant": cid, "round": turn.round, "index": turn.index, "shock": shock}, opens=opens)
+    return True

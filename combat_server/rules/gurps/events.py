@@ -1,0 +1,292 @@
+"""Every GURPS event, registered once (rules/kit/events.py): its payload's fields and
+types, its fold (apply.py), its sentence (explain.py) and the fields that reveal a
+hidden combatant's sheet. docs/gurps.md lists the same types (a test checks)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from combat_server.rules.gurps import apply, explain, importing
+from combat_server.rules.kit.events import EventRegistry, EventSpec, Secret, on_payload
+
+Obj = dict[str, Any]
+
+
+@attrs.frozen
+class CombatStarted:
+    order: list[str]
+    basis: list[Obj]
+    roll_offs: list[Obj]
+    explicit: bool
+
+
+@attrs.frozen
+class TurnStarted:
+    combatant: str
+    round: int
+    index: int
+    shock: int
+
+
+@attrs.frozen
+class ManeuverChosen:
+    combatant: str
+    maneuver: str
+    forced: str = ""
+    option: str = ""
+    aod_defense: str = ""
+    move_allowance: int = 0
+    moved: int = 0
+    posture: str = ""
+    target: str = ""
+    weapon: str = ""
+    range: int = 0
+    readied: str = ""
+    aim_weapon: str = ""
+    aim_target: str = ""
+    aim_turns: int = 0
+    evaluate_target: str = ""
+    evaluate_bonus: int = 0
+    wait_trigger: str = ""
+    wait_action: str = ""
+    concentrating: str = ""
+    sprinting: bool = False
+
+
+@attrs.frozen
+class AttackRolled:
+    attack: Obj
+    record: Obj
+    unbalanced: bool = False
+    unready: bool = False
+    attack_done: bool = False
+    no_defense: str = ""
+
+
+@attrs.frozen
+class DefenseRolled:
+    defender: str
+    attacker: str
+    defense: str
+    record: Obj
+    success: bool
+    hits_left: int
+    weapon: str = ""
+    aim_spoiled: bool = False
+    attack_done: bool = False
+
+
+@attrs.frozen
+class FeintRolled:
+    feinter: str
+    target: str
+    weapon: str
+    record: Obj
+    then_attack: bool = False
+
+
+@attrs.frozen
+class FeintResisted:
+    feinter: str
+    target: str
+    record: Obj
+    penalty: int
+    round: int
+    why: str = ""
+
+
+@attrs.frozen
+class CounterRolled:
+    combatant: str
+    target: str
+    weapon: str
+    record: Obj
+    success: bool
+    attack: Obj | None = None
+
+
+@attrs.frozen
+class DamageRolled:
+    attacker: str
+    target: str
+    weapon: str
+    dice: list[int]
+    basic: int
+    adds: int
+    modifiers: list[Obj]
+    damage_type: str
+    dr: int
+    penetrating: int
+    multiplier: str
+    injury: int
+    half_damage: bool = False
+    max_damage: bool = False
+    attack_done: bool = False
+
+
+@attrs.frozen
+class InjuryApplied:
+    combatant: str
+    injury: int
+    hp_before: int
+    hp_after: int
+    hp_max: int
+    shock_added: int
+    shock_pending: int
+    source: str = ""
+    major_wound: bool = False
+    reeling: bool = False
+    dead: bool = False
+    death_thresholds: list[int] = attrs.field(factory=list)
+
+
+@attrs.frozen
+class CheckRolled:
+    combatant: str
+    purpose: str
+    record: Obj | None = None
+    effect: str = "none"
+    effects: list[str] = attrs.field(factory=list)
+    effect_args: Obj = attrs.field(factory=dict)
+    death_checks: int = 0
+    dice: list[int] = attrs.field(factory=list)
+    margin: int = 0
+    turns: int = 0
+
+
+@attrs.frozen
+class TurnEnding:
+    combatant: str
+    fright_turns_left: int = 0
+
+
+@attrs.frozen
+class TurnEnded:
+    combatant: str
+    round: int
+    feint_expired: bool = False
+
+
+@attrs.frozen
+class TurnSkipped:
+    combatant: str
+    reason: str
+
+
+@attrs.frozen
+class FatigueSpent:
+    combatant: str
+    points: int
+    reason: str
+    fp_before: int
+    fp_after: int
+    fp_max: int
+    hp_loss: int = 0
+    unconscious: bool = False
+
+
+@attrs.frozen
+class WaitTriggered:
+    combatant: str
+    trigger: str
+    action: str
+
+
+@attrs.frozen
+class InterruptEnded:
+    combatant: str
+
+
+@attrs.frozen
+class PostureChanged:
+    combatant: str
+    to: str
+    reason: str = ""
+
+
+@attrs.frozen
+class WeaponReadied:
+    combatant: str
+    weapon: str
+
+
+@attrs.frozen
+class FrightCheckDemanded:
+    combatant: str
+    modifier: int
+    reason: str = ""
+
+
+@attrs.frozen
+class CharacterImported:
+    id: str
+    name: str
+    file: str
+    sha256: str
+    format: str
+    sheet: Obj
+    unused: list[str]
+    replaced: bool
+    side: str = ""
+    hidden: bool = False
+    hp: int = 0
+    fp: int = 0
+
+
+#: Fields of an attack (``attack_rolled``'s ``attack``, the pending attack) that reveal a hidden
+#: attacker's skill and damage.
+ATTACK_SECRETS = ("effective", "margin", "damage_dice", "damage_adds")
+
+#: Condition fields anyone at the table can see on a hidden combatant (posture, stunned, down, dead,
+#: the maneuver it visibly took).
+VISIBLE_CONDITION = ("posture", "stunned", "unconscious", "dead", "collapsed", "maneuver", "maneuver_option")
+#: The fight's pending attack, as a hidden attacker's foe may see it.
+COMBAT_SECRETS = (Secret("attack.attacker", ATTACK_SECRETS, within="attack"),)
+#: What a prompt about a hidden combatant says instead of its own text (which may name its numbers).
+HIDDEN_PROMPT_TEXT = {"defend": "{name} chooses a defence", "roll": "{name} rolls the dice"}
+
+EVENTS = EventRegistry(
+    EventSpec("character_imported", CharacterImported, on_payload(importing.character_imported),
+              explain._character_imported, secrets=(Secret("id", ("hp", "fp", "unused")),)),
+    EventSpec("combat_started", CombatStarted, on_payload(apply._combat_started), explain._combat_started,
+              secrets=(Secret("id", ("basic_speed", "dx"), within="basis"),)),
+    EventSpec("turn_started", TurnStarted, apply._turn_started, explain._turn_started,
+              secrets=(Secret("combatant", ("shock",)),)),
+    EventSpec("maneuver_chosen", ManeuverChosen, on_payload(apply._maneuver_chosen), explain._maneuver_chosen,
+              secrets=(Secret("combatant", ("move_allowance",)),)),
+    EventSpec("attack_rolled", AttackRolled, on_payload(apply._attack_rolled), explain._attack_rolled,
+              roller="attack.attacker", secrets=(Secret("attack.attacker", ATTACK_SECRETS, within="attack"),)),
+    EventSpec("defense_rolled", DefenseRolled, on_payload(apply._defense_rolled), explain._defense_rolled,
+              roller="defender"),
+    EventSpec("feint_rolled", FeintRolled, on_payload(apply._feint_rolled), explain._feint_rolled, roller="feinter"),
+    EventSpec("feint_resisted", FeintResisted, on_payload(apply._feint_resisted), explain._feint_resisted,
+              roller="target"),
+    EventSpec("counter_rolled", CounterRolled, on_payload(apply._counter_rolled), explain._counter_rolled,
+              roller="combatant"),
+    EventSpec("damage_rolled", DamageRolled, on_payload(apply._damage_rolled), explain._damage_rolled,
+              secrets=(Secret("attacker", ("adds", "modifiers", "basic")),
+                       Secret("target", ("dr", "penetrating", "multiplier", "injury")))),
+    EventSpec("injury_applied", InjuryApplied, on_payload(apply._injury_applied), explain._injury_applied,
+              secrets=(Secret("combatant", ("injury", "hp_before", "hp_after", "hp_max", "shock_added",
+                                            "shock_pending")),)),
+    EventSpec("check_rolled", CheckRolled, on_payload(apply._check_rolled), explain._check_rolled,
+              roller="combatant", secrets=(Secret("combatant", ("margin",)),)),
+    EventSpec("turn_ending", TurnEnding, on_payload(apply._turn_ending), explain._turn_ending),
+    EventSpec("turn_ended", TurnEnded, on_payload(apply._turn_ended), explain._turn_ended),
+    EventSpec("turn_skipped", TurnSkipped, on_payload(apply._turn_skipped),
+              explain._simple("{combatant} is {reason}: the turn is skipped (G-19).")),
+    EventSpec("fatigue_spent", FatigueSpent, on_payload(apply._fatigue_spent), explain._fatigue_spent,
+              secrets=(Secret("combatant", ("fp_before", "fp_after", "fp_max", "hp_loss")),)),
+    EventSpec("wait_triggered", WaitTriggered, on_payload(apply._wait_triggered),
+              explain._simple("{combatant}'s Wait triggers ({trigger}): the {action} interrupts the sequence (G-34).")),
+    EventSpec("interrupt_ended", InterruptEnded, on_payload(apply._interrupt_ended),
+              explain._simple("The sequence resumes after {combatant}'s interrupt (G-34).")),
+    EventSpec("posture_changed", PostureChanged, on_payload(apply._posture_changed),
+              explain._simple("{combatant} is now {to}: {reason} (G-26).")),
+    EventSpec("weapon_readied", WeaponReadied, on_payload(apply._weapon_readied),
+              explain._simple("{combatant} readies {weapon} (G-33).")),
+    EventSpec("fright_check_demanded", FrightCheckDemanded, on_payload(apply._noop),
+              explain._simple("The GM calls for a Fright Check for {combatant}: Will{modifier:+d} (G-18).")),
+)
