@@ -476,10 +476,11 @@ function describedAnswers(id) {
 
 function fillPrompt(card, p, st) {
   const o = p.options || {};
-  if (p.kind === "defend") {
-    // The defences open and their numbers are the rules' (the description's ready-made answers).
+  if (p.kind !== "roll") {
+    // Any other prompt (a defence, ...): the rules' ready-made answers (the description's) and their numbers.
     const answers = describedAnswers(p.id);
-    const dice = manual() && answers.some((a) => a.dice) ? diceInputs(3, 6, "Your defence roll (3d6)") : null;
+    const rolled = answers.find((a) => diceOf(a.dice));
+    const dice = manual() && rolled ? diceInputs(...diceOf(rolled.dice), `Your roll (${rolled.dice})`) : null;
     const choices = h("div", { class: "defences" });
     for (const a of answers) {
       const btn = h("button", { type: "button", class: "defence primary", dataset: { defense: a.args.defense || "" },
@@ -489,13 +490,13 @@ function fillPrompt(card, p, st) {
           await act(a.command, a.args, faces, btn);
         } },
         h("span", { class: "d-name" }, a.label),
-        a.number !== null ? h("span", { class: "d-num", title: "roll this or less on 3d6" }, String(a.number)) : null);
+        a.number !== null ? h("span", { class: "d-num", title: `roll this or less on ${a.dice || "3d6"}` }, String(a.number)) : null);
       choices.append(h("div", { class: "defence-choice" }, btn, a.number !== null && a.help ? h("span", { class: "hint" }, a.help) : null));
     }
     if (!answers.length) choices.append(h("p", { class: "hint" }, "Getting the choices…"));
     if (dice) card.append(dice);
     card.append(choices);
-  } else if (p.kind === "roll") {
+  } else {
     const count = o.count || 3, sides = o.sides || 6;
     const dice = manual() ? diceInputs(count, sides, `Your ${human(o.purpose)} roll (${count}d${sides})`) : null;
     const btn = h("button", { type: "button", class: "primary roll-btn", onclick: async () => {
@@ -516,7 +517,7 @@ function renderAct() {
   const combat = st.combat;
   const cur = combat && combat.current;
   const blocking = (st.prompts || []).some((p) => p.kind !== "dispute");
-  const canAct = S.viewSeq === null && !isSpectator() && st.status === "active" && combat && combat.phase === "maneuver"
+  const canAct = S.viewSeq === null && !isSpectator() && st.status === "active" && combat && (combat.phase === undefined || combat.phase === "maneuver")
     && !combat.interrupted_by && controls(cur) && !blocking;
   // The actions come in the seat's description, pushed just after the event: a combatant added
   // mid-turn changes their targets, so the whole of them is part of the key.

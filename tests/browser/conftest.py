@@ -39,6 +39,9 @@ def _free_port() -> int:
 class ServerProcess:
     """``serve`` in a subprocess; ``restart()`` keeps the port and the database."""
 
+    #: The module run as ``python -m``: a test may run a launcher that registers a ruleset of its own first.
+    module = "combat_server.server"
+
     def __init__(self, database: Path, port: int) -> None:
         self.database_url = f"sqlite:///{database}"
         self.port = port
@@ -49,7 +52,7 @@ class ServerProcess:
     def start(self) -> None:
         out = self.log.open("ab")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "combat_server.server", "--port", str(self.port),
+            [sys.executable, "-m", self.module, "--port", str(self.port),
              "--database-url", self.database_url, "--log-level", "warning"],
             stdout=out, stderr=subprocess.STDOUT, cwd=ROOT,
         )

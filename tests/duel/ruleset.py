@@ -220,8 +220,8 @@ class DuelRuleset(Ruleset):
 
     def validate_sheet(self, raw: Mapping[str, JSON]) -> Sheet:
         values = {}
-        for key, (low, high) in (("vigour", (1, 30)), ("nimbleness", (1, 6))):
-            value = raw.get(key)
+        for key, (low, high, default) in (("vigour", (1, 30, 10)), ("nimbleness", (1, 6, 3))):
+            value = raw.get(key, default)  # a field left out: the schema's default
             if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
                 raise reject("sheet/bad_field", f"{key} must be a whole number {low}..{high}", field=key)
             values[key] = value
@@ -231,7 +231,7 @@ class DuelRuleset(Ruleset):
         return Sheet(**values)
 
     def sheet_schema(self) -> dict[str, JSON]:
-        return {"type": "object", "title": "Duellist", "required": ["vigour", "nimbleness"],
+        return {"type": "object", "title": "Duellist",
                 "additionalProperties": False,
                 "properties": {
                     "vigour": {"type": "integer", "title": "Vigour", "minimum": 1, "maximum": 30, "default": 10,
