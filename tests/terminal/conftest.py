@@ -37,10 +37,11 @@ class LiveServer:
     ws_url: str
 
 
-def start_server(db: Path, port: int = 0) -> tuple[subprocess.Popen[str], LiveServer]:
-    """``python -m combat_server.server`` on ``port`` (0: a free one); returns once it listens."""
+def start_server(db: Path, port: int = 0, module: str = "combat_server.server") -> tuple[subprocess.Popen[str], LiveServer]:
+    """``python -m combat_server.server`` on ``port`` (0: a free one); returns once it listens.
+    ``module``: a launcher that registers a test-only ruleset first runs instead."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "combat_server.server", "--port", str(port), "--database-url", f"sqlite:///{db}",
+        [sys.executable, "-m", module, "--port", str(port), "--database-url", f"sqlite:///{db}",
          "--log-level", "warning"],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     )
