@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import abc
 import importlib.metadata
-from typing import Any, Callable, ClassVar, Iterable, Mapping
+from typing import Any, Callable, ClassVar, Generic, Iterable, Mapping
+
+from typing_extensions import TypeVar
 
 from combat_server.errors import CombatError, reject
 from combat_server.rules.commands import CommandSpec
@@ -21,7 +23,15 @@ from combat_server.rules.options import OptionSpec, check_specs, specs_from_defa
 from combat_server.rules.options import validate as validate_options
 
 
-class Ruleset(abc.ABC):
+#: A ruleset's own sheet, condition and combat types (#9). They default to ``Any``, so code
+#: that serves any ruleset (engine, server, registry) writes plain ``Ruleset``, while a
+#: ruleset states its own: ``class GurpsRuleset(Ruleset[Sheet, Condition, Combat])``.
+SheetT = TypeVar("SheetT", default=Any)
+ConditionT = TypeVar("ConditionT", default=Any)
+CombatT = TypeVar("CombatT", default=Any)
+
+
+class Ruleset(abc.ABC, Generic[SheetT, ConditionT, CombatT]):
     name: ClassVar[str]
     version: ClassVar[str]
     sheet_type: ClassVar[type]
@@ -64,7 +74,7 @@ class Ruleset(abc.ABC):
         return validate_options(self.name, self.option_specs, raw)
 
     @abc.abstractmethod
-    def validate_sheet(self, raw: Mapping[str, JSON]) -> Any:
+    def validate_sheet(self, raw: Mapping[str, JSON]) -> SheetT:
         """Turn a client's sheet JSON into the ruleset's sheet, or raise ``sheet/...``."""
 
     def sheet_schema(self) -> dict[str, JSON]:
@@ -74,11 +84,11 @@ class Ruleset(abc.ABC):
         return {"type": "object"}
 
     @abc.abstractmethod
-    def sheet_to_json(self, sheet: Any) -> dict[str, JSON]:
+    def sheet_to_json(self, sheet: SheetT) -> dict[str, JSON]:
         """The normalized sheet as stored in ``combatant_added`` events."""
 
     @abc.abstractmethod
-    def new_condition(self, sheet: Any) -> Any:
+    def new_condition(self, sheet: SheetT) -> ConditionT:
         """The live condition of a fresh combatant (full HP, standing, ...)."""
 
     @abc.abstractmethod

@@ -203,7 +203,7 @@ def _ward(b: Batch, args: Mapping[str, Any]) -> None:
     _next_turn(b)
 
 
-class DuelRuleset(Ruleset):
+class DuelRuleset(Ruleset[Sheet, Condition, Duel]):
     name: ClassVar[str] = "duel"
     version: ClassVar[str] = "1.0"
     sheet_type: ClassVar[type] = Sheet
@@ -240,10 +240,10 @@ class DuelRuleset(Ruleset):
                                    "default": 3, "description": "A sidestep roll of 1d6 at or under it works (D-3)."},
                 }}
 
-    def sheet_to_json(self, sheet: Any) -> dict[str, JSON]:
+    def sheet_to_json(self, sheet: Sheet) -> dict[str, JSON]:
         return {"vigour": sheet.vigour, "nimbleness": sheet.nimbleness}
 
-    def new_condition(self, sheet: Any) -> Condition:
+    def new_condition(self, sheet: Sheet) -> Condition:
         return Condition(vigour=sheet.vigour)
 
     def decide(self, state: FightState, command: Command, dice: DiceSource) -> list[EventDraft]:

@@ -37,7 +37,7 @@ class _StandInDice:
         return (1,) * request.count
 
 
-class GurpsRuleset(Ruleset):
+class GurpsRuleset(Ruleset[Sheet, Condition, Combat]):
     name: ClassVar[str] = "gurps"
     version: ClassVar[str] = "1.0"
     sheet_type: ClassVar[type] = Sheet
@@ -74,10 +74,10 @@ class GurpsRuleset(Ruleset):
     def sheet_schema(self) -> dict[str, JSON]:
         return sheet_schema()
 
-    def sheet_to_json(self, sheet: Any) -> dict[str, JSON]:
+    def sheet_to_json(self, sheet: Sheet) -> dict[str, JSON]:
         return sheet_mod.sheet_to_json(sheet)
 
-    def new_condition(self, sheet: Any) -> Condition:
+    def new_condition(self, sheet: Sheet) -> Condition:
         return Condition(hp=sheet.hp_max, fp=sheet.fp_max)
 
     def decide(self, state: FightState, command: Command, dice: DiceSource) -> list[EventDraft]:
