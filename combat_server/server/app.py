@@ -45,6 +45,7 @@ from combat_server.errors import CombatError, reject
 from combat_server.rules.core import command_specs
 from combat_server.rules.model import GM_ACTOR, Command, Event, FightState
 from combat_server.rules.ruleset import default_ruleset_name, rulesets_json
+from combat_server.server.httpbody import HTTP_METHODS, BodyAwareConnection, method_not_allowed
 from combat_server.server.hub import MAX_PAGE, FightHub, Seat
 from combat_server.server.peers import PeerListener
 from combat_server.server.protocol import (
@@ -66,8 +67,6 @@ READ_WORKERS = 2
 SHUTDOWN_GRACE = 2.0
 #: The flood count starts again after this many seconds without a rate-limited message.
 FLOOD_QUIET = 1.0
-#: HTTP methods that get a file; any other is answered 405.
-HTTP_METHODS = ("GET", "HEAD")
 
 log = structlog.get_logger("combat_server.server")
 T = TypeVar("T")
@@ -163,7 +162,7 @@ class CombatServer:
     async def start(self) -> None:
         self._server = await serve(
             self._handle, self.config.host, self.config.port,
-            process_request=self._http, compression="deflate" if self.config.compression else None,
+            process_request=self._http, create_connection=BodyAwareConnection, compression="deflate" if self.config.compression else None,
             max_size=self.config.hard_max_message, max_queue=16, write_limit=WRITE_LIMIT,
             ping_interval=20, ping_timeout=20, close_timeout=5,
         )
@@ -387,9 +386,7 @@ class CombatServer:
 
     def _http_response(self, connection: ServerConnection, request: Request) -> Response | None:
         if request.method not in HTTP_METHODS or (request.method != "GET" and "Upgrade" in request.headers):
-            response = connection.respond(HTTPStatus.METHOD_NOT_ALLOWED, "only GET and HEAD\n")
-            response.headers["Allow"] = ", ".join(HTTP_METHODS)
-            return response
+            return method_not_allowed(connection.protocol)
         if request.headers.get("Upgrade", "").lower() == "websocket":
             if request.path.split("?", 1)[0] == WS_PATH:
                 return None

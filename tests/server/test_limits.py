@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import http.client
 import json
+import socket
 from typing import Any
 
 import pytest
@@ -309,6 +310,36 @@ async def test_only_get_and_head_serve_files(server: CombatServer, method: str) 
     assert status == 405
     assert headers["Allow"] == "GET, HEAD"
     assert b"function" not in body
+
+
+def _raw_http(server: CombatServer, request: bytes) -> bytes:
+    """Send raw bytes and read the whole answer until the server closes (b"" if it only hung up)."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+        sock.sendall(request)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    return answer
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT"])
+async def test_a_request_with_a_body_is_answered_405_not_dropped(server: CombatServer, method: str) -> None:
+    """#15 item 15 (black-box pass): a POST/PUT with a body is 405 with ``Allow: GET, HEAD``, like one without."""
+    request = (f"{method} /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+               "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 5\r\n\r\nabc=1").encode()
+    answer = await asyncio.to_thread(_raw_http, server, request)
+    head = answer.split(b"\r\n\r\n", 1)[0].decode()
+    assert head.startswith("HTTP/1.1 405 "), answer
+    assert "\r\nAllow: GET, HEAD\r\n" in head + "\r\n"
+
+
+@pytest.mark.parametrize("body_header", ["Content-Length: 3", "Transfer-Encoding: chunked"])
+async def test_a_get_with_a_body_is_a_clean_400(server: CombatServer, body_header: str) -> None:
+    """#15 item 15 (black-box pass): GET or a websocket upgrade never carries a body; it is 400, not a hang-up."""
+    request = f"GET /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\n{body_header}\r\n\r\n3\r\nabc\r\n0\r\n\r\n".encode()
+    answer = await asyncio.to_thread(_raw_http, server, request)
+    assert answer.startswith(b"HTTP/1.1 400 "), answer
+    assert b"body" in answer.split(b"\r\n\r\n", 1)[1]
 
 
 async def test_get_serves_a_file_and_head_its_headers(server: CombatServer) -> None:
