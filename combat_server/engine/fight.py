@@ -230,6 +230,22 @@ class Engine:
             self._states.popitem(last=False)
 
     def _load_from_store(self, fight_id: str, upto: int | None = None, use_snapshots: bool = True) -> tuple[FightState, str]:
+        state, last_hash = self._fold_from_store(fight_id, upto, use_snapshots)
+        if upto is None:
+            self._check_log_end(fight_id, state.seq)
+        return state, last_hash
+
+    def _check_log_end(self, fight_id: str, seq: int) -> None:
+        """Raise :class:`Corrupt` if the log lost its end: the hash chain of what is left still holds,
+        but a command (or the snapshot loaded from) claims events past the log's last seq. Appending
+        there would write over the gap and hide it from ``verify`` (#15 item 6, black-box pass)."""
+        log_last, commands_last = self.store.log_ends(fight_id)
+        if commands_last > log_last or seq > log_last:
+            claimed = max(commands_last, seq)
+            raise Corrupt(None, f"fight {fight_id} is corrupt at seq {log_last + 1}: events up to seq {claimed} "
+                                f"were recorded, the log ends at {log_last}", fight_id=fight_id, seq=log_last + 1)
+
+    def _fold_from_store(self, fight_id: str, upto: int | None, use_snapshots: bool) -> tuple[FightState, str]:
         row = self.store.fight(fight_id)
         rs = get_ruleset(row.ruleset, row.ruleset_version)
         if use_snapshots:

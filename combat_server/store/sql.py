@@ -432,6 +432,16 @@ class SqlStore:
         with self.engine.connect() as conn:
             return int(conn.execute(q).scalar() or 0)
 
+    def log_ends(self, fight_id: str) -> tuple[int, int]:
+        """The log's last seq and the highest seq the commands table says a command produced, in one
+        query (both on the tables' (fight_id, ...) keys): a load checks that the log did not lose its end."""
+        last_event = sa.select(sa.func.max(t.events.c.seq)).where(t.events.c.fight_id == fight_id).scalar_subquery()
+        last_command = (sa.select(sa.func.max(t.commands.c.last_seq))
+                        .where(t.commands.c.fight_id == fight_id).scalar_subquery())
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(last_event, last_command)).one()
+        return int(row[0] or 0), int(row[1] or 0)
+
     def command_range(self, fight_id: str, command_id: str) -> tuple[int, int] | None:
         record = self.command_record(fight_id, command_id)
         return None if record is None else (record[0], record[1])

@@ -159,6 +159,35 @@ async def test_a_tampered_fight_is_refused_with_store_corrupt_and_never_appended
     await client.close()
 
 
+async def test_a_fight_whose_last_event_was_deleted_is_refused_after_a_restart(make_server: MakeServer,
+                                                                              tmp_path: Path) -> None:
+    """#15 item 6 (black-box pass): the last event deleted while the server is down leaves a chain that
+    still holds; after a restart subscribing is refused with store/corrupt naming the missing seq, and a
+    command appends nothing over it."""
+    url = f"sqlite:///{tmp_path / 'truncated.sqlite'}"
+    server = await make_server(url=url)
+    gm, fid, token = await _gm(server)
+    await gm.command("add_combatant", {"id": "orc", "name": "Orc", "side": "npc", "sheet": SHEET})
+    done = await gm.command("note", {"text": "the last word"})
+    await gm.close()
+    await server.close()
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("DELETE FROM events WHERE fight_id = ? AND seq = ?", (fid, done["last_seq"]))
+    engine.dispose()
+    again = await make_server(url=url)
+    before = dump_log(again.engine.store)
+    client = await CombatClient.connect(again.ws_url)
+    with pytest.raises(ServerError) as info:
+        await client.subscribe(token)
+    assert info.value.code == "store/corrupt"
+    assert f"seq {done['last_seq']}" in info.value.message
+    with pytest.raises(ServerError):
+        await client.command("note", {"text": "over the gap"})
+    assert dump_log(again.engine.store) == before
+    await client.close()
+
+
 # ---------------------------------------------------------------- item 7: bounded shutdown
 
 

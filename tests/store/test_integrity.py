@@ -196,6 +196,27 @@ def test_verify_catches_a_deleted_last_event(engine: Engine) -> None:
     assert f"up to seq {last}" in report.problem
 
 
+@pytest.mark.parametrize("snapshot_every", [5, 1000], ids=["from-a-snapshot", "full-refold"])
+def test_a_deleted_last_event_is_refused_on_load_and_never_appended_over(store: SqlStore,
+                                                                          snapshot_every: int) -> None:
+    """#15 item 6 (black-box pass): with the last event deleted, the commands table points past the end of
+    the log; loading the fight refuses it with store/corrupt naming that seq, so nothing is appended over it
+    and ``verify`` still sees the gap."""
+    fid = populate(Engine(store, snapshot_every=snapshot_every))
+    last = len(store.events(fid))
+    with store.engine.begin() as conn:
+        conn.execute(sa.text("DELETE FROM events WHERE fight_id = :f AND seq = :s"), {"f": fid, "s": last})
+    fresh = Engine(store, snapshot_every=snapshot_every)
+    with pytest.raises(Corrupt) as info:
+        fresh.load(fid)
+    assert info.value.code == "store/corrupt" and info.value.details["seq"] == last
+    with pytest.raises(Corrupt):
+        fresh.execute(fid, Command("note", {"text": "over the gap"}, GM_ACTOR, "over"))
+    assert len(store.events(fid)) == last - 1
+    report = fresh.verify(fid)
+    assert not report.ok and report.bad_seq == last
+
+
 def test_verify_names_the_seq_of_an_unreadable_payload(sqlite_databases: Any) -> None:
     """#15 item 6: a payload that is not JSON any more is reported with its seq, not a traceback; a load
     refuses the fight the same way. (SQLite only: PostgreSQL's json column refuses such text.)"""
