@@ -239,6 +239,26 @@ def test_a_malformed_calc_dodge_is_refused_naming_the_field() -> None:
     assert exc.value.code == "import/bad_field" and "calc.dodge" in exc.value.message
 
 
+@pytest.mark.parametrize("current", [2 ** 70, 1e300, 16, float("nan")], ids=["2**70", "1e300", "max+1", "nan"])
+def test_current_hp_above_its_maximum_or_not_a_number_is_refused(current: Any) -> None:
+    data = json.loads(json.dumps(KNIGHT_DATA))
+    hp = _knight_attr(data, "hp")
+    hp["calc"]["value"] = 15
+    hp["calc"]["current"] = current
+    with pytest.raises(Rejected) as exc:
+        _import(data)
+    assert exc.value.code.startswith("import/") and "attributes[hp].calc.current" in exc.value.message
+
+
+def test_current_hp_below_minus_five_times_hp_counts_as_dead_at_that_line() -> None:
+    """G-45: at -5xHP the character is dead; a lower value from the file is held as -5xHP and said so."""
+    data = json.loads(json.dumps(KNIGHT_DATA))
+    hp = _knight_attr(data, "hp")
+    hp["calc"]["current"] = -(2 ** 70)
+    imp = _import(data)
+    assert imp.hp == -5 * imp.sheet.hp_max and any("current HP" in u for u in imp.unused)
+
+
 def test_an_attribute_outside_the_sheet_bounds_is_refused_naming_the_attribute() -> None:
     data = json.loads(json.dumps(KNIGHT_DATA))
     _knight_attr(data, "st")["calc"]["value"] = 2 ** 70
@@ -281,6 +301,8 @@ def test_any_value_of_a_sample_made_the_wrong_type_imports_or_is_refused_as_impo
     except ValueError:
         return
     try:
-        read_gcs(text, "knight.gcs")
+        imp = read_gcs(text, "knight.gcs")
     except Rejected as exc:
         assert exc.code.startswith("import/"), exc
+        return
+    assert -5 * imp.sheet.hp_max <= imp.hp <= imp.sheet.hp_max and -imp.sheet.fp_max <= imp.fp <= imp.sheet.fp_max

@@ -159,9 +159,9 @@ def _character(data: Mapping[str, Any], version: int, digest: str, at: list[str]
     if round(speed * 4) != speed * 4:
         unused.append(f"Basic Speed {speed} rounded to the nearest quarter")
     at[0] = "attributes[hp].calc.current"
-    hp_now = int(attrs_calc["hp"].get("current", sheet["hp"]))
+    hp_now = _whole(attrs_calc["hp"].get("current", sheet["hp"]), at[0])
     at[0] = "attributes[fp].calc.current"
-    fp_now = int(attrs_calc["fp"].get("current", sheet["fp"]))
+    fp_now = _whole(attrs_calc["fp"].get("current", sheet["fp"]), at[0])
     known = {"st", "dx", "iq", "ht", "hp", "fp", "will", "per", "basic_speed", "basic_move", "fright_check",
              "vision", "hearing", "taste_smell", "touch"}
     extra = sorted(set(attrs_calc) - known)
@@ -248,6 +248,8 @@ def _character(data: Mapping[str, Any], version: int, digest: str, at: list[str]
     built = validate_sheet(sheet)
     at[0] = "calc.move, calc.dodge"
     _check_derived(built, calc, level, unused)
+    hp_now = _current(hp_now, built.hp_max, "attributes[hp].calc.current", "HP", -5, unused)
+    fp_now = _current(fp_now, built.fp_max, "attributes[fp].calc.current", "FP", -1, unused)
     name = str((data.get("profile") or {}).get("name") or "").strip() or "Imported character"
     return Imported(name=name, sheet=built, hp=hp_now, fp=fp_now, sha256=digest, unused=tuple(unused))
 
@@ -373,6 +375,24 @@ def _damage(raw: Mapping[str, Any], resolved: str, sheet: Mapping[str, Any]) -> 
     if fixed[0] <= 0:
         return None
     return {"damage": format_dice(*fixed).replace(" ", ""), "damage_type": dtype, "st_based": False}
+
+
+def _whole(v: Any, field: str) -> int:
+    """A whole number from the file (GCS writes some as 12.0); anything else is refused, naming the field."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v != int(v):
+        raise _refuse("bad_field", f"{field} must be a whole number, got {v!r}", field=field)
+    return int(v)
+
+
+def _current(now: int, top: int, field: str, what: str, floor: int, unused: list[str]) -> int:
+    """Current HP or FP within what the rules can hold: never above the maximum (refused); HP below
+    -5xHP is dead as at -5xHP (G-45) and FP below -FP is unconscious as at -FP, so those are clamped."""
+    if now > top:
+        raise _refuse("out_of_range", f"{field}: current {what} {now} is above its maximum {top}", field=field)
+    if now < floor * top:
+        unused.append(f"current {what} {now} counted as {floor * top} (the rules go no lower)")
+        return floor * top
+    return now
 
 
 def _check_derived(sheet: Sheet, calc: Mapping[str, Any], level: int, unused: list[str]) -> None:
