@@ -140,10 +140,18 @@ def _print_replay(engine: Engine, fight_id: str, upto: int | None, as_json: bool
 
 
 def _read_lines(path: str) -> list[str]:
+    """The log's lines, split on newline only: str.splitlines also breaks at U+2028, U+0085, form feed
+    and the like, which JSON leaves unescaped inside strings (a note's text)."""
     try:
         if path == "-":
-            return sys.stdin.read().splitlines()
-        return Path(path).read_text(encoding="utf-8").splitlines()
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8", newline="") as f:
+                text = f.read()
+        lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()  # the newline ending the last line
+        return [line.removesuffix("\r") for line in lines]
     except OSError as exc:
         raise reject("file/unreadable", f"cannot read {path}: {exc.strerror}") from None
     except UnicodeDecodeError as exc:

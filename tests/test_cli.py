@@ -184,3 +184,26 @@ def test_unmigrated_sqlite_path_is_refused_without_creating_a_file(tmp_path: Pat
     out = run("fights", "--database-url", f"sqlite:///{missing}", cwd=tmp_path)
     assert out.returncode == 2 and "store/migration_missing" in out.stderr
     assert not missing.exists()
+
+
+@pytest.mark.parametrize("sep", ["\u2028", "\u2029", "\u0085", "\x0b", "\x0c", "\x1c"],
+                         ids=["U+2028", "U+2029", "U+0085", "VT", "FF", "FS"])
+def test_export_import_round_trip_keeps_texts_with_line_separators(tmp_path: Path, db: str, demo_fight: str,
+                                                                    sep: str) -> None:
+    """A note holding a character str.splitlines treats as a line break exports and imports intact:
+    the log's lines are split on newline only."""
+    from combat_server.engine.fight import Engine
+    from combat_server.rules.model import GM_ACTOR, Command
+    from combat_server.store.sql import open_store
+
+    store = open_store(db)
+    Engine(store).execute(demo_fight, Command("note", {"text": f"a{sep}b"}, GM_ACTOR, "n1"))
+    store.dispose()
+    export = tmp_path / "fight.jsonl"
+    assert run("export", demo_fight, "-o", str(export), "--database-url", db, cwd=tmp_path).returncode == 0
+    other = f"sqlite:///{tmp_path / 'other.sqlite'}"
+    assert run("migrate", "--database-url", other, cwd=tmp_path).returncode == 0
+    out = run("import", str(export), "--database-url", other, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(run("replay", demo_fight, "--json", "--database-url", other, cwd=tmp_path).stdout)
+    assert data["state"]["notes"][-1] == f"a{sep}b"

@@ -213,3 +213,96 @@ def test_a_trait_no_rule_uses_is_refused_on_a_typed_sheet() -> None:
     with pytest.raises(Rejected) as err:
         validate_sheet({"traits": ["Luck"]})
     assert err.value.code == "sheet/bad_field" and "Luck" in err.value.message
+
+
+# --------------------------------------------------------------------------- malformed values (defects C, D)
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+KNIGHT_DATA: dict[str, Any] = json.loads((SAMPLES / "fighter-shield_Noble-Knight.gcs").read_text(encoding="utf-8"))
+
+
+def _import(data: Any) -> Any:
+    return read_gcs(json.dumps(data), "knight.gcs")
+
+
+def _knight_attr(data: dict[str, Any], attr: str) -> dict[str, Any]:
+    return next(a for a in data["attributes"] if a["attr_id"] == attr)
+
+
+def test_a_malformed_calc_dodge_is_refused_naming_the_field() -> None:
+    data = json.loads(json.dumps(KNIGHT_DATA))
+    data["calc"]["dodge"] = [1]
+    with pytest.raises(Rejected) as exc:
+        _import(data)
+    assert exc.value.code == "import/bad_field" and "calc.dodge" in exc.value.message
+
+
+@pytest.mark.parametrize("current", [2 ** 70, 1e300, 16, float("nan")], ids=["2**70", "1e300", "max+1", "nan"])
+def test_current_hp_above_its_maximum_or_not_a_number_is_refused(current: Any) -> None:
+    data = json.loads(json.dumps(KNIGHT_DATA))
+    hp = _knight_attr(data, "hp")
+    hp["calc"]["value"] = 15
+    hp["calc"]["current"] = current
+    with pytest.raises(Rejected) as exc:
+        _import(data)
+    assert exc.value.code.startswith("import/") and "attributes[hp].calc.current" in exc.value.message
+
+
+def test_current_hp_below_minus_five_times_hp_counts_as_dead_at_that_line() -> None:
+    """G-45: at -5xHP the character is dead; a lower value from the file is held as -5xHP and said so."""
+    data = json.loads(json.dumps(KNIGHT_DATA))
+    hp = _knight_attr(data, "hp")
+    hp["calc"]["current"] = -(2 ** 70)
+    imp = _import(data)
+    assert imp.hp == -5 * imp.sheet.hp_max and any("current HP" in u for u in imp.unused)
+
+
+def test_an_attribute_outside_the_sheet_bounds_is_refused_naming_the_attribute() -> None:
+    data = json.loads(json.dumps(KNIGHT_DATA))
+    _knight_attr(data, "st")["calc"]["value"] = 2 ** 70
+    with pytest.raises(Rejected) as exc:
+        _import(data)
+    assert exc.value.code == "import/out_of_range" and "attributes[st]" in exc.value.message
+
+
+def _paths(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [path] if path else []
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for k, v in items:
+        out += _paths(v, path + (k,))
+    return out
+
+
+KNIGHT_PATHS = _paths(KNIGHT_DATA)
+WRONG = st.one_of(st.none(), st.booleans(), st.integers(min_value=-(2 ** 80), max_value=2 ** 80),
+                  st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=5),
+                  st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=2), st.integers(), max_size=2))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(KNIGHT_PATHS), WRONG), min_size=1, max_size=3))
+def test_any_value_of_a_sample_made_the_wrong_type_imports_or_is_refused_as_import(
+        changes: list[tuple[tuple[Any, ...], Any]]) -> None:
+    """Bad input gets a clear import/... error, never internal/error (defect C): any value of the
+    Noble Knight sample replaced by a value of another type or shape."""
+    data = json.loads(json.dumps(KNIGHT_DATA))
+    for path, value in changes:
+        node: Any = data
+        try:
+            for k in path[:-1]:
+                node = node[k]
+            node[path[-1]] = value
+        except (KeyError, IndexError, TypeError):
+            continue  # an earlier change removed this path
+    try:
+        text = json.dumps(data)
+    except ValueError:
+        return
+    try:
+        imp = read_gcs(text, "knight.gcs")
+    except Rejected as exc:
+        assert exc.code.startswith("import/"), exc
+        return
+    assert -5 * imp.sheet.hp_max <= imp.hp <= imp.sheet.hp_max and -imp.sheet.fp_max <= imp.fp <= imp.sheet.fp_max

@@ -17,7 +17,7 @@ from typing import Any, Iterator, Mapping
 
 import attrs
 
-from combat_server.errors import reject
+from combat_server.errors import Rejected, reject
 from combat_server.rules.gurps import derived
 from combat_server.rules.gurps.sheet import TRAITS, Sheet, sheet_to_json, validate_sheet
 from combat_server.rules.gurps.tables import DAMAGE_TYPES, format_dice, parse_dice
@@ -27,6 +27,13 @@ from combat_server.rules.model import JSON
 VERSIONS = (4, 5)
 _LB = {"lb": 1.0, "#": 1.0, "oz": 1 / 16, "kg": 2.0, "g": 0.002, "tn": 2000.0, "t": 2000.0}
 _ENC_LIMITS = (1, 2, 3, 6, 10)  # x Basic Lift (FORMAT.md §6)
+#: Where in the file each sheet field comes from, to name it when the sheet's own bounds refuse it.
+_SOURCE = {"st": "attributes[st]", "dx": "attributes[dx]", "iq": "attributes[iq]", "ht": "attributes[ht]",
+           "hp": "attributes[hp]", "fp": "attributes[fp]", "will": "attributes[will]", "per": "attributes[per]",
+           "speed_bonus_quarters": "attributes[basic_speed]", "move_bonus": "attributes[basic_move]",
+           "sm": "profile.SM", "carried": "equipment[].calc.extended_weight", "db": "equipment[].features",
+           "dr": "settings.body_type.locations[torso].calc.dr", "dr_locations": "settings.body_type.locations",
+           "shield_skill": "weapons[].calc.level", "weapons": "weapons"}
 
 
 @attrs.frozen
@@ -44,8 +51,8 @@ class Imported:
         return sheet_to_json(self.sheet)
 
 
-def _refuse(code: str, message: str) -> Exception:
-    return reject(f"import/{code}", message)
+def _refuse(code: str, message: str, **details: Any) -> Exception:
+    return reject(f"import/{code}", message, **details)
 
 
 def read_gcs(content: str | bytes, file_name: str = "") -> Imported:
@@ -54,7 +61,7 @@ def read_gcs(content: str | bytes, file_name: str = "") -> Imported:
     label = file_name or "the file"
     try:
         data = json.loads(raw.decode("utf-8-sig"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise _refuse("not_json", f"{label} is not a GCS character file (.gcs files are JSON)") from None
     if not isinstance(data, dict) or "version" not in data or not isinstance(data.get("attributes"), list):
         raise _refuse("not_a_character", f"{label} is not a GCS character (no version or attributes)")
@@ -66,10 +73,18 @@ def read_gcs(content: str | bytes, file_name: str = "") -> Imported:
                                          f"{' and '.join(map(str, VERSIONS))} (re-save it in a current GCS)")
     if not isinstance(data.get("calc"), dict):
         raise _refuse("no_calc", f"{label} has no computed values (calc); re-save it in a current GCS")
+    at = ["the character"]  # the field being read, to name it when it is malformed
     try:
-        return _character(data, version, hashlib.sha256(raw).hexdigest())
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise _refuse("unreadable", f"{label}: cannot read the character ({type(exc).__name__}: {exc})") from None
+        return _character(data, version, hashlib.sha256(raw).hexdigest(), at)
+    except Rejected as exc:
+        if exc.code != "sheet/bad_field":
+            raise
+        field = str(exc.details.get("field", ""))
+        source = _SOURCE.get(field.split("[")[0].split(".")[0], field)
+        raise _refuse("out_of_range", f"{label}: {source}: {exc.message}", field=source) from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError, RecursionError) as exc:
+        raise _refuse("unreadable", f"{label}: {at[0]} cannot be read ({type(exc).__name__}: {exc})",
+                      field=at[0]) from None
 
 
 # --------------------------------------------------------------------------- rows
@@ -120,8 +135,9 @@ def _calc(w: Mapping[str, Any], key: str) -> Any:
 # --------------------------------------------------------------------------- the character
 
 
-def _character(data: Mapping[str, Any], version: int, digest: str) -> Imported:
+def _character(data: Mapping[str, Any], version: int, digest: str, at: list[str]) -> Imported:
     unused: list[str] = []
+    at[0] = "attributes"
     attrs_calc = {a["attr_id"]: a.get("calc") or {} for a in data["attributes"] if isinstance(a, Mapping)}
 
     def value(attr: str) -> Any:
@@ -130,8 +146,10 @@ def _character(data: Mapping[str, Any], version: int, digest: str) -> Imported:
         return attrs_calc[attr]["value"]
 
     calc = data["calc"]
+    at[0] = "attributes[st/dx/iq/ht/basic_speed/basic_move].calc.value"
     st, dx, iq, ht = (int(value(a)) for a in ("st", "dx", "iq", "ht"))
     speed, basic_move = float(value("basic_speed")), int(value("basic_move"))
+    at[0] = "attributes[hp/fp/will/per].calc.value, profile.SM"
     sheet: dict[str, Any] = {
         "st": st, "dx": dx, "iq": iq, "ht": ht, "hp": int(value("hp")), "fp": int(value("fp")),
         "will": int(value("will")), "per": int(value("per")),
@@ -140,14 +158,17 @@ def _character(data: Mapping[str, Any], version: int, digest: str) -> Imported:
     }
     if round(speed * 4) != speed * 4:
         unused.append(f"Basic Speed {speed} rounded to the nearest quarter")
-    hp_now = int(attrs_calc["hp"].get("current", sheet["hp"]))
-    fp_now = int(attrs_calc["fp"].get("current", sheet["fp"]))
+    at[0] = "attributes[hp].calc.current"
+    hp_now = _whole(attrs_calc["hp"].get("current", sheet["hp"]), at[0])
+    at[0] = "attributes[fp].calc.current"
+    fp_now = _whole(attrs_calc["fp"].get("current", sheet["fp"]), at[0])
     known = {"st", "dx", "iq", "ht", "hp", "fp", "will", "per", "basic_speed", "basic_move", "fright_check",
              "vision", "hearing", "taste_smell", "touch"}
     extra = sorted(set(attrs_calc) - known)
     if extra:
         unused.append(f"attributes the rules do not use: {', '.join(extra)}")
 
+    at[0] = "traits"
     # Traits the rules use, by name (FORMAT.md §2); the others are listed.
     traits = [t for t in _walk(data.get("traits", data.get("advantages"))) if not t.get("children")]
     names = sorted({str(t.get("name", "")) for t in traits})
@@ -159,6 +180,7 @@ def _character(data: Mapping[str, Any], version: int, digest: str) -> Imported:
 
     # Skills and spells: their computed levels (0 and no level: not usable).
     skills: dict[str, int] = {}
+    at[0] = "skills"
     for row in _walk(data.get("skills")):
         level = (row.get("calc") or {}).get("level")
         if row.get("children") is not None or not level:
@@ -171,6 +193,7 @@ def _character(data: Mapping[str, Any], version: int, digest: str) -> Imported:
         unused.append(f"{len(spells)} spells (the rules have no magic; their attacks are imported where they "
                       f"have a level): {', '.join(spells)}")
 
+    at[0] = "equipment[].calc.extended_weight, calc.basic_lift"
     # Encumbrance: carried weight against GCS's Basic Lift (FORMAT.md §6).
     carried = sum(_weight_lb((r.get("calc") or {}).get("extended_weight", "0 lb"))
                   for r in data.get("equipment") or () if isinstance(r, Mapping))
@@ -180,6 +203,7 @@ def _character(data: Mapping[str, Any], version: int, digest: str) -> Imported:
     sheet["encumbrance"] = level
 
     # DR by hit location (GCS's computed totals; split DR is added to "all" as GCS shows it).
+    at[0] = "settings.body_type.locations"
     body = (data.get("settings") or {}).get("body_type") or (data.get("settings") or {}).get("hit_locations") or {}
     dr_locations: dict[str, int] = {}
     for loc in body.get("locations") or ():
@@ -196,12 +220,14 @@ def _character(data: Mapping[str, Any], version: int, digest: str) -> Imported:
         unused.append(f"DR differs by hit location; the rules use the torso's DR {sheet['dr']} (no hit locations)")
 
     # Shield DB: the really-equipped item whose features add to block (FORMAT.md §4).
+    at[0] = "equipment"
     equipped = list(_equipped(data.get("equipment")))
     db_items = [(r, f) for r in equipped for f in r.get("features") or ()
                 if f.get("type") == "attribute_bonus" and f.get("attribute") == "block"]
     sheet["db"] = sum(int(f.get("amount", 0)) for _, f in db_items)
     bonus = sheet["db"] + (1 if "Combat Reflexes" in sheet["traits"] else 0)
     for key in ("dodge_bonus", "parry_bonus", "block_bonus"):
+        at[0] = f"calc.{key}"
         if int(calc.get(key, 0)) != bonus:
             unused.append(f"{key.replace('_', ' ')} {int(calc.get(key, 0)):+d} in the file: the rules give "
                           f"{bonus:+d} (shield DB and Combat Reflexes only)")
@@ -210,6 +236,7 @@ def _character(data: Mapping[str, Any], version: int, digest: str) -> Imported:
         for row in _walk(data.get(key), enabled_only=False):
             if row.get("disabled") and row.get("weapons"):
                 unused.append(f"attacks of {row.get('name')}: it is disabled in the file")
+    at[0] = "weapons"
     sheet["weapons"] = _weapons(data, version, equipped, sheet, bonus, unused)
     shields = [w for w in _all_weapon_rows(data, version, equipped) if w[1].get("calc", {}).get("block")
                or w[1].get("block")]
@@ -219,7 +246,10 @@ def _character(data: Mapping[str, Any], version: int, digest: str) -> Imported:
         sheet["shield_name"] = owner
 
     built = validate_sheet(sheet)
+    at[0] = "calc.move, calc.dodge"
     _check_derived(built, calc, level, unused)
+    hp_now = _current(hp_now, built.hp_max, "attributes[hp].calc.current", "HP", -5, unused)
+    fp_now = _current(fp_now, built.fp_max, "attributes[fp].calc.current", "FP", -1, unused)
     name = str((data.get("profile") or {}).get("name") or "").strip() or "Imported character"
     return Imported(name=name, sheet=built, hp=hp_now, fp=fp_now, sha256=digest, unused=tuple(unused))
 
@@ -347,9 +377,34 @@ def _damage(raw: Mapping[str, Any], resolved: str, sheet: Mapping[str, Any]) -> 
     return {"damage": format_dice(*fixed).replace(" ", ""), "damage_type": dtype, "st_based": False}
 
 
+def _whole(v: Any, field: str) -> int:
+    """A whole number from the file (GCS writes some as 12.0); anything else is refused, naming the field."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v != int(v):
+        raise _refuse("bad_field", f"{field} must be a whole number, got {v!r}", field=field)
+    return int(v)
+
+
+def _current(now: int, top: int, field: str, what: str, floor: int, unused: list[str]) -> int:
+    """Current HP or FP within what the rules can hold: never above the maximum (refused); HP below
+    -5xHP is dead as at -5xHP (G-45) and FP below -FP is unconscious as at -FP, so those are clamped."""
+    if now > top:
+        raise _refuse("out_of_range", f"{field}: current {what} {now} is above its maximum {top}", field=field)
+    if now < floor * top:
+        unused.append(f"current {what} {now} counted as {floor * top} (the rules go no lower)")
+        return floor * top
+    return now
+
+
 def _check_derived(sheet: Sheet, calc: Mapping[str, Any], level: int, unused: list[str]) -> None:
     """Say so when the rules derive Move or Dodge differently from the values GCS computed."""
-    for what, ours, theirs in (("Move", derived.move(sheet), (calc.get("move") or [None] * 5)[level]),
-                               ("Dodge", derived.dodge(sheet), (calc.get("dodge") or [None] * 5)[level])):
+    for key, what, ours in (("move", "Move", derived.move(sheet)), ("dodge", "Dodge", derived.dodge(sheet))):
+        by_level = calc.get(key)
+        if by_level is None:
+            continue
+        if not isinstance(by_level, list) or len(by_level) != len(_ENC_LIMITS) or not all(
+                v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in by_level):
+            raise _refuse("bad_field", f"calc.{key} must list {len(_ENC_LIMITS)} whole numbers (one per "
+                                       f"encumbrance level), got {by_level!r}"[:300], field=f"calc.{key}")
+        theirs = by_level[level]
         if theirs is not None and ours != theirs:
             unused.append(f"{what} {theirs} in the file: the rules derive {ours}")
