@@ -508,7 +508,7 @@ def parse_line(line: str, state: Mapping[str, Any], seat: Mapping[str, Any], des
     who = _as(words, state)
     action = find_action(verb, description, who)
     if action is None and words and _spec(verb, commands) is not None:
-        # "maneuver attack orc": a command's name, then one of its actions
+        # "COMMAND ACTION TARGET": a command's name, then one of the actions it carries
         inner = find_action(words[0].lower().replace("-", "_"), description, who)
         if inner is not None and inner.get("command") == verb:
             action, words = inner, words[1:]
@@ -645,7 +645,7 @@ def completions(line: str, state: Mapping[str, Any], seat: Mapping[str, Any], de
             for a in p.get("answers") or ():
                 if a["command"] == command:
                     rest = _answer_words(p, a)
-                    if verb != command:  # "parry ": the answers that start with it, less that word
+                    if verb != command:  # "VERB ": the answers that start with that word, less the word
                         if not rest or rest[0].lower() != verb:
                             continue
                         rest = rest[1:]
