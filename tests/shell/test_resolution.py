@@ -257,3 +257,15 @@ def test_e14_s43_a80_pin_modifier(weights: tuple[int, int], mod: int) -> None:
 def test_e14_s43_escaping_a_pin_is_a_takedown_against_the_pinner() -> None:
     """E-14: the pinned ST 11 defender escapes at 11 - 14 = -3."""
     assert total(res.situation_at(AttackSituation(st_difference=11 - 14))) == -3
+
+
+def test_s21_defend_bonus_cites_the_defend_rule() -> None:
+    """S-21: Defend's +2 DEF on the roll record names S-21, not the chart (S-18) alone."""
+    (mod,) = res.situation_def(DefenceSituation(last_maneuver="defend"))
+    assert (mod.value, mod.rule) == (2, "S-21")
+
+
+def test_s24_a_gm_set_maneuver_modifier_cites_the_cinematic_rule() -> None:
+    """S-24: a maneuver off the chart, with its AT set by the GM, cites S-24."""
+    mods = res.situation_def(DefenceSituation(last_maneuver="swing from the chandelier", maneuver_def=-3))
+    assert [(m.value, m.rule) for m in mods] == [(-3, "S-24")]

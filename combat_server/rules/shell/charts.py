@@ -81,6 +81,15 @@ def charge_bonus(units_moved: int) -> int:
 MANEUVERS: dict[str, tuple[int, int]] = {
     "attack": (0, 0), "guard": (1, 0), "defend": (0, 2), "disarm": (-2, -1), "aim": (0, -2),
 }
+#: The rule of each maneuver on the chart (S-19 ... S-23); any other is a GM-set cinematic one (S-24).
+MANEUVER_RULES: dict[str, str] = {
+    "attack": "S-19", "guard": "S-20", "defend": "S-21", "disarm": "S-22", "aim": "S-23",
+}
+
+
+def maneuver_rule(name: str) -> str:
+    """The rule id a maneuver's AT/DEF modifier cites in the roll record."""
+    return MANEUVER_RULES.get(name, "S-24")
 
 #: S-29: hit-location AT modifiers. Location kinds; sides are bookkeeping (damage.py).
 LOCATION_AT: dict[str, int] = {

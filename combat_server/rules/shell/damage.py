@@ -56,7 +56,8 @@ class Blow:
 def blow(raw: int, location: str, damage_type: str, armour_dr: int = 0, natural_dr: int = 0,
          armour_piercing: bool = False, dm: int = 0) -> Blow:
     """A-75: raw -> minus DR (armour halved for armour-piercing; natural DR and the skull
-    are not) -> x (1 - DM%) floored -> type multiplier floored (S-36) -> location
+    are not) -> x (1 - DM%) floored -> type multiplier floored (impaling, S-36; cutting has
+    none, S-34, and crushing acts through stun, S-35) -> location
     multiplier (head and neck x4, S-37). Minimum 0 at every step (A-74).
 
     The eye's "excess x4" depends on the damage the eye already has, so it is applied

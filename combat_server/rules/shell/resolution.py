@@ -12,19 +12,10 @@ from typing import Sequence
 
 import attrs
 
+from combat_server.rules.kit.rolls import Mod as Mod  # the kit's modifier, re-exported for SHELL's modules
 from combat_server.rules.model import JSON
 from combat_server.rules.shell import charts
 from combat_server.rules.shell.sheet import DIFFICULTIES, Sheet, Spell, Weapon, st_shortfall
-
-
-@attrs.frozen
-class Mod:
-    value: int
-    reason: str
-    rule: str
-
-    def to_json(self) -> dict[str, JSON]:
-        return {"value": self.value, "reason": self.reason, "rule": self.rule}
 
 
 def total(mods: Sequence[Mod]) -> int:
@@ -131,7 +122,7 @@ def situation_at(s: AttackSituation, ambidextrous: bool = False) -> list[Mod]:
     mods: list[Mod] = []
     m_at = s.maneuver_at if s.maneuver_at is not None else charts.MANEUVERS.get(s.maneuver, (0, 0))[0]
     if m_at:
-        mods.append(Mod(m_at, s.maneuver, "S-24" if s.maneuver not in charts.MANEUVERS else "S-18"))
+        mods.append(Mod(m_at, s.maneuver, charts.maneuver_rule(s.maneuver)))
     if s.moved_steps > 1:
         mods.append(Mod(-2, "moved more than one step", "S-19"))
     if s.wild_swing:
@@ -238,8 +229,7 @@ def situation_def(s: DefenceSituation, ambidextrous: bool = False) -> list[Mod]:
     mods: list[Mod] = []
     m_def = s.maneuver_def if s.maneuver_def is not None else charts.MANEUVERS.get(s.last_maneuver, (0, 0))[1]
     if m_def:
-        mods.append(Mod(m_def, f"last maneuver {s.last_maneuver}",
-                        "S-24" if s.last_maneuver not in charts.MANEUVERS else "S-18"))
+        mods.append(Mod(m_def, f"last maneuver {s.last_maneuver}", charts.maneuver_rule(s.last_maneuver)))
     if s.wild_block:
         mods.append(Mod(-2, "wild block or parry", "S-31"))
     if s.off_hand_block and not ambidextrous:
