@@ -29,9 +29,10 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def _start(db: Path, port: int) -> subprocess.Popen[bytes]:
+async def start_serve(url: str, port: int) -> subprocess.Popen[bytes]:
+    """A real ``serve`` process on ``url``, returned once it prints that it listens."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "combat_server.server", "--port", str(port), "--database-url", f"sqlite:///{db}",
+        [sys.executable, "-m", "combat_server.server", "--port", str(port), "--database-url", url,
          "--log-level", "warning"],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
     )
@@ -39,6 +40,10 @@ async def _start(db: Path, port: int) -> subprocess.Popen[bytes]:
     line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 30)
     assert b"listening on" in line, line
     return proc
+
+
+async def _start(db: Path, port: int) -> subprocess.Popen[bytes]:
+    return await start_serve(f"sqlite:///{db}", port)
 
 
 @pytest.fixture

@@ -167,22 +167,15 @@ async def test_two_server_processes_share_a_fight(
     """The same, with two real `python -m combat_server.server` processes on one database."""
     import signal
     import subprocess
-    import sys
 
-    from .test_crash import _free_port
+    from .test_crash import _free_port, start_serve
 
     url = pg_databases.new_url()
     procs: list[subprocess.Popen[bytes]] = []
     ports = [_free_port(), _free_port()]
     try:
         for port in ports:
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "combat_server.server", "--port", str(port), "--database-url", url,
-                 "--log-level", "warning"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-            procs.append(proc)
-            assert proc.stdout is not None
-            line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 30)
-            assert b"listening on" in line, line
+            procs.append(await start_serve(url, port))
         urls = [f"ws://127.0.0.1:{p}/ws" for p in ports]
         gm_1 = await CombatClient.connect(urls[0])
         created = await gm_1.create_fight("gurps", title="two processes")

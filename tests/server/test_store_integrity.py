@@ -9,7 +9,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,7 @@ from combat_server.client import CombatClient, ServerError
 from combat_server.server import CombatServer
 
 from .conftest import SHEET, MakeServer, dump_log
-from .test_crash import _free_port
+from .test_crash import _free_port, start_serve
 
 
 async def _gm(server: CombatServer) -> tuple[CombatClient, str, str]:
@@ -43,13 +42,7 @@ async def test_expect_seq_holds_across_two_serve_processes_on_postgresql(pg_data
     clients: list[CombatClient] = []
     try:
         for port in ports:
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "combat_server.server", "--port", str(port), "--database-url", url,
-                 "--log-level", "warning"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-            procs.append(proc)
-            assert proc.stdout is not None
-            line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 30)
-            assert b"listening on" in line, line
+            procs.append(await start_serve(url, port))
         one = await CombatClient.connect(f"ws://127.0.0.1:{ports[0]}/ws")
         clients.append(one)
         created = await one.create_fight("gurps", title="race")
