@@ -355,6 +355,14 @@ class CombatClient:
         """What ``command`` would roll against (effective number, modifiers with rule ids); nothing is sent to the log."""
         return await self.request({"type": "preview", "command": command, "args": dict(args or {})})
 
+    async def calculate(self, tool: str, inputs: Mapping[str, Any] | None = None,
+                        combatant: str | None = None) -> dict[str, Any]:
+        """Run a GM tool read-only (#12): its steps with rule ids, result and summary; nothing is appended."""
+        message: dict[str, Any] = {"type": "calculate", "tool": tool, "inputs": dict(inputs or {})}
+        if combatant is not None:
+            message["combatant"] = combatant
+        return await self.request(message)
+
     async def add_seat(self, role: str, combatants: Sequence[str] = (), label: str = "") -> dict[str, Any]:
         return await self.request({"type": "add_seat", "role": role, "combatants": list(combatants), "label": label})
 

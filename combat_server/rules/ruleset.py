@@ -12,11 +12,13 @@ import abc
 import importlib.metadata
 from typing import Any, Callable, ClassVar, Generic, Iterable, Mapping
 
+import attrs
 from typing_extensions import TypeVar
 
 from combat_server.errors import CombatError, reject
 from combat_server.rules.commands import CommandSpec
 from combat_server.rules.describe import Description, Viewer
+from combat_server.rules.kit.calculators import CalculatorSpec
 from combat_server.rules.kit.events import EventSpec, Secret
 from combat_server.rules.model import JSON, Command, DiceSource, Event, EventDraft, FightState, Prompt
 from combat_server.rules.options import OptionSpec, check_specs, specs_from_defaults
@@ -42,6 +44,9 @@ class Ruleset(abc.ABC, Generic[SheetT, ConditionT, CombatT]):
     #: The events this ruleset folds (beyond the core ones), one spec each (rules/kit/events.py):
     #: payload fields, fold, explanation and the fields a reader who may not see a sheet must not get.
     events: ClassVar[Mapping[str, EventSpec]] = {}
+    #: The GM tools (#12): calculators by name (rules/kit/calculators.py), sent to clients in
+    #: ``subscribed.tools``; run read-only with a ``calculate`` request, applied by a command of the ruleset.
+    calculators: ClassVar[Mapping[str, CalculatorSpec]] = {}
 
     # ----------------------------------------------------------------- hidden sheets (#9, server/views.py)
     #: Condition fields anyone at the table sees on a combatant whose sheet is hidden from them.
@@ -143,6 +148,21 @@ class Ruleset(abc.ABC, Generic[SheetT, ConditionT, CombatT]):
     def view_combatant(self, state: FightState, combatant_id: str) -> dict[str, JSON]:
         """Derived, effective numbers of a combatant for clients (not folded state)."""
         return {}
+
+    def tool_numbers(self, state: FightState, combatant_id: str) -> dict[str, JSON]:
+        """The numbers a tool's ``prefill`` names for a combatant: its sheet, overlaid by its
+        condition (current HP, FP, ...), overlaid by :meth:`view_combatant`.
+
+        Why one lookup: the clients build the same map from the state they hold
+        (``combatants[id].sheet``, ``.condition``, ``derived[id]``), so a form
+        prefilled in the page and a ``calculate`` that names a combatant agree.
+        """
+        c = state.combatant(combatant_id)
+        out: dict[str, JSON] = dict(self.sheet_to_json(c.sheet))
+        condition = attrs.asdict(c.condition) if attrs.has(type(c.condition)) else {}
+        out.update({k: v for k, v in condition.items() if isinstance(v, (int, float, str, bool))})
+        out.update(self.view_combatant(state, combatant_id))
+        return out
 
     @abc.abstractmethod
     def describe(self, state: FightState, viewer: Viewer) -> Description:

@@ -267,6 +267,25 @@ def _simple(fmt: str) -> Callable[[FightState, Mapping[str, Any], Hidden], str]:
                                       for k, v in p.items()})
 
 
+def _tool_applied(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
+    """#12: the tool, its rule ids and the roll; the target's DR and injury unless its sheet is hidden."""
+    harm = p["harm"]
+    rolled = f"[{', '.join(str(d) for d in p['dice'])}]" if p["dice"] else ""
+    adds = f"{harm['adds']:+d}" if harm["adds"] and p["dice"] else (str(harm["adds"]) if not p["dice"] else "")
+    times = f" x {harm['multiplier']}" if "multiplier" in harm else ""
+    rules = f"{harm['rule']}, R-01" if times else harm["rule"]
+    text = (f"The GM applies {p['title']} to {_n(s, p['target'])}: {rolled}{adds}{times} = {p['points']} "
+            f"{harm['kind']} ({rules})")
+    if harm["kind"] == "fat" or p["target"] in h:
+        return text + "."
+    if harm["kind"] == "injury":
+        return text + f"; {p['injury']} HP lost as it is ({harm['rule']})."
+    if p["penetrating"] <= 0:
+        return text + f"; DR {p['dr']}: nothing gets through (G-42)."
+    return (text + f"; DR {p['dr']} -> {p['penetrating']} penetrating; x{p['multiplier']} -> injury "
+            f"{p['injury']} (G-42, A-20).")
+
+
 def _counter_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     verdict = "hits the attacker's limb; no defence allowed" if p["success"] else "misses"
     return (f"{_n(s, p['combatant'])} counters the unarmed attack with {p['weapon']}: "
