@@ -90,6 +90,8 @@ class CombatClient:
         self.state: dict[str, Any] | None = None
         #: What this seat can do and see now (``subscribed`` and ``description`` messages, #9 describe).
         self.description: dict[str, Any] | None = None
+        #: The GM tools of the fight's ruleset (``subscribed.tools``, #12).
+        self.tools: list[dict[str, Any]] = []
         self.last_seq = 0
         self.events: list[PushedEvent] = []
         self.errors: list[ServerError] = []
@@ -243,6 +245,7 @@ class CombatClient:
             if self.state is None or m["last_seq"] >= self.last_seq:
                 self.state = m["state"]
             self.description = m.get("description")
+            self.tools = list(m.get("tools", []))
         elif kind == "description":
             self.description = m["description"]
         if kind == "error" and "ref" not in m:

@@ -33,6 +33,9 @@ def apply_tool(b: Batch, args: Mapping[str, Any]) -> None:
         raise reject("tool/nothing_to_apply", f"{spec.name} gives no damage or fatigue to apply: {calc.summary}",
                      field="tool")
     targets = [str(t) for t in args["targets"]]
+    if not targets or len(set(targets)) < len(targets):
+        raise reject("command/bad_field", "apply_tool: targets must name at least one combatant, each once",
+                     field="targets")
     for cid in targets:
         b.state.combatant(cid)  # combatant/unknown, before anything is rolled
     base: dict[str, JSON] = {"tool": spec.name, "title": spec.title, "inputs": dict(calc.inputs),

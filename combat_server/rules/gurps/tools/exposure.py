@@ -19,7 +19,7 @@ from combat_server.rules.model import JSON
 
 #: The damage kinds a hazard deals: ``fat`` goes through the FP path, ``injury`` is HP lost
 #: as it is (no DR, no wound multiplier); the others through DR and the wound multipliers.
-KINDS = ("burn", "cor", "tox", "cr", "fat", "injury")
+KINDS = ("burn", "cor", "tox", "cr", "cut", "imp", "pi", "fat", "injury")
 _DICE = whole("Dice (as a human takes it)", 0, 100, "d6", 1)
 _ADDS = whole("Adds", -100, 100, default=0)
 _LS = ratio("Linear Scale (1 = human)")
