@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Mapping
+from typing import Callable, Mapping
 
 from combat_server.errors import reject
+from combat_server.rules.gurps import feats
 from combat_server.rules.gurps.tools.common import choice, flag, whole
 from combat_server.rules.kit.calculators import Calculation, CalculatorSpec, Harm, Workings, number
 from combat_server.rules.model import JSON
@@ -131,22 +132,21 @@ CLIMBING = CalculatorSpec(
 # --------------------------------------------------------------------------- G-07
 
 
-def _jump(w: Workings, what: str, unit: str, a: int, b: int, bm: int, run: int) -> int:
-    standing = a * bm - b
-    if not run:
-        return max(0, w.step(f"{what}: {a} x BM {bm} - {b}", standing, "G-07"))
-    running = w.step(f"{what}: {a} x (BM {bm} + {run} yd run-up) - {b}", a * (bm + run) - b, "G-07")
-    capped = min(running, 2 * standing)
-    if capped < running:
-        w.step(f"capped at 2 x standing {standing} {unit}", capped, "G-07")
-    return max(0, capped)
+def _jump(w: Workings, what: str, unit: str, formula: Callable[[int, int], int], text: str, bm: int,
+          run: int) -> int:
+    standing = w.step(f"standing {what}: {text.format(bm=f'BM {bm}')}", formula(bm, 0), "G-07")
+    jump = standing
+    if run:
+        jump = w.step(f"{what} with {run} yd run-up: {text.format(bm=f'(BM {bm} + {run})')}, "
+                      f"at most 2 x {standing} {unit}", formula(bm, run), "G-07")
+    return max(0, jump)
 
 
 def _jumping(inputs: Mapping[str, JSON]) -> Calculation:
     w = Workings("jumping", inputs)
     bm, run = _int(inputs, "basic_move"), _int(inputs, "run_up")
-    high = _jump(w, "high jump", "in", 6, 10, bm, run)
-    broad = _jump(w, "broad jump", "ft", 2, 3, bm, run)
+    high = _jump(w, "high jump", "in", feats.high_jump_inches, "6 x {bm} - 10", bm, run)
+    broad = _jump(w, "broad jump", "ft", feats.broad_jump_feet, "2 x {bm} - 3", bm, run)
     return w.done({"high_in": high, "broad_ft": broad}, f"high jump {high} in, broad jump {broad} ft")
 
 
