@@ -198,6 +198,7 @@ function dispatch(m) {
       S.fightId = m.fight_id;
       if (!S.state || m.last_seq >= S.lastSeq) S.state = m.state;
       S.description = m.description || null;
+      S.tools = m.tools || [];
       showFight();
       break;
     case "description":
@@ -324,6 +325,7 @@ function render() {
   renderAct();
   renderGM();
   renderSheetEditor();
+  renderTools();
   renderScrubber();
   markUndone();
 }
@@ -1366,6 +1368,154 @@ function waitFor(pred, ms = 10000) {
 }
 
 // ------------------------------------------------------------------ wiring
+
+// ------------------------------------------------------------------ GM tools (#12)
+// A panel built from `subscribed.tools` alone: the form comes from each tool's input schema (titles,
+// units, ranges, choices), prefilled from a chosen combatant's numbers (sheet, condition, derived, as
+// `prefill` names them); the server runs the tool (`calculate`) and its steps are shown with their rule
+// ids; Apply sends the ruleset's apply command (`apply_tool`) for the ticked combatants.
+
+/** The tools this seat may run: all for the GM, the players' tools for a player, none for a spectator. */
+function usableTools() {
+  if (!S.seat || S.seat.role === "spectator") return [];
+  return (S.tools || []).filter((t) => isGM() || t.players);
+}
+
+/** A combatant's numbers a tool's `prefill` names: its sheet, overlaid by its condition, then its derived numbers. */
+function toolNumbers(cid) {
+  const c = S.state && S.state.combatants[cid];
+  if (!c) return {};
+  return { ...(c.sheet || {}), ...(c.condition || {}), ...((S.state.derived || {})[cid] || {}) };
+}
+
+/** A number a prefill path names ("skills.Climbing"), or undefined; "p/q" text is that fraction. */
+function toolNumber(numbers, path) {
+  let v = numbers;
+  for (const part of path.split(".")) v = v && typeof v === "object" ? v[part] : undefined;
+  if (typeof v === "string" && /^-?\d+(\/\d+)?$/.test(v)) {
+    const [p, q] = v.split("/");
+    v = Number(p) / (q ? Number(q) : 1);
+  }
+  return typeof v === "number" && isFinite(v) ? v : undefined;
+}
+
+function chosenTool() {
+  const name = $("#tool-name") && $("#tool-name").value;
+  return usableTools().find((t) => t.name === name) || null;
+}
+
+function renderTools() {
+  const card = $("#tools-card");
+  const tools = usableTools();
+  card.hidden = !tools.length || !S.state;
+  if (card.hidden) return;
+  const key = JSON.stringify([S.seat.seat_id, tools.map((t) => t.name)]);
+  if (S.toolsKey !== key) {
+    S.toolsKey = key;
+    $("#tools").replaceChildren(
+      h("div", { class: "grid2" },
+        h("div", null, h("label", { for: "tool-name" }, "Tool"),
+          h("select", { id: "tool-name", onchange: () => showTool() },
+            ...tools.map((t) => h("option", { value: t.name }, `${t.group ? t.group + ": " : ""}${t.title}`)))),
+        h("div", null, h("label", { for: "tool-for" }, "Prefill from"),
+          h("select", { id: "tool-for", onchange: () => prefillTool() }))),
+      h("p", { id: "tool-help", class: "hint" }),
+      h("form", { id: "tool-form", autocomplete: "off", onsubmit: (e) => { e.preventDefault(); runTool(); } },
+        h("div", { id: "tool-fields", class: "grid2 sheet-fields" }),
+        h("div", { class: "row" }, h("button", { type: "submit", id: "tool-run", class: "primary" }, "Run"))),
+      h("div", { id: "tool-result", class: "tool-result", hidden: true }));
+    showTool();
+  }
+  const who = Object.values(S.state.combatants).filter((c) => isGM() || controls(c.id));
+  fillSelect($("#tool-for"), [...(isGM() ? [["", "(nobody)"]] : []), ...who.map((c) => [c.id, c.name])]);
+  renderToolTargets();
+}
+
+/** The chosen tool's form, built from its input schema. */
+function showTool() {
+  const tool = chosenTool();
+  if (!tool) return;
+  const props = tool.inputs.properties || {};
+  $("#tool-help").textContent = `${tool.help || ""} (${tool.rules.join(", ")})`;
+  $("#tool-fields").replaceChildren(...Object.entries(props).map(([name, prop]) =>
+    fieldFor({ ...prop, title: (prop.title || name) + (prop["x-unit"] ? ` (${prop["x-unit"]})` : "") }, name,
+             (tool.inputs.required || []).includes(name))));
+  $("#tool-result").hidden = true;
+  S.toolCalc = null;
+  prefillTool();
+}
+
+/** Fill the inputs the tool prefills from the chosen combatant's numbers. */
+function prefillTool() {
+  const tool = chosenTool();
+  const cid = $("#tool-for").value;
+  if (!tool || !cid) return;
+  const numbers = toolNumbers(cid);
+  for (const [name, path] of Object.entries(tool.prefill || {})) {
+    const el = $(`#tool-fields [data-path="${name}"]`);
+    const v = toolNumber(numbers, path);
+    if (!el) continue;
+    const whole = (tool.inputs.properties[name].type || "") === "integer";
+    el.value = v === undefined || (whole && !Number.isInteger(v)) ? "" : String(v);
+  }
+}
+
+async function runTool() {
+  const tool = chosenTool();
+  if (!tool) return;
+  const msg = { type: "calculate", tool: tool.name, inputs: sheetFromEditor($("#tool-fields")) };
+  if ($("#tool-for").value) msg.combatant = $("#tool-for").value;
+  const button = $("#tool-run");
+  button.disabled = true;
+  try {
+    S.toolCalc = await request(msg);
+    showCalculation(S.toolCalc);
+  } catch (err) {
+    toast(describe(err), "error");
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function showCalculation(calc) {
+  const box = $("#tool-result");
+  box.hidden = false;
+  const value = (v) => typeof v === "boolean" ? (v ? "yes" : "no") : String(v);
+  box.replaceChildren(
+    h("p", { class: "tool-summary" }, calc.summary),
+    h("ol", { class: "tool-steps" }, ...calc.steps.map((st) =>
+      h("li", null, `${st.text} = ${value(st.value)} `, h("span", { class: "rule" }, `(${st.rule})`)))),
+    h("div", { id: "tool-apply" }));
+  S.toolTargetsKey = "";
+  renderToolTargets();
+}
+
+/** GM, a result that hurts: tick combatants and apply it (the ruleset's apply command, an event). */
+function renderToolTargets() {
+  const box = $("#tool-apply");
+  const calc = S.toolCalc;
+  if (!box || !calc) return;
+  if (!isGM() || !calc.harm) { box.replaceChildren(); return; }
+  const cs = Object.values(S.state.combatants);
+  const key = JSON.stringify([calc.tool, calc.summary, cs.map((c) => c.id + c.name)]);
+  if (S.toolTargetsKey === key) return;
+  S.toolTargetsKey = key;
+  const ticked = new Set([$("#tool-for").value]);
+  box.replaceChildren(
+    h("fieldset", { class: "tool-targets" }, h("legend", null, "Apply to"),
+      ...cs.map((c) => h("label", { class: "inline" },
+        h("input", { type: "checkbox", value: c.id, checked: ticked.has(c.id) }), " ", c.name))),
+    h("div", { class: "row" }, h("button", { type: "button", id: "tool-apply-btn", onclick: (e) => applyTool(e.currentTarget) },
+      `Apply ${calc.summary.split(" (")[0]}`)));
+}
+
+async function applyTool(button) {
+  const calc = S.toolCalc;
+  const targets = $$("#tool-apply input[type=checkbox]").filter((el) => el.checked).map((el) => el.value);
+  if (!targets.length) { toast("Tick at least one combatant to apply it to.", "error"); return; }
+  const r = await act("apply_tool", { tool: calc.tool, inputs: calc.inputs, targets }, undefined, button);
+  if (r) toast(`${calc.summary} applied.`, "ok");
+}
 
 function wire() {
   $("#create-form").addEventListener("submit", async (e) => {

@@ -169,7 +169,8 @@ def _temperature(inputs: Mapping[str, JSON]) -> Calculation:
     summary = f"feels like {float(felt):g} deg F; HT against {target} every half hour"
     harm = None
     if loss:
-        every = w.step(f"{loss} {pool} spread over {HALF_HOUR} min: one every", Fraction(HALF_HOUR, loss), "V-28")
+        every = w.step(f"{loss} {pool} spread over {HALF_HOUR} min: minutes between losses", Fraction(HALF_HOUR, loss),
+                       "V-28")
         result["every_minutes"] = number(every)
         summary += f"; lose {loss} {pool}, one every {float(every):g} min"
         harm = Harm(dice=0, adds=loss, kind="fat" if pool == "FP" else "injury", rule="V-28")
