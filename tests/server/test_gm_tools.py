@@ -32,7 +32,7 @@ async def test_the_gm_runs_a_tool_prefilled_from_a_combatant(table: Table) -> No
 
 async def test_calculating_appends_nothing(table: Table) -> None:
     before = table.gm.last_seq
-    await table.gm.calculate("exposure", {"dice": 2, "ls": "1/36"})
+    await table.gm.calculate("exposure", {"damage": "2d", "ls": "1/36"})
     await table.gm.command("note", {"text": "after"})
     assert table.gm.last_seq == before + 1
 
@@ -44,7 +44,7 @@ async def test_a_player_runs_a_players_tool_for_its_own_combatant(table: Table) 
 
 async def test_a_player_is_refused_a_gm_only_tool(table: Table) -> None:
     with pytest.raises(ServerError) as err:
-        await table.alice.calculate("exposure", {"dice": 1}, combatant="alice")
+        await table.alice.calculate("exposure", {"damage": "1d"}, combatant="alice")
     assert err.value.code == "auth/gm_only"
 
 

@@ -29,18 +29,18 @@ def _seq(t: Table) -> int:
 def test_applied_damage_goes_through_dr_and_the_wound_multiplier(knight: Table) -> None:
     """2d cr (LS 1) rolls 4 + 5 = 9; DR 2 -> 7 penetrating, cr x1 -> injury 7; on the page (DR 0) a jet's
     2d cut rolls 9 -> 9 penetrating, cut x1.5 -> floor(13.5) = 13 (G-42)."""
-    knight.send("apply_tool", {"tool": "exposure", "inputs": {"dice": 2, "kind": "cr"}, "targets": ["knight"]},
+    knight.send("apply_tool", {"tool": "exposure", "inputs": {"damage": "2d", "kind": "cr"}, "targets": ["knight"]},
                 faces=[[4, 5]])
     p = knight.last("tool_applied").payload
     assert (p["points"], p["dr"], p["penetrating"], p["injury"]) == (9, 2, 7, 7)
-    knight.send("apply_tool", {"tool": "jet", "inputs": {"dice": 2, "kind": "cut", "jet_width": 12,
+    knight.send("apply_tool", {"tool": "jet", "inputs": {"damage": "2d", "kind": "cut", "jet_width": 12,
                                                          "target_width": 24}, "targets": ["page"]}, faces=[[4, 5]])
     p = knight.last("tool_applied").payload
     assert (p["dr"], p["penetrating"], p["multiplier"], p["injury"]) == (0, 9, "3/2", 13)
 
 
 def test_the_event_carries_the_tool_its_inputs_and_steps(knight: Table) -> None:
-    knight.send("apply_tool", {"tool": "exposure", "inputs": {"dice": 2, "ls": "1/36"}, "targets": ["page"]},
+    knight.send("apply_tool", {"tool": "exposure", "inputs": {"damage": "2d", "ls": "1/36"}, "targets": ["page"]},
                 faces=[[6, 6]])
     p = knight.last("tool_applied").payload
     assert p["tool"] == "exposure" and p["inputs"]["ls"] == "1/36" and p["dice"] == [6, 6]
@@ -53,7 +53,7 @@ def test_the_event_carries_the_tool_its_inputs_and_steps(knight: Table) -> None:
 
 def test_the_injury_takes_hp_with_shock_and_opens_the_major_wound_check(knight: Table) -> None:
     """Injury 7 > HP 12 / 2: major wound, HT roll opened (G-46); shock -4 capped (G-47); HP 12 -> 5."""
-    knight.send("apply_tool", {"tool": "exposure", "inputs": {"dice": 2, "kind": "cr"}, "targets": ["knight"]},
+    knight.send("apply_tool", {"tool": "exposure", "inputs": {"damage": "2d", "kind": "cr"}, "targets": ["knight"]},
                 faces=[[4, 5]])
     injury = knight.last("injury_applied").payload
     assert (injury["hp_before"], injury["hp_after"], injury["shock_pending"], injury["major_wound"]) == (12, 5, 4, True)
@@ -62,7 +62,7 @@ def test_the_injury_takes_hp_with_shock_and_opens_the_major_wound_check(knight: 
 
 
 def test_a_failed_major_wound_check_knocks_down_as_after_a_blow(knight: Table) -> None:
-    knight.send("apply_tool", {"tool": "exposure", "inputs": {"dice": 2, "kind": "cr"}, "targets": ["knight"]},
+    knight.send("apply_tool", {"tool": "exposure", "inputs": {"damage": "2d", "kind": "cr"}, "targets": ["knight"]},
                 faces=[[4, 5]])
     knight.roll([5, 5, 3], "major_wound")  # 13 vs HT 11: failed by 2 -> stunned and knocked down (A-24)
     assert knight.cond("knight").stunned and knight.cond("knight").posture == "prone"
@@ -70,7 +70,7 @@ def test_a_failed_major_wound_check_knocks_down_as_after_a_blow(knight: Table) -
 
 def test_death_checks_open_past_minus_hp(knight: Table) -> None:
     """Page HP 10 takes 4d x 2 (LS 4) burn rolled 24 -> 48: HP -38 crosses -10, -20, -30 (G-45)."""
-    knight.send("apply_tool", {"tool": "exposure", "inputs": {"dice": 4, "ls": "4"}, "targets": ["page"]},
+    knight.send("apply_tool", {"tool": "exposure", "inputs": {"damage": "4d", "ls": "4"}, "targets": ["page"]},
                 faces=[[6, 6, 6, 6]])
     assert knight.last("injury_applied").payload["death_thresholds"] == [1, 2, 3]
 
@@ -93,7 +93,7 @@ def test_hp_lost_to_cold_ignores_dr(knight: Table) -> None:
 
 
 def test_each_target_rolls_its_own_dice(knight: Table) -> None:
-    knight.send("apply_tool", {"tool": "exposure", "inputs": {"dice": 1}, "targets": ["knight", "page"]},
+    knight.send("apply_tool", {"tool": "exposure", "inputs": {"damage": "1d"}, "targets": ["knight", "page"]},
                 faces=[[3], [5]])
     assert [e.payload["dice"] for e in knight.events("tool_applied")] == [[3], [5]]
     assert (knight.cond("knight").hp, knight.cond("page").hp) == (11, 5)
@@ -102,20 +102,20 @@ def test_each_target_rolls_its_own_dice(knight: Table) -> None:
 def test_manual_dice_ask_for_the_faces(knight: Table) -> None:
     before = _seq(knight)
     with pytest.raises(Rejected) as err:
-        knight.send("apply_tool", {"tool": "exposure", "inputs": {"dice": 2}, "targets": ["page"]})
+        knight.send("apply_tool", {"tool": "exposure", "inputs": {"damage": "2d"}, "targets": ["page"]})
     assert err.value.code == "roll/faces_needed" and err.value.details["count"] == 2
     assert _seq(knight) == before
 
 
 def test_undo_takes_the_applied_harm_back(knight: Table) -> None:
     before = knight.state.combatants
-    knight.send("apply_tool", {"tool": "exposure", "inputs": {"dice": 2}, "targets": ["page"]}, faces=[[4, 5]])
+    knight.send("apply_tool", {"tool": "exposure", "inputs": {"damage": "2d"}, "targets": ["page"]}, faces=[[4, 5]])
     knight.send("undo", {"to": "last_command"})
     assert knight.state.combatants == before
 
 
 def test_replay_gives_the_same_state(knight: Table) -> None:
-    knight.send("apply_tool", {"tool": "exposure", "inputs": {"dice": 2}, "targets": ["knight"]}, faces=[[6, 6]])
+    knight.send("apply_tool", {"tool": "exposure", "inputs": {"damage": "2d"}, "targets": ["knight"]}, faces=[[6, 6]])
     assert knight.refold_matches()
 
 
@@ -123,7 +123,7 @@ def test_replay_gives_the_same_state(knight: Table) -> None:
     ({"tool": "exposure", "inputs": {"ls": "0"}, "targets": ["page"]}, "tool/bad_input", "ls"),
     ({"tool": "climbing", "inputs": {"climb": "tree", "height": -5}, "targets": ["page"]}, "tool/bad_input",
      "height"),
-    ({"tool": "jet", "inputs": {"dice": 1}, "targets": ["page"]}, "tool/missing_input", "jet_width"),
+    ({"tool": "jet", "inputs": {"damage": "1d"}, "targets": ["page"]}, "tool/missing_input", "jet_width"),
     ({"tool": "volcano", "inputs": {}, "targets": ["page"]}, "tool/unknown", "tool"),
     ({"tool": "jumping", "inputs": {"basic_move": 5}, "targets": ["page"]}, "tool/nothing_to_apply", "tool"),
 ])

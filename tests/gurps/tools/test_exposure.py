@@ -11,23 +11,23 @@ from .helpers import refused, rules_cited, run
 
 # V-25
 def test_v25_a_giant_with_ls_4_takes_double_damage() -> None:
-    calc = run("exposure", dice=2, kind="burn", ls="4")
+    calc = run("exposure", damage="2d", kind="burn", ls="4")
     assert calc.harm == Harm(dice=2, adds=0, kind="burn", rule="V-25", multiplier=Fraction(2))
 
 
 def test_v25_a_two_inch_person_takes_a_sixth() -> None:
     """LS 1/36 -> sqrt = 1/6 exactly."""
-    calc = run("exposure", dice=3, adds=1, ls="1/36")
+    calc = run("exposure", damage="3d+1", ls="1/36")
     assert calc.harm is not None and calc.harm.multiplier == Fraction(1, 6)
     assert calc.result["multiplier"] == "1/6"
 
 
 def test_v25_r01_damage_is_floored_once_after_the_roll() -> None:
     """3d+1 x 1/6 with 6, 6, 5: (17 + 1) / 6 = 3; with 6, 6, 4: 17/6 -> 2."""
-    harm = run("exposure", dice=3, adds=1, ls="1/36").harm
+    harm = run("exposure", damage="3d+1", ls="1/36").harm
     assert harm is not None
     assert (harm.total((6, 6, 5)), harm.total((6, 6, 4))) == (3, 2)
-    assert "R-01" in rules_cited(run("exposure", dice=3, adds=1, ls="1/36"))
+    assert "R-01" in rules_cited(run("exposure", damage="3d+1", ls="1/36"))
 
 
 def test_v25_the_advanced_rule_reduces_to_sqrt_ls_for_normal_proportions() -> None:
@@ -49,12 +49,12 @@ def test_v25_a_zero_linear_scale_is_refused_naming_it() -> None:
 # V-26
 def test_v26_the_seed_example_a_three_inch_pc_in_a_foot_wide_jet() -> None:
     """x 3/12 = 1/4 exposure, x sqrt(20) ~ 4.472 area-to-mass: ~1.118, about a full die."""
-    calc = run("jet", dice=1, jet_width=12, target_width=3, cube_square=True, area_to_mass="20")
+    calc = run("jet", damage="1d", jet_width=12, target_width=3, cube_square=True, area_to_mass="20")
     assert calc.harm is not None and calc.harm.multiplier == Fraction(1118, 1000)
 
 
 def test_v26_a_giant_takes_at_most_the_jets_damage() -> None:
-    assert run("jet", dice=1, jet_width=12, target_width=48).result["multiplier"] == 1
+    assert run("jet", damage="1d", jet_width=12, target_width=48).result["multiplier"] == 1
 
 
 # V-27
@@ -110,18 +110,18 @@ def test_v28_hp_loss_is_applied_as_it_is() -> None:
 
 # V-42
 def test_v42_gas_uses_the_exposure_rule() -> None:
-    assert run("poison", route="gas_spray", dice=2, ls="1/36").result["multiplier"] == "1/6"
+    assert run("poison", route="gas_spray", damage="2d", ls="1/36").result["multiplier"] == "1/6"
 
 
 def test_v42_contact_poison_uses_the_jet_rule_with_the_dose_size() -> None:
     """A 12-inch dose on a 3-inch target: 1/4 of it."""
-    calc = run("poison", route="contact", dice=2, dose_width=12, target_width=3)
+    calc = run("poison", route="contact", damage="2d", dose_width=12, target_width=3)
     assert calc.result["multiplier"] == "1/4"
     assert calc.harm is not None and calc.harm.kind == "tox"
 
 
 def test_v42_internal_poison_is_scaled_by_hp_alone() -> None:
-    assert run("poison", route="internal", dice=2, ls="1/36").result["multiplier"] == 1
+    assert run("poison", route="internal", damage="2d", ls="1/36").result["multiplier"] == 1
 
 
 # V-45

@@ -11,6 +11,7 @@ import math
 from fractions import Fraction
 from typing import Mapping
 
+from combat_server.rules.gurps.tables import parse_dice
 from combat_server.rules.gurps.tools.common import (
     amount, choice, dice_text, exact, flag, ratio, read_ratio, square_root, whole,
 )
@@ -20,8 +21,9 @@ from combat_server.rules.model import JSON
 #: The damage kinds a hazard deals: ``fat`` goes through the FP path, ``injury`` is HP lost
 #: as it is (no DR, no wound multiplier); the others through DR and the wound multipliers.
 KINDS = ("burn", "cor", "tox", "cr", "cut", "imp", "pi", "fat", "injury")
-_DICE = whole("Dice (as a human takes it)", 0, 100, "d6", 1)
-_ADDS = whole("Adds", -100, 100, default=0)
+#: The damage a human would take, as dice and adds (``2d+1``; ``0d+3`` for a fixed 3).
+_DAMAGE: dict[str, JSON] = {"type": "string", "pattern": r"^([0-9]|[1-4][0-9]|50)d([+-][0-9]{1,3})?$", "default": "1d",
+                            "title": "Damage (as a human takes it)", "description": "dice (0 to 50) and adds, e.g. 2d+1"}
 _LS = ratio("Linear Scale (1 = human)")
 _AREA_TO_MASS = ratio("Area-to-mass ratio (1 = human)")
 
@@ -38,7 +40,7 @@ def _root(w: Workings, what: str, value: Fraction, rule: str) -> Fraction:
 
 
 def _dice(inputs: Mapping[str, JSON]) -> tuple[int, int]:
-    return _int(inputs, "dice"), _int(inputs, "adds")
+    return parse_dice(str(inputs["damage"]))
 
 
 def _harm(w: Workings, inputs: Mapping[str, JSON], kind: str, times: Fraction, rule: str) -> Calculation:
@@ -83,7 +85,7 @@ EXPOSURE = CalculatorSpec(
     name="exposure", title="Exposure hazard", rules=("V-25", "R-01"), group="Hazards",
     help="Acid, flame, heat, cold, sunburn, gas or electricity: a human's damage x sqrt(LS) "
          "(advanced: x sqrt(Area Scale) x sqrt(1/MAR)).",
-    inputs={"dice": _DICE, "adds": _ADDS, "kind": choice("Damage kind", KINDS, "burn"), "ls": _LS,
+    inputs={"damage": _DAMAGE, "kind": choice("Damage kind", KINDS, "burn"), "ls": _LS,
             "method": choice("Rule", ("detailed", "advanced"), "detailed"),
             "area_scale": ratio("Area Scale (advanced; default LS^2)", None),
             "mar": ratio("MAR, mass-to-area ratio (advanced; default LS)", None)},
@@ -104,7 +106,7 @@ JET = CalculatorSpec(
     name="jet", title="Jet attack", rules=("V-26", "V-25", "R-01"), group="Hazards",
     help="A fixed-size jet: the damage x target width / jet width (at most all of it), optionally "
          "x sqrt(area-to-mass ratio) for cube-square.",
-    inputs={"dice": _DICE, "adds": _ADDS, "kind": choice("Damage kind", KINDS, "burn"),
+    inputs={"damage": _DAMAGE, "kind": choice("Damage kind", KINDS, "burn"),
             "jet_width": amount("Jet width", 0.01, 100000, "in"), "target_width": _WIDTH,
             "cube_square": flag("Cube-square effects"), "area_to_mass": _AREA_TO_MASS},
     required=("jet_width", "target_width"), run=_jet)
@@ -223,7 +225,7 @@ POISON = CalculatorSpec(
     name="poison", title="Poison", rules=("V-42", "V-25", "V-26", "R-01"), group="Hazards",
     help="Gas or spray: the exposure rules (x sqrt(LS)); contact: the jet rules with the dose's size; "
          "internal: as it is, optionally x sqrt(area-to-mass ratio).",
-    inputs={"route": choice("Route", ("gas_spray", "contact", "internal")), "dice": _DICE, "adds": _ADDS,
+    inputs={"route": choice("Route", ("gas_spray", "contact", "internal")), "damage": _DAMAGE,
             "kind": choice("Damage kind", KINDS, "tox"), "ls": _LS,
             "dose_width": amount("Dose width (contact)", 0.01, 100000, "in", 1),
             "target_width": {**_WIDTH, "default": 12},
