@@ -454,9 +454,12 @@ class Engine:
         """
         state = self.load(fight_id)
         rs = get_ruleset(state.ruleset, state.ruleset_version)
-        out = tools.calculate(rs, state, principal, tool, inputs, combatant).to_json()
+        calc = tools.calculate(rs, state, principal, tool, inputs, combatant)
+        out = calc.to_json()
         if combatant is not None:
             out["combatant"] = combatant
+        if calc.harm is not None and rs.tool_apply_command:
+            out["apply"] = rs.tool_apply_command
         return out
 
     # ------------------------------------------------------------------ replay

@@ -47,6 +47,9 @@ class Ruleset(abc.ABC, Generic[SheetT, ConditionT, CombatT]):
     #: The GM tools (#12): calculators by name (rules/kit/calculators.py), sent to clients in
     #: ``subscribed.tools``; run read-only with a ``calculate`` request, applied by a command of the ruleset.
     calculators: ClassVar[Mapping[str, CalculatorSpec]] = {}
+    #: The command that applies a tool's harm to combatants (args ``tool``, ``inputs``, ``targets``), named in
+    #: a ``calculation`` reply that has harm, so clients send it without knowing the ruleset ("": none).
+    tool_apply_command: ClassVar[str] = ""
 
     # ----------------------------------------------------------------- hidden sheets (#9, server/views.py)
     #: Condition fields anyone at the table sees on a combatant whose sheet is hidden from them.

@@ -1373,7 +1373,7 @@ function waitFor(pred, ms = 10000) {
 // A panel built from `subscribed.tools` alone: the form comes from each tool's input schema (titles,
 // units, ranges, choices), prefilled from a chosen combatant's numbers (sheet, condition, derived, as
 // `prefill` names them); the server runs the tool (`calculate`) and its steps are shown with their rule
-// ids; Apply sends the ruleset's apply command (`apply_tool`) for the ticked combatants.
+// ids; Apply sends the command the reply names (`apply`) for the ticked combatants.
 
 /** The tools this seat may run: all for the GM, the players' tools for a player, none for a spectator. */
 function usableTools() {
@@ -1495,7 +1495,7 @@ function renderToolTargets() {
   const box = $("#tool-apply");
   const calc = S.toolCalc;
   if (!box || !calc) return;
-  if (!isGM() || !calc.harm) { box.replaceChildren(); return; }
+  if (!isGM() || !calc.apply) { box.replaceChildren(); return; }
   const cs = Object.values(S.state.combatants);
   const key = JSON.stringify([calc.tool, calc.summary, cs.map((c) => c.id + c.name)]);
   if (S.toolTargetsKey === key) return;
@@ -1513,7 +1513,7 @@ async function applyTool(button) {
   const calc = S.toolCalc;
   const targets = $$("#tool-apply input[type=checkbox]").filter((el) => el.checked).map((el) => el.value);
   if (!targets.length) { toast("Tick at least one combatant to apply it to.", "error"); return; }
-  const r = await act("apply_tool", { tool: calc.tool, inputs: calc.inputs, targets }, undefined, button);
+  const r = await act(calc.apply, { tool: calc.tool, inputs: calc.inputs, targets }, undefined, button);
   if (r) toast(`${calc.summary} applied.`, "ok");
 }
 

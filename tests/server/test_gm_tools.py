@@ -75,3 +75,10 @@ async def test_a_player_cannot_apply_a_tool(table: Table) -> None:
         await table.alice.command("apply_tool", {"tool": "jumping", "inputs": {"basic_move": 5},
                                                  "targets": ["alice"]})
     assert err.value.code == "auth/gm_only"
+
+
+async def test_a_result_with_harm_names_the_command_that_applies_it(table: Table) -> None:
+    hurts = await table.gm.calculate("exposure", {"damage": "2d", "ls": "4"})
+    assert hurts["harm"] == {"dice": 2, "adds": 0, "kind": "burn", "rule": "V-25", "multiplier": 2}
+    assert hurts["apply"] == "apply_tool"
+    assert "apply" not in await table.gm.calculate("jumping", {"basic_move": 5})

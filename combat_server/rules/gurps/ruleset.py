@@ -67,6 +67,7 @@ class GurpsRuleset(Ruleset[Sheet, Condition, Combat]):
     demo: ClassVar[Mapping[str, JSON] | None] = DEMO
     events: ClassVar[Mapping[str, EventSpec]] = EVENTS
     calculators: ClassVar[Mapping[str, CalculatorSpec]] = CALCULATORS
+    tool_apply_command: ClassVar[str] = "apply_tool"
     visible_condition: ClassVar[tuple[str, ...]] = VISIBLE_CONDITION
     combat_secrets: ClassVar[tuple[Secret, ...]] = COMBAT_SECRETS
     hidden_prompt_text: ClassVar[Mapping[str, str]] = HIDDEN_PROMPT_TEXT

@@ -202,8 +202,9 @@ class CalculatorSpec:
             details: dict[str, JSON] = {"field": name}
             if "enum" in schema:
                 details["known"] = list(schema["enum"])
-            raise reject("tool/bad_input", f"{self.name}: input {name!r} must be {describe_schema(schema)}",
-                         **details)
+            # a pattern says little to a person: its description says what to type ("a fraction such as 1/36")
+            what = schema["description"] if "pattern" in schema and "description" in schema else describe_schema(schema)
+            raise reject("tool/bad_input", f"{self.name}: input {name!r} must be {what}", **details)
         out = {k: v["default"] for k, v in self.inputs.items() if "default" in v}
         out.update(raw)
         return out
