@@ -270,12 +270,14 @@ def _simple(fmt: str) -> Callable[[FightState, Mapping[str, Any], Hidden], str]:
 def _tool_applied(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     """#12: the tool, its rule ids and the roll; the target's DR and injury unless its sheet is hidden."""
     harm = p["harm"]
-    rolled = f"[{', '.join(str(d) for d in p['dice'])}]" if p["dice"] else ""
-    adds = f"{harm['adds']:+d}" if harm["adds"] and p["dice"] else (str(harm["adds"]) if not p["dice"] else "")
     times = f" x {harm['multiplier']}" if "multiplier" in harm else ""
     rules = f"{harm['rule']}, R-01" if times else harm["rule"]
-    text = (f"The GM applies {p['title']} to {_n(s, p['target'])}: {rolled}{adds}{times} = {p['points']} "
-            f"{harm['kind']} ({rules})")
+    if p["dice"]:
+        adds = f"{harm['adds']:+d}" if harm["adds"] else ""
+        how = f"[{', '.join(str(d) for d in p['dice'])}]{adds}{times} = "
+    else:
+        how = f"{harm['adds']}{times} = " if times else ""
+    text = f"The GM applies {p['title']} to {_n(s, p['target'])}: {how}{p['points']} {harm['kind']} ({rules})"
     if harm["kind"] == "fat" or p["target"] in h:
         return text + "."
     if harm["kind"] == "injury":
