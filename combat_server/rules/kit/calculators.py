@@ -207,6 +207,9 @@ class CalculatorSpec:
             raise reject("tool/bad_input", f"{self.name}: input {name!r} must be {what}", **details)
         out = {k: v["default"] for k, v in self.inputs.items() if "default" in v}
         out.update(raw)
+        for name, value in out.items():  # JSON Schema's integer takes 2.0: the tools get 2
+            if isinstance(value, float) and self.inputs[name].get("type") == "integer":
+                out[name] = int(value)
         return out
 
     def calculate(self, raw: Mapping[str, JSON]) -> Calculation:

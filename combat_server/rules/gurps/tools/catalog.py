@@ -1,16 +1,23 @@
 """Every GURPS GM tool in one table (#12): the ruleset's ``calculators``.
 
-Each family module exports ``SPECS``; adding a family is one import and one entry in
-``FAMILIES`` (the physics tools, collisions and falling, join the same way).
+Each family module of this package exports ``SPECS``; ``FAMILIES`` names them, so a new
+family (the physics tools, ``collisions`` and ``falling``) joins by adding its name there.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import Mapping
 
-from combat_server.rules.gurps.tools import exposure, movement, senses, strength
 from combat_server.rules.kit.calculators import CalculatorSpec, registry
 
-FAMILIES = (movement, strength, senses, exposure)
+#: The family modules, in the order clients list their tools.
+FAMILIES = ("movement", "strength", "senses", "exposure")
 
-CALCULATORS: Mapping[str, CalculatorSpec] = registry(*(spec for family in FAMILIES for spec in family.SPECS))
+
+def _specs(family: str) -> tuple[CalculatorSpec, ...]:
+    specs = importlib.import_module(f"{__package__}.{family}").SPECS
+    return tuple(specs)
+
+
+CALCULATORS: Mapping[str, CalculatorSpec] = registry(*(spec for family in FAMILIES for spec in _specs(family)))

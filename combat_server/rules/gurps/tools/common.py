@@ -60,15 +60,19 @@ def exact(value: JSON) -> Fraction:
     return Fraction(value) if isinstance(value, int) else Fraction(repr(value))
 
 
+#: The range a ratio input may take: scales beyond it are no creature's (and would overflow a float root).
+RATIO_LIMIT = 10 ** 6
+
+
 def read_ratio(tool: str, inputs: Mapping[str, JSON], name: str) -> Fraction:
-    """A ratio input as a fraction; 0 or a zero denominator is ``tool/bad_input`` naming the field."""
-    text = str(inputs[name])
-    try:
-        value = Fraction(text)
-    except ZeroDivisionError:
-        value = Fraction(0)
-    if value <= 0:
-        raise reject("tool/bad_input", f"{tool}: input {name!r} must be greater than 0", field=name)
+    """A ratio input (``1/36``, ``0.25``, ``2.5/3``) as an exact fraction, from 1/10^6 to 10^6; anything
+    else (0, a zero denominator) is ``tool/bad_input`` naming the field."""
+    top, _slash, bottom = str(inputs[name]).partition("/")
+    under = Fraction(bottom) if bottom else Fraction(1)
+    value = Fraction(top) / under if under else Fraction(0)
+    if not Fraction(1, RATIO_LIMIT) <= value <= RATIO_LIMIT:
+        raise reject("tool/bad_input", f"{tool}: input {name!r} must be from 1/{RATIO_LIMIT} to {RATIO_LIMIT}, "
+                     f"e.g. 1/36", field=name)
     return value
 
 
