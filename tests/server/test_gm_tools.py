@@ -82,3 +82,15 @@ async def test_a_result_with_harm_names_the_command_that_applies_it(table: Table
     assert hurts["harm"] == {"dice": 2, "adds": 0, "kind": "burn", "rule": "V-25", "multiplier": 2}
     assert hurts["apply"] == "apply_tool"
     assert "apply" not in await table.gm.calculate("jumping", {"basic_move": 5})
+
+
+async def test_a_tool_applied_to_a_hidden_combatant_hides_its_numbers_from_players(table: Table) -> None:
+    """The orc's sheet is hidden: a player sees the tool and the points, not its inputs, steps, DR or injury."""
+    result = await table.gm.command("apply_tool", {"tool": "exposure", "targets": ["orc"],
+                                                   "inputs": {"damage": "0d+3", "kind": "cr"}})
+    await table.alice.wait_for_seq(result["last_seq"])
+    seen = next(e for e in table.alice.events if e.type == "tool_applied").event["payload"]
+    assert seen["tool"] == "exposure" and seen["points"] == 3
+    assert not {"inputs", "steps", "dr", "injury"} & set(seen)
+    gm_seen = next(e for e in table.gm.events if e.type == "tool_applied").event["payload"]
+    assert gm_seen["injury"] == 3 and gm_seen["steps"]
