@@ -1194,7 +1194,8 @@ class TerminalClient:
             return False
         if action.name == "help":
             try:
-                self.say(Text(help_text(self.description, self.commands, action.arg, self.tools)))
+                self.say(Text(help_text(self.description, self.commands, action.arg,
+                                        _usable_tools(self.tools, self.seat))))
             except InputError as exc:
                 self.error("input", str(exc))
         elif action.name == "complete":

@@ -94,3 +94,9 @@ async def test_a_tool_applied_to_a_hidden_combatant_hides_its_numbers_from_playe
     assert not {"inputs", "steps", "dr", "injury"} & set(seen)
     gm_seen = next(e for e in table.gm.events if e.type == "tool_applied").event["payload"]
     assert gm_seen["injury"] == 3 and gm_seen["steps"]
+
+
+async def test_a_spectator_runs_no_tool(table: Table) -> None:
+    with pytest.raises(ServerError) as err:
+        await table.spectator.calculate("jumping", {"basic_move": 5})
+    assert err.value.code == "auth/read_only"
