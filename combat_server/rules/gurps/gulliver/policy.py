@@ -126,15 +126,14 @@ class Policy:
         return roll
 
     def swing(self, st: int, scale: Scale = HUMAN, weapon_lb: float = 0) -> tables.DamageRoll:
-        """Swing for this ST: G's table, V-67's thrust of ST x 1.5 (weight-limited), V-03 below ST 10."""
+        """Swing for this ST: G's table (also under V-66 alone), V-67's thrust of ST x 1.5
+        (weight-limited), V-03 below ST 10."""
         st = self.damage_st(st, scale)
         if self.tiny_damage and st < 10:
             return tables.low_st(self.swing(10, HUMAN, weapon_lb), st)
         if self.new_swing_damage:
             return tables.new_swing(st, weapon_lb)
-        if self.new_st_damage:
-            return tables.new_thrust(st * 3 // 2)  # V-66 without V-67: A-55's ST x 1.5 reading
-        return tables.standard(st)[1]
+        return tables.standard(st)[1]  # V-66 alone changes thrust only; swing stays G's
 
     def blow_damage(self, rolled: int, roll: tables.DamageRoll, target_hp_max: int) -> Fraction:
         """The damage a rolled total does: V-03's scale (fractions kept against targets under 10 HP);
