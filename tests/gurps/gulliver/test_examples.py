@@ -16,7 +16,7 @@ from combat_server.rules.gurps.gulliver.size import Scale, scaled_base_hp
 
 from tests.gurps.gulliver.policies import policy, wound
 
-SHOCK = ("damage_shock", "shock_points", "shock_penalty_bands", "shock_stun", "shock_knockout", "brain_shock")
+SHOCK = ("hit_locations", "damage_shock", "shock_points", "shock_penalty_bands", "shock_stun", "shock_knockout", "brain_shock")
 ARM, HAND, LEG, FOOT = (location("humanoid", n) for n in ("right arm", "hand", "right leg", "foot"))
 SKULL, TORSO, VITALS = (location("humanoid", n) for n in ("skull", "torso", "vitals"))
 
@@ -44,7 +44,7 @@ def test_e15_dragon_knockdown_over_sixty_in_one_blow() -> None:
 
 def test_e15_dragon_crippling_leg_over_sixty_foot_over_forty() -> None:
     """E-15 / V-11: leg > 120/2 = 60, foot > 120/3 = 40."""
-    p = policy("crippled_limbs")
+    p = policy("hit_locations", "crippled_limbs")
     assert p.maim(61, LEG, 120, "cr").crippled and not p.maim(60, LEG, 120, "cr").crippled
     assert p.maim(41, FOOT, 120, "cr").crippled and not p.maim(40, FOOT, 120, "cr").crippled
 
@@ -131,9 +131,9 @@ def test_e16_human_death_rolls() -> None:
 def test_e16_human_cutting_12_to_the_arm() -> None:
     """E-16 / V-11 / V-12: arm cripples over 5, amputates over 10 on a failed HT roll, outright
     only over 20; HP actually removed = floor(5) + 1 = 6 (A-33)."""
-    got = policy("crippled_limbs", "amputation").maim(12, ARM, 10, "cut")
+    got = policy("hit_locations", "crippled_limbs", "amputation").maim(12, ARM, 10, "cut")
     assert got.crippled and got.severing == "roll" and got.taken == 6
-    assert policy("crippled_limbs", "amputation").maim(21, ARM, 10, "cut").severing == "automatic"
+    assert policy("hit_locations", "crippled_limbs", "amputation").maim(21, ARM, 10, "cut").severing == "automatic"
 
 
 def test_e16_human_shock_of_that_blow() -> None:
@@ -146,7 +146,7 @@ def test_e16_human_shock_of_that_blow() -> None:
 
 def test_e16_human_hand_thresholds() -> None:
     """E-16: hand crippled at 4 (> 10/3), amputation roll at 7 (> 20/3), outright at 14 (> 40/3)."""
-    p = policy("crippled_limbs", "amputation")
+    p = policy("hit_locations", "crippled_limbs", "amputation")
     assert not p.maim(3, HAND, 10, "cut").crippled and p.maim(4, HAND, 10, "cut").crippled
     assert [p.maim(n, HAND, 10, "cut").severing for n in (6, 7, 13, 14)] == ["none", "roll", "roll", "automatic"]
 

@@ -104,27 +104,27 @@ def test_v10_knockdown_roll_for_a_heavy_blow_anywhere() -> None:
 def test_v11_a_crippling_blow_loses_its_excess() -> None:
     """V-11 / A-33: 8 crushing to the arm of HP 10 (> 5): off all 8 taken; on crippled, 6 taken."""
     assert OFF.maim(8, ARM, 10, "cr").taken == 8
-    got = policy("crippled_limbs").maim(8, ARM, 10, "cr")
+    got = policy("hit_locations", "crippled_limbs").maim(8, ARM, 10, "cr")
     assert got.crippled and got.taken == 6 and got.severing == "none"
 
 
 def test_v12_a_big_cut_may_sever() -> None:
     """V-12: cutting 12 to an arm of HP 10 (> 10): V-11 alone crippled only; with V-12 a HT roll to keep it."""
-    assert policy("crippled_limbs").maim(12, ARM, 10, "cut").severing == "none"
-    assert policy("crippled_limbs", "amputation").maim(12, ARM, 10, "cut").severing == "roll"
+    assert policy("hit_locations", "crippled_limbs").maim(12, ARM, 10, "cut").severing == "none"
+    assert policy("hit_locations", "crippled_limbs", "amputation").maim(12, ARM, 10, "cut").severing == "roll"
 
 
 def test_v13_a_crushing_neck_blow_can_break_the_neck() -> None:
     """V-13 / A-35: crushing 21 to the neck of HP 10 (> 2 x 10): V-11 alone nothing special;
     with V-13 crippled (paralysis) and a broken neck outright, which is fatal."""
-    assert not policy("crippled_limbs").maim(21, NECK, 10, "cr").crippled
-    got = policy("crippled_limbs", "neck_injury").maim(21, NECK, 10, "cr")
+    assert not policy("hit_locations", "crippled_limbs").maim(21, NECK, 10, "cr").crippled
+    got = policy("hit_locations", "crippled_limbs", "neck_injury").maim(21, NECK, 10, "cr")
     assert got.crippled and got.severing == "automatic" and got.fatal
 
 
 def test_v13_impaling_only_cripples_the_neck() -> None:
     """A-35: impaling and piercing cannot sever: 21 impaling to the neck cripples only."""
-    got = policy("crippled_limbs", "neck_injury").maim(21, NECK, 10, "imp")
+    got = policy("hit_locations", "crippled_limbs", "neck_injury").maim(21, NECK, 10, "imp")
     assert got.crippled and got.severing == "none" and not got.fatal
 
 
@@ -163,7 +163,7 @@ def test_v19_shock_over_half_hp_stuns() -> None:
 def test_v20_brain_hits_double_shock() -> None:
     """V-20: 4 to the skull of HP 10: off shock 4; on 8 (and 8 > 5 stuns under V-19)."""
     assert policy("damage_shock", "shock_stun").shock(wound(4), 10, where=SKULL).stun == "none"
-    got = policy("damage_shock", "shock_stun", "brain_shock").shock(wound(4), 10, where=SKULL)
+    got = policy("hit_locations", "damage_shock", "shock_stun", "brain_shock").shock(wound(4), 10, where=SKULL)
     assert got.points == 8 and got.stun == "stunned"
 
 
@@ -171,7 +171,7 @@ def test_v21_a_stunned_arm_drops_what_it_holds() -> None:
     """V-21 / A-39: HP 20, arm mark 10, grip margin max(1, 2) = 2: shock 11 stuns the arm with a grip
     roll; 12 with none; off, nothing."""
     assert not policy("damage_shock").shock(wound(11), 20, where=ARM).limb.stunned
-    on = policy("damage_shock", "limb_stun")
+    on = policy("hit_locations", "damage_shock", "limb_stun")
     assert on.shock(wound(11), 20, where=ARM).limb == LimbStun(True, grip_roll=True)
     assert on.shock(wound(12), 20, where=ARM).limb.grip_roll is False
     assert on.shock(wound(12), 20, where=ARM).limb.stunned
@@ -210,7 +210,7 @@ def test_v15_death_checks_every_half_hp() -> None:
 def test_v44_heart_wounds_can_stop_the_heart() -> None:
     """V-44 / A-46: 20 to the vitals (heart) of HP 10 (>= 2 x HP): off no roll; on HT-4."""
     assert OFF.heart_roll(20, 10, VITALS) is None
-    on = policy("heart_attack")
+    on = policy("hit_locations", "heart_attack")
     assert [on.heart_roll(n, 10, VITALS) for n in (9, 10, 20, 30)] == [None, 0, -4, -8]
 
 

@@ -21,7 +21,7 @@ COMBAT_OPTIONS = (
 )
 GROUPS = {"GULLIVER: damage", "GULLIVER: blowthrough", "GULLIVER: the damage-and-shock system",
           "GULLIVER: death and knockout", "GULLIVER: fatigue", "GULLIVER: monsters", "GULLIVER: Toughness",
-          "GULLIVER: ST damage tables", "GULLIVER: light"}
+          "GULLIVER: ST damage tables", "GULLIVER: light", "GULLIVER: hit locations"}
 
 
 def refused(raw: dict[str, Any]) -> Rejected:
@@ -53,9 +53,9 @@ def test_every_option_is_off_by_default() -> None:
 
 @pytest.mark.parametrize("spec", OPTION_SPECS, ids=lambda s: s.name)
 def test_each_option_explains_itself_for_the_form(spec: Any) -> None:
-    """Each option has a label, one line of help, a V rule id and one of the catalogue's groups."""
+    """Each option has a label, one line of help, a GULLIVER rule id and one of the catalogue's groups."""
     assert spec.label and spec.help and "\n" not in spec.help
-    assert spec.rules and spec.rules[0].startswith("V-")
+    assert any(r.startswith("V-") for r in spec.rules)
     assert spec.group in GROUPS
 
 
@@ -91,6 +91,28 @@ def test_an_option_built_on_another_needs_it(option: str, needs: str) -> None:
     details V-63, the shock options count V-08's shock points: alone, each is refused naming the other."""
     err = refused({option: True})
     assert err.code == "fight/option_conflict" and needs in str(err) and option in str(err)
+
+
+@pytest.mark.parametrize("option", ["crippled_limbs", "heart_attack"])
+def test_location_options_need_hit_locations(option: str) -> None:
+    """A-24: without hit locations every blow is to the torso, so the options that only act on a
+    limb, the neck, the brain or the heart are refused without it."""
+    err = refused({option: True})
+    assert err.code == "fight/option_conflict" and "hit_locations" in str(err)
+
+
+def test_brain_and_limb_stun_need_hit_locations_too() -> None:
+    """V-20, V-21: a brain or a limb needs a location; refused naming hit_locations."""
+    for option in ("brain_shock", "limb_stun"):
+        err = refused({"damage_shock": True, option: True})
+        assert "hit_locations" in str(err)
+
+
+def test_explanations_name_the_rule_an_option_replaces() -> None:
+    """Issue #11: an effect cites its V id and the G rule it replaces (V-15 for G-45); others the id alone."""
+    from combat_server.rules.gurps.gulliver.options import cite
+
+    assert cite("V-15") == "V-15 (in place of G-45)" and cite("V-11") == "V-11"
 
 
 def test_a_cfg_reading_needs_its_option() -> None:

@@ -20,6 +20,10 @@ MONSTERS = "GULLIVER: monsters"
 TOUGHNESS = "GULLIVER: Toughness"
 ST_TABLES = "GULLIVER: ST damage tables"
 LIGHT = "GULLIVER: light"
+LOCATIONS = "GULLIVER: hit locations"
+#: The switch the location-based options need (A-24: without it every hit is to the torso).
+HIT_LOCATIONS = "hit_locations"
+_LOCATED = (HIT_LOCATIONS,)
 
 
 def _switch(name: str, label: str, group: str, rules: tuple[str, ...], help: str,
@@ -63,7 +67,8 @@ SWITCHES: tuple[OptionSpec, ...] = (
             "down on a failed HT roll."),
     _switch("crippled_limbs", "Crippled limbs", SHOCK, ("V-11", "A-33"),
             "Arms and legs are crippled by a blow over HP/2, hands and feet over HP/3; the excess "
-            "is lost and the blow's shock is doubled instead of stunning outright."),
+            "is lost and the blow's shock is doubled instead of stunning outright.",
+            requires=_LOCATED),
     _switch("amputation", "Amputation", SHOCK, ("V-12", "A-34"),
             "A cutting blow of over twice the crippling amount severs the limb on a failed HT roll, "
             "and outright at twice that again; only the crippling amount is taken.",
@@ -87,11 +92,11 @@ SWITCHES: tuple[OptionSpec, ...] = (
     _switch("brain_shock", "Brain hits double shock", SHOCK, ("V-20",),
             "A hit to the brain doubles its shock before stun and knockout are judged, in place "
             "of the special brain-stun roll.",
-            requires=("damage_shock",)),
+            requires=("damage_shock", HIT_LOCATIONS)),
     _switch("limb_stun", "Stunned limbs drop what they hold", SHOCK, ("V-21", "A-39", "R-11"),
             "Shock to an arm over HP/2 (hand over HP/3) makes it drop what it holds; a grip roll is "
             "allowed when the shock only just passed the mark.",
-            requires=("damage_shock",)),
+            requires=("damage_shock", HIT_LOCATIONS)),
     _switch("shock_knockout", "Knockout from shock", SHOCK, ("V-22",),
             "More than full HP in shock from one blow calls for a HT roll against knockout; more "
             "than twice full HP knocks out outright.",
@@ -107,7 +112,8 @@ SWITCHES: tuple[OptionSpec, ...] = (
             "one roll per threshold a blow crosses."),
     _switch("heart_attack", "Heart attacks from heart wounds", DEATH, ("V-44", "A-46"),
             "A heart wound of full HP or more calls for a HT roll (-4 at twice, -8 at three times); "
-            "failure brings a minor, major or fatal heart attack."),
+            "failure brings a minor, major or fatal heart attack.",
+            requires=_LOCATED),
     _switch("light_levels", "Light levels", LIGHT, ("V-46", "A-47"),
             "Twelve light levels from blinding to total darkness give Vision, DX and IQ penalties; "
             "darkness penalties also count against sight-dependent attacks and defences."),
@@ -159,6 +165,13 @@ SWITCHES: tuple[OptionSpec, ...] = (
             requires=("new_toughness", "new_st_damage")),
 )
 
+#: What several options stand on without being a V entry themselves.
+SUPPORT: tuple[OptionSpec, ...] = (
+    OptionSpec(HIT_LOCATIONS, "boolean", False, label="Hit locations", group=LOCATIONS, rules=("A-24", "A-63", "V-08"),
+               help="Blows land on a body location (rolled, or aimed at its penalty) with its own wound "
+                    "multipliers and DR; each creature uses its body type's table. Off: every hit is to the torso."),
+)
+
 #: The catalogue's "(cfg)" readings of those options, each defaulting to its proposal.
 READINGS: tuple[OptionSpec, ...] = (
     OptionSpec("stun_rule", "string", "standard", label="Stun from shock: rule", group=SHOCK,
@@ -178,9 +191,21 @@ READINGS: tuple[OptionSpec, ...] = (
                     "before: shock is the injury before Toughness, less Toughness once."),
 )
 
-OPTION_SPECS: tuple[OptionSpec, ...] = SWITCHES + READINGS
+OPTION_SPECS: tuple[OptionSpec, ...] = SWITCHES + SUPPORT + READINGS
 
 #: V id -> option name, for explanations and docs.
 OPTION_FOR_RULE: dict[str, str] = {s.rules[0]: s.name for s in SWITCHES}
 
 check_specs("gurps/gulliver", OPTION_SPECS)
+
+#: The GURPS rule (or table, A-01) each option stands in for, so an explanation can name both.
+REPLACES: dict[str, str] = {
+    "V-02": "G-22", "V-09": "G-43", "V-10": "G-46", "V-14": "G-44", "V-15": "G-45", "V-17": "G-47",
+    "V-18": "G-47", "V-19": "G-46", "V-24": "G-47", "V-47": "G-10", "V-53": "G-51", "V-54": "G-51",
+    "V-63": "G-42", "V-66": "A-01", "V-67": "A-01",
+}
+
+
+def cite(rule: str) -> str:
+    """A rule id as an explanation shows it: ``V-15 (in place of G-45)``, or the id alone."""
+    return f"{rule} (in place of {REPLACES[rule]})" if rule in REPLACES else rule

@@ -22,7 +22,8 @@ import attrs
 from combat_server.rules.gurps import injury as inj
 from combat_server.rules.gurps.gulliver import (blowthrough as bt, damage, damage_tables as tables, death, fatigue,
                                                 light, shock as sh, toughness as tough, wounds)
-from combat_server.rules.gurps.gulliver.locations import DEFAULT_LOCATION, Location, location, location_toughness
+from combat_server.rules.gurps.gulliver.locations import (DEFAULT_LOCATION, Location, location, location_for_roll,
+                                                          location_dr, location_toughness)
 from combat_server.rules.gurps.gulliver.locations import wound_multiplier as location_multiplier
 from combat_server.rules.gurps.gulliver.options import OPTION_SPECS
 from combat_server.rules.gurps.gulliver.size import Scale, base_hp, combat_st, load_st, racial_iq, toughness
@@ -63,6 +64,7 @@ class Shock:
 class Policy:
     """Every GULLIVER switch and reading of one fight (see options.py for their rule ids)."""
 
+    hit_locations: bool = False
     combat_load_st: bool = False
     aoa_percent_damage: bool = False
     tiny_damage: bool = False
@@ -106,6 +108,27 @@ class Policy:
     crippling_shock: str = "applied"
     shock_penalty_cap: bool = False
     toughness_shock: str = "after"
+
+    # ------------------------------------------------------------------ hit locations (A-24, A-63)
+
+    def where(self, scale: Scale = HUMAN, aimed: str | None = None, roll: int | None = None) -> Location:
+        """The location a blow lands on: the aimed one, or the 3d roll's on the creature's own
+        table (A-63); without hit locations, always the torso (A-24)."""
+        if not self.hit_locations:
+            return location(scale.body, DEFAULT_LOCATION)
+        if aimed is not None:
+            return location(scale.body, aimed)
+        if roll is not None:
+            return location_for_roll(scale.body, roll)
+        return location(scale.body, DEFAULT_LOCATION)
+
+    def aim_penalty(self, target: Location) -> int:
+        """The to-hit penalty of aiming at a location (0 for the torso, or without hit locations)."""
+        return target.penalty if self.hit_locations else 0
+
+    def location_dr(self, target: Location, torso_dr: int, dr_locations: Mapping[str, int]) -> int:
+        """DR where the blow lands (the sheet's ``dr_locations``, natural skull DR); the sheet's DR without locations."""
+        return location_dr(target, dr_locations, torso_dr) if self.hit_locations else torso_dr
 
     # ------------------------------------------------------------------ ST and damage (V-01..V-04, V-66..V-68)
 
