@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from combat_server.errors import Rejected
-from combat_server.rules.gurps.gulliver.options import OPTION_FOR_RULE, OPTION_SPECS, READINGS, SWITCHES
+from combat_server.rules.gurps.gulliver.options import OPTION_FOR_RULE, OPTION_SPECS, READINGS, SWITCHES, cite
 from combat_server.rules.gurps.ruleset import GurpsRuleset
 from combat_server.rules.options import check_specs, validate
 
@@ -110,8 +110,6 @@ def test_brain_and_limb_stun_need_hit_locations_too() -> None:
 
 def test_explanations_name_the_rule_an_option_replaces() -> None:
     """Issue #11: an effect cites its V id and the G rule it replaces (V-15 for G-45); others the id alone."""
-    from combat_server.rules.gurps.gulliver.options import cite
-
     assert cite("V-15") == "V-15 (in place of G-45)" and cite("V-11") == "V-11"
 
 
