@@ -140,7 +140,7 @@ def test_e16_human_shock_of_that_blow() -> None:
     """E-16 / V-11 / V-17: shock = 2 x 6 = 12: > 5 stunned; > 10 a HT roll against KO; <= 20 not outright."""
     p = policy(*SHOCK, "crippled_limbs", "amputation")
     maimed = p.maim(12, ARM, 10, "cut")
-    got = p.shock(wound(int(maimed.taken)), 10, where=ARM, maimed=maimed.crippled)
+    got = p.shock(wound(int(maimed.taken)), 10, where=ARM, maiming=maimed)
     assert got.points == 12 and got.stun == "stunned" and got.knockout == "roll"
 
 

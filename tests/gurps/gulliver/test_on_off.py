@@ -101,6 +101,29 @@ def test_v10_knockdown_roll_for_a_heavy_blow_anywhere() -> None:
     assert policy("knockdown").major_wound_roll(6, 10, ARM) == "V-10"
 
 
+def test_v10_a_failed_roll_off_the_torso_only_knocks_down() -> None:
+    """V-10: the arm blow's failed roll (by 2) knocks down; G-46's stun is for torso wounds (A-24)."""
+    assert policy("knockdown").major_wound_effect("failure", -2, ARM) == "knockdown"
+    assert policy("knockdown").major_wound_effect("failure", -2, TORSO) == "stunned_knockdown"
+
+
+def test_v11_a_crippling_blow_doubles_its_shock() -> None:
+    """V-11 / A-33: 8 to the arm of HP 10: 6 taken, shock 2 x 6 = 12, the factor citing V-11;
+    without crippling the shock is the 8 taken."""
+    on = policy("hit_locations", "crippled_limbs")
+    maimed = on.maim(8, ARM, 10, "cr")
+    got = on.shock(wound(6), 10, where=ARM, maiming=maimed)
+    assert got.points == 12 and [f.rule for f in got.factors] == ["V-11"]
+    assert OFF.shock(wound(8), 10, where=ARM).points == 8
+
+
+def test_v11_full_blow_shock_reading() -> None:
+    """A-33 (cfg): full_blow doubles the whole blow: 8 -> 16 instead of 2 x 6 = 12."""
+    on = policy("hit_locations", "crippled_limbs", crippling_shock="full_blow")
+    maimed = on.maim(8, ARM, 10, "cr")
+    assert maimed.taken == 6 and on.shock(wound(6), 10, where=ARM, maiming=maimed).points == 16
+
+
 def test_v11_a_crippling_blow_loses_its_excess() -> None:
     """V-11 / A-33: 8 crushing to the arm of HP 10 (> 5): off all 8 taken; on crippled, 6 taken."""
     assert OFF.maim(8, ARM, 10, "cr").taken == 8
@@ -133,6 +156,12 @@ def test_v17_gm_shock_multipliers_count_only_in_shock_points() -> None:
     stunner = (Factor(Fraction(4), "nerve pistol", "V-17"),)
     assert policy("damage_shock").shock(wound(2), 10, gm_factors=stunner).points == 2
     assert policy("damage_shock", "shock_points").shock(wound(2), 10, gm_factors=stunner).points == 8
+
+
+def test_v17_stunners_deal_shock_directly() -> None:
+    """V-17: a strong stunner's 4d rolling 13 deals 13 shock and no injury; without V-17 nothing."""
+    assert policy("damage_shock").shock(wound(0), 10, direct=13).points == 0
+    assert policy("damage_shock", "shock_points").shock(wound(0), 10, direct=13).points == 13
 
 
 def test_v18_small_creatures_suffer_more_per_point() -> None:
@@ -214,6 +243,12 @@ def test_v44_heart_wounds_can_stop_the_heart() -> None:
     assert [on.heart_roll(n, 10, VITALS) for n in (9, 10, 20, 30)] == [None, 0, -4, -8]
 
 
+def test_v44_heart_attack_damage_scales_with_size() -> None:
+    """V-44: a major heart attack does 6d x LS: 6d x 4 for a Giant."""
+    roll = policy("hit_locations", "heart_attack").heart_attack_damage("major", Scale(linear_scale=Fraction(4)))
+    assert roll is not None and (roll.dice, roll.scale) == (6, 4)
+
+
 def test_v46_darkness_penalises_sight() -> None:
     """V-46 / A-47: dark: off nothing; on -4 darkness penalty."""
     assert OFF.light("dark").darkness == 0
@@ -278,6 +313,12 @@ def test_v59_a_finishing_blow_does_maximum_damage() -> None:
     """V-59: 3d+2: off no ruling; on 6 x 3 + 2 = 20."""
     assert OFF.finishing_damage(3, 2) is None
     assert policy("finishing_blow").finishing_damage(3, 2) == 20
+
+
+def test_v59_twists_past_the_skull_ignore_dr() -> None:
+    """V-59: off, DR always counts; on, once past the skull's DR, follow-up twists ignore it."""
+    assert not OFF.twist_ignores_dr(True)
+    assert policy("finishing_blow").twist_ignores_dr(True) and not policy("finishing_blow").twist_ignores_dr(False)
 
 
 def test_v60_monsters_resist_knockout() -> None:

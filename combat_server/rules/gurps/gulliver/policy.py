@@ -33,6 +33,7 @@ from combat_server.rules.model import JSON
 Number = Fraction | int
 HUMAN = Scale()
 TORSO = location("humanoid", DEFAULT_LOCATION)
+TORSO_KINDS = ("torso", "vitals")  # G-46's "torso" (A-24)
 
 
 @attrs.frozen
@@ -58,6 +59,7 @@ class Shock:
     knockout: str = "none"  # none | roll | unconscious (V-22)
     limb: sh.LimbStun = sh.LimbStun(False)  # V-21
     rule: str = "G-47"
+    factors: tuple[sh.Factor, ...] = ()  # V-11, V-17, V-20: each multiplier with its reason
 
 
 @attrs.frozen
@@ -215,39 +217,41 @@ class Policy:
 
     # ------------------------------------------------------------------ shock (G-47, V-08, V-17..V-24)
 
-    def shock(self, injury: Injury, hp_max: int, *, where: Location = TORSO, maimed: bool = False,
-              gm_factors: tuple[sh.Factor, ...] = (), high_pain_threshold: bool = False) -> Shock:
+    def shock(self, injury: Injury, hp_max: Number, *, where: Location = TORSO, maiming: wounds.Maiming | None = None,
+              gm_factors: tuple[sh.Factor, ...] = (), direct: Number = 0, high_pain_threshold: bool = False) -> Shock:
         """One blow's shock. Off: G-47 / A-25, the penalty from the HP lost (none with High Pain
-        Threshold). V-17: points = injury x2 crippling (V-11) x2 brain (V-20) x GM factors; V-64's
-        Toughness basis; V-18's bands; V-19 stun, V-21 limb, V-22 knockout from the points."""
+        Threshold). V-11 / A-33: a crippling blow's shock is doubled, counted from the HP it took (or
+        the whole blow). V-17: points = injury x GM factors (A-28) + shock dealt directly (a stunner's
+        dice); V-20: x2 in the brain; V-64: Toughness's basis; V-18's bands; V-19 stun, V-21 limb,
+        V-22 knockout judged on the points."""
         factors: list[sh.Factor] = []
-        if maimed:
+        basis: Fraction = Fraction(injury.hp)
+        if maiming is not None and maiming.crippled:
+            basis = Fraction(maiming.shock_basis)
             factors.append(sh.Factor(Fraction(sh.CRIPPLING_FACTOR), "crippling or amputation", "V-11"))
+        elif self.damage_shock and self.location_toughness:
+            basis = tough.shock_basis(tough.Soaked(injury.before_toughness, injury.hp, injury.absorbed),
+                                      injury.toughness, self.toughness_shock == "before")
         if self.brain_shock and where.kind in sh.BRAIN_KINDS:
             factors.append(sh.Factor(Fraction(sh.BRAIN_FACTOR), "brain hit", "V-20"))
         if self.shock_points:
             factors.extend(gm_factors)
-        if not self.damage_shock:
-            points = sh.shock_points(injury.hp, tuple(factors))
-            penalty = 0 if high_pain_threshold else inj.shock(int(points), hp_max)
-            return Shock(points, penalty)
-        basis = Fraction(injury.hp)
-        if self.location_toughness:
-            basis = tough.shock_basis(tough.Soaked(injury.before_toughness, injury.hp, injury.absorbed),
-                                      injury.toughness, self.toughness_shock == "before")
+            basis += direct
         points = sh.shock_points(basis, tuple(factors))
         if high_pain_threshold:
             penalty = 0
         elif self.shock_penalty_bands:
             penalty = sh.band_penalty(points, hp_max)
         else:
-            penalty = inj.shock(int(points), hp_max)
+            penalty = inj.shock(int(points), int(hp_max))
+        if not self.damage_shock:
+            return Shock(points, penalty, factors=tuple(factors))
         return Shock(
             points, penalty,
             stun=sh.stun(points, hp_max, self.stun_rule) if self.shock_stun else "none",
             knockout=sh.knockout(points, hp_max) if self.shock_knockout else "none",
             limb=sh.limb_stun(points, where, hp_max) if self.limb_stun else sh.LimbStun(False),
-            rule="V-18" if self.shock_penalty_bands else "V-17",
+            rule="V-18" if self.shock_penalty_bands else "V-17", factors=tuple(factors),
         )
 
     def pending_shock(self, pending: int, added: int) -> int:
@@ -280,15 +284,15 @@ class Policy:
             return None
         if self.knockdown:
             return "V-10"
-        return "G-46" if where.kind in ("torso", "vitals") else None
+        return "G-46" if where.kind in TORSO_KINDS else None
 
-    def major_wound_effect(self, outcome: str, margin: int) -> str:
+    def major_wound_effect(self, outcome: str, margin: int, where: Location = TORSO) -> str:
         """What a failed roll does. G-46 / A-24 (checks._major_wound): fail by 1-4 stunned and
-        knocked down, 5+ or a critical failure unconscious. R-08: with V-10 and V-19 on, any
-        failure knocks down only."""
+        knocked down, 5+ or a critical failure unconscious. V-10 off the torso (no G-46 roll there):
+        knocked down. R-08: with V-10 and V-19 on, any failure knocks down only."""
         failed = outcome in ("failure", "critical failure")
-        if self.knockdown and self.shock_stun:
-            return sh.major_wound_effect_r08(failed)
+        if self.knockdown and (self.shock_stun or where.kind not in TORSO_KINDS):
+            return sh.knockdown_only(failed)
         if not failed:
             return "none"
         if outcome == "critical failure" or -margin >= 5:
@@ -307,6 +311,15 @@ class Policy:
         if not self.heart_attack or not where.heart:
             return None
         return wounds.heart_roll_modifier(blow, hp_max)
+
+    def heart_attack_damage(self, kind: str, scale: Scale = HUMAN) -> tables.DamageRoll | None:
+        """V-44: a minor heart attack does 2d x LS, a major one 6d x LS; None for none or fatal."""
+        dice = wounds.HEART_ATTACK_DICE.get(kind)
+        return None if dice is None else tables.DamageRoll(dice, 0, scale.linear_scale)
+
+    def twist_ignores_dr(self, past_skull_dr: bool) -> bool:
+        """V-59: once a finishing blow is past the skull's DR, follow-up twists may ignore DR."""
+        return self.finishing_blow and past_skull_dr
 
     # ------------------------------------------------------------------ knockout and death (G-44, G-45, V-14, V-15, V-60..V-62)
 

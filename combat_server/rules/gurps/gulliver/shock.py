@@ -115,7 +115,7 @@ def recover(penalty: int, success: bool, margin: int) -> int:
     return max(0, penalty - margin) if success else penalty
 
 
-def major_wound_effect_r08(failed: bool) -> str:
-    """R-08: with Knockdown (V-10) and Stun from shock (V-19) on, a failed major-wound roll
-    knocks down only; stun and knockout come from the shock rules."""
+def knockdown_only(failed: bool) -> str:
+    """V-10: a failed roll against a heavy blow knocks down. R-08: with Stun from shock (V-19)
+    on too, that is all a failed major-wound roll does; stun and knockout come from shock."""
     return "knockdown" if failed else "none"
