@@ -112,9 +112,9 @@ def test_v46_eyes_and_eyewear_shift_the_level() -> None:
     """V-46: Bad Sight makes bright +2 levels (harsh); partial Night Vision makes dark very dim;
     Night Blindness makes dark very dark; sunglasses make very bright bright; full Night Vision
     removes the darkness penalty but not total darkness."""
-    assert light.seen_level("bright", light_sensitivity=2).name == "harsh"
-    assert light.seen_level("dark", night_vision="partial").name == "very dim"
-    assert light.seen_level("dark", night_blindness=True).name == "very dark"
-    assert light.seen_level("very bright", eyewear=1).name == "bright"
-    assert light.seen_level("very dark", night_vision="full").darkness == 0
-    assert light.seen_level("total darkness", night_vision="full").blind
+    assert light.seen_level("bright", light.Eyes(light_sensitivity=2)).name == "harsh"
+    assert light.seen_level("dark", light.Eyes(night_vision="partial")).name == "very dim"
+    assert light.seen_level("dark", light.Eyes(night_blindness=True)).name == "very dark"
+    assert light.seen_level("very bright", light.Eyes(eyewear=1)).name == "bright"
+    assert light.seen_level("very dark", light.Eyes(night_vision="full")).darkness == 0
+    assert light.seen_level("total darkness", light.Eyes(night_vision="full")).blind

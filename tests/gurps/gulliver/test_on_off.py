@@ -11,7 +11,6 @@ from combat_server.rules.gurps.gulliver.locations import location
 from combat_server.rules.gurps.gulliver.policy import Injury
 from combat_server.rules.gurps.gulliver.shock import Factor, LimbStun
 from combat_server.rules.gurps.gulliver.size import Scale
-from combat_server.rules.gurps.gulliver.toughness import Soaked, shock_basis
 
 from tests.gurps.gulliver.policies import OFF, policy, wound
 
@@ -379,14 +378,15 @@ def test_v64_location_toughness() -> None:
 
 
 def test_v64_shock_before_toughness() -> None:
-    """V-64: T 3 stops a 3-point punch; shock (a) after T: 0; (b) 3 - 3 = 0; a x4 stunner blow of 3:
-    (a) 0, (b) 3 x 4 - 3 = 9."""
-    soaked = Injury(0, 3, Fraction(1), absorbed=3, toughness=3)
-    after = policy("damage_shock", "new_toughness", "location_toughness")
-    before = policy("damage_shock", "new_toughness", "location_toughness", toughness_shock="before")
-    assert after.shock(soaked, 10).points == 0 and before.shock(soaked, 10).points == 0
-    assert shock_basis(Soaked(3, 0, 3), 3, before_toughness=True, shock_multiple=Fraction(4)) == 9
-    assert shock_basis(Soaked(3, 0, 3), 3, before_toughness=False, shock_multiple=Fraction(4)) == 0
+    """V-64: T 3 stops a 3-point punch. Shock (a) after T: 0; (b) 3 - 3 = 0. The same 3 from a
+    stunner whose shock is x4 (V-17): (a) 0 x 4 = 0; (b) 3 x 4 - 3 = 9, it stuns through Toughness."""
+    stopped = Injury(0, 3, Fraction(1), absorbed=3, toughness=3)
+    stunner = (Factor(Fraction(4), "stunner", "V-17"),)
+    after = policy("damage_shock", "shock_points", "new_toughness", "location_toughness")
+    before = policy("damage_shock", "shock_points", "new_toughness", "location_toughness", toughness_shock="before")
+    assert after.shock(stopped, 10).points == 0 and before.shock(stopped, 10).points == 0
+    assert after.shock(stopped, 10, gm_factors=stunner).points == 0
+    assert before.shock(stopped, 10, gm_factors=stunner).points == 9
 
 
 def test_v66_new_thrust_table() -> None:

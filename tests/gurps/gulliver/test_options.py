@@ -10,6 +10,7 @@ import pytest
 
 from combat_server.errors import Rejected
 from combat_server.rules.gurps.gulliver.options import OPTION_FOR_RULE, OPTION_SPECS, READINGS, SWITCHES, cite
+from combat_server.rules.gurps.gulliver.policy import FIELDS
 from combat_server.rules.gurps.ruleset import GurpsRuleset
 from combat_server.rules.options import check_specs, validate
 
@@ -35,6 +36,11 @@ def test_one_switch_per_combat_option_entry() -> None:
     assert len(COMBAT_OPTIONS) == 39
     assert sorted(OPTION_FOR_RULE) == sorted(COMBAT_OPTIONS)
     assert len(SWITCHES) == 39
+
+
+def test_every_option_has_a_policy_field() -> None:
+    """policy_for reads every option: the Policy has exactly one field per option name."""
+    assert FIELDS == {s.name for s in OPTION_SPECS}
 
 
 def test_specs_pass_the_shared_check() -> None:

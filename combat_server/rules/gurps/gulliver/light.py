@@ -38,26 +38,36 @@ _SLIGHTLY_DIM = NAMES.index("slightly dim")
 _TOTAL = NAMES.index("total darkness")
 
 
-def seen_level(level: str, *, light_sensitivity: int = 0, night_vision: str = "", night_blindness: bool = False,
-               eyewear: int = 0) -> Light:
-    """The level a viewer effectively sees. V-46: Bad Sight (light sensitivity) makes slightly dim
-    and brighter +2 levels brighter (mild form +1); the 5-point Night Vision moves slightly dim
-    ... very dark one level brighter, Night Blindness one darker; ``eyewear`` is how many levels
-    darker it makes things (sunglasses 1, welder's goggles 2); full Night Vision removes darkness
-    penalties short of total darkness."""
+@attrs.frozen
+class Eyes:
+    """What shifts the light a viewer sees (V-46): ``light_sensitivity`` levels brighter for
+    slightly dim and brighter (Bad Sight 2, mild 1); ``night_vision`` "", "partial" (5-point)
+    or "full"; ``night_blindness``; ``eyewear`` levels darker (sunglasses 1, goggles 2)."""
+
+    light_sensitivity: int = 0
+    night_vision: str = ""
+    night_blindness: bool = False
+    eyewear: int = 0
+
+
+def seen_level(level: str, eyes: Eyes = Eyes()) -> Light:
+    """The level a viewer effectively sees. V-46: Bad Sight makes slightly dim and brighter two
+    levels brighter (the mild form one); the 5-point Night Vision moves slightly dim ... very dark
+    one level brighter, Night Blindness one darker; eyewear darkens; full Night Vision removes
+    darkness penalties short of total darkness."""
     i = NAMES.index(level)
     if i == _TOTAL:
         return LEVELS[i]
-    if light_sensitivity and i <= _SLIGHTLY_DIM:
-        i -= light_sensitivity
+    if eyes.light_sensitivity and i <= _SLIGHTLY_DIM:
+        i -= eyes.light_sensitivity
     if _SLIGHTLY_DIM <= i < _TOTAL:
-        if night_vision == "partial":
+        if eyes.night_vision == "partial":
             i -= 1
-        if night_blindness:
+        if eyes.night_blindness:
             i += 1
-    i += eyewear
+    i += eyes.eyewear
     i = min(max(i, 0), _TOTAL)
     seen = LEVELS[i]
-    if night_vision == "full" and seen.darkness and not seen.blind:
+    if eyes.night_vision == "full" and seen.darkness and not seen.blind:
         return Light(seen.name)
     return seen

@@ -25,7 +25,6 @@ from combat_server.rules.gurps.gulliver import (blowthrough as bt, damage, damag
 from combat_server.rules.gurps.gulliver.locations import (DEFAULT_LOCATION, Location, location, location_for_roll,
                                                           location_dr, location_toughness)
 from combat_server.rules.gurps.gulliver.locations import wound_multiplier as location_multiplier
-from combat_server.rules.gurps.gulliver.options import OPTION_SPECS
 from combat_server.rules.gurps.gulliver.size import Scale, base_hp, combat_st, load_st, racial_iq, toughness
 from combat_server.rules.gurps.rolls import Mod
 from combat_server.rules.model import JSON
@@ -193,9 +192,6 @@ class Policy:
             mult = inj.wound_multiplier(damage_type, basic_set)
         else:
             mult = location_multiplier(where, damage_type, basic_set)
-        hp = max(1, int(penetrating * mult)) if penetrating > 0 else 0  # A-20, as injury.injury
-        if not self.new_toughness:
-            return Injury(hp, hp, mult)
         t = self.toughness(st, scale, where)
         soaked = tough.wound(penetrating, mult, t, damage_type)
         return Injury(soaked.after, soaked.before, mult, soaked.absorbed, t)
@@ -225,19 +221,19 @@ class Policy:
         dice); V-20: x2 in the brain; V-64: Toughness's basis; V-18's bands; V-19 stun, V-21 limb,
         V-22 knockout judged on the points."""
         factors: list[sh.Factor] = []
-        basis: Fraction = Fraction(injury.hp)
         if maiming is not None and maiming.crippled:
-            basis = Fraction(maiming.shock_basis)
             factors.append(sh.Factor(Fraction(sh.CRIPPLING_FACTOR), "crippling or amputation", "V-11"))
-        elif self.damage_shock and self.location_toughness:
-            basis = tough.shock_basis(tough.Soaked(injury.before_toughness, injury.hp, injury.absorbed),
-                                      injury.toughness, self.toughness_shock == "before")
         if self.brain_shock and where.kind in sh.BRAIN_KINDS:
             factors.append(sh.Factor(Fraction(sh.BRAIN_FACTOR), "brain hit", "V-20"))
         if self.shock_points:
             factors.extend(gm_factors)
-            basis += direct
-        points = sh.shock_points(basis, tuple(factors))
+        extra = Fraction(direct) if self.shock_points else Fraction(0)
+        if maiming is not None and maiming.crippled:
+            points = sh.shock_points(maiming.shock_basis + extra, tuple(factors))
+        else:
+            multiple = sh.shock_points(1, tuple(factors))
+            points = tough.shock_basis(injury.before_toughness + extra, injury.hp + extra, injury.toughness,
+                                       self.toughness_shock == "before", multiple)
         if high_pain_threshold:
             penalty = 0
         elif self.shock_penalty_bands:
@@ -251,7 +247,7 @@ class Policy:
             stun=sh.stun(points, hp_max, self.stun_rule) if self.shock_stun else "none",
             knockout=sh.knockout(points, hp_max) if self.shock_knockout else "none",
             limb=sh.limb_stun(points, where, hp_max) if self.limb_stun else sh.LimbStun(False),
-            rule="V-18" if self.shock_penalty_bands else "V-17", factors=tuple(factors),
+            rule="V-18" if self.shock_penalty_bands else "G-47", factors=tuple(factors),
         )
 
     def pending_shock(self, pending: int, added: int) -> int:
@@ -406,19 +402,16 @@ class Policy:
 
     # ------------------------------------------------------------------ light (V-46)
 
-    def light(self, level: str, **eyes: object) -> light.Light:
-        """V-46: what the light does to the viewer; off, nothing (the GM's modifiers, G-35)."""
-        if not self.light_levels:
-            return light.Light(level)
-        return light.seen_level(level, **eyes)  # type: ignore[arg-type]
+    def light(self, level: str, eyes: light.Eyes = light.Eyes()) -> light.Light:
+        """V-46: what the light does to this viewer; off, nothing (the GM's modifiers, G-35)."""
+        return light.seen_level(level, eyes) if self.light_levels else light.Light(level)
 
 
-_FIELDS = {f.name for f in attrs.fields(Policy)}
+#: The option names the policy reads (tests/gurps/gulliver/test_options.py: every GULLIVER option).
+FIELDS = frozenset(f.name for f in attrs.fields(Policy))
 
 
 def policy_for(options: Mapping[str, JSON]) -> Policy:
     """The policy of a fight from its validated options (names it does not know are the
     gurps ruleset's own, ignored here)."""
-    known = {s.name for s in OPTION_SPECS}
-    assert known == _FIELDS, "every GULLIVER option has a policy field"
-    return Policy(**{k: v for k, v in options.items() if k in _FIELDS})
+    return Policy(**{k: v for k, v in options.items() if k in FIELDS})

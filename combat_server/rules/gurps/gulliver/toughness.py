@@ -37,10 +37,12 @@ def wound(basic_hits: int, multiplier: Fraction, toughness: int, damage_type: st
     return Soaked(before, before - absorbed, absorbed)
 
 
-def shock_basis(soaked: Soaked, toughness: int, before_toughness: bool, shock_multiple: Fraction = Fraction(1)) -> Fraction:
-    """V-64: option (a) shock is the injury after Toughness times any shock multiple (none if
+def shock_basis(before: Fraction | int, after: Fraction | int, toughness: int, before_toughness: bool,
+                shock_multiple: Fraction = Fraction(1)) -> Fraction:
+    """V-64, for a wound ``before`` and ``after`` Toughness: option (a) shock is the injury after
+    Toughness times any shock multiple (none if
     Toughness stopped it all); option (b) it is the injury before Toughness times the
     multiple, less Toughness, so a high-shock attack can stun through it."""
     if before_toughness:
-        return max(Fraction(0), soaked.before * shock_multiple - toughness)
-    return soaked.after * shock_multiple
+        return max(Fraction(0), before * shock_multiple - toughness)
+    return after * shock_multiple
