@@ -29,6 +29,13 @@ def test_an_empty_block_is_an_ordinary_human() -> None:
     assert scale.body == "humanoid"
 
 
+@pytest.mark.parametrize("text,value", [("4", 4), ("0.5", Fraction(1, 2)), ("1/36", Fraction(1, 36)),
+                                        (0.25, Fraction(1, 4))])
+def test_linear_scale_accepts_numbers_decimals_and_fractions(text: str | float, value: Fraction) -> None:
+    """The forms the schema's pattern allows: a number, a decimal or a fraction as text."""
+    assert validate_scale({"linear_scale": text}).linear_scale == value
+
+
 def test_scales_from_linear_scale() -> None:
     """2.0: a Giant (LS 4) has Area Scale 16, Volume Scale 64 and, untyped, 150 x 64 = 9600 lb."""
     giant = validate_scale({"linear_scale": 4})
@@ -59,7 +66,8 @@ def test_v63_toughness_from_combat_st_plus_bought_levels() -> None:
     ({"combat_st": 0}, "gulliver.combat_st"), ({"combat_st": 2.5}, "gulliver.combat_st"),
     ({"racial_iq": 41}, "gulliver.racial_iq"), ({"non_pc_race": "yes"}, "gulliver.non_pc_race"),
     ({"body": "octopus"}, "gulliver.body"), ({"wings": 2}, "gulliver.wings"),
-    ({"linear_scale": float("nan")}, "gulliver.linear_scale"),
+    ({"linear_scale": float("nan")}, "gulliver.linear_scale"), ({"linear_scale": "1e3"}, "gulliver.linear_scale"),
+    ({"base_hp": "-1/2"}, "gulliver.base_hp"), ({"mass_lb": 10 ** 13}, "gulliver.mass_lb"),
 ])
 def test_bad_fields_are_refused_naming_them(raw: dict[str, Any], field: str) -> None:
     """Bad input gets sheet/bad_field naming the field, never an internal error."""
@@ -96,6 +104,13 @@ def test_the_schema_states_the_bounds_validation_enforces() -> None:
     assert isinstance(props, dict)
     for key, prop in props.items():
         assert isinstance(prop, dict)
+        if "exclusiveMinimum" in prop:  # the rational fields: above 0, up to the maximum
+            top = prop["maximum"]
+            assert isinstance(top, int)
+            validate_scale({key: top})
+            assert refused({key: top + 1}).details["field"] == f"gulliver.{key}"
+            assert refused({key: 0}).details["field"] == f"gulliver.{key}"
+            continue
         if prop.get("type") != "integer":
             continue
         lo, hi = prop["minimum"], prop["maximum"]

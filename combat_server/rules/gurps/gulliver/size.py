@@ -8,6 +8,7 @@ creature an ordinary human-scaled fighter, and with no option on nothing reads t
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 from typing import Mapping
 
@@ -106,6 +107,8 @@ _INT_BOUNDS: dict[str, tuple[int, int]] = {
     "size": (-30, 30), "combat_st": (1, 100000), "load_st": (1, 100000), "toughness_bonus": (0, 1000),
     "racial_iq": (1, 40), "other_half_hp": (1, 100000),
 }
+#: A positive number written as text: "4", "0.5" or "1/36".
+FRACTION_TEXT = r"^(\d+(\.\d+)?|\d+/\d+)$"
 _MAX_LS = Fraction(10000)
 _MAX_MASS = Fraction(10 ** 12)
 _MAX_HP = Fraction(10 ** 6)
@@ -113,11 +116,14 @@ _MAX_HP = Fraction(10 ** 6)
 
 def scale_schema() -> dict[str, JSON]:
     """The JSON Schema of the extension (a ``gulliver`` object on the sheet), titles and help per field."""
-    fraction: dict[str, JSON] = {"type": ["number", "string"], "pattern": r"^\d+(/\d+)?$"}
+    def fraction(limit: Fraction) -> dict[str, JSON]:
+        return {"type": ["number", "string"], "pattern": FRACTION_TEXT, "exclusiveMinimum": 0,
+                "maximum": int(limit)}
+
     props: dict[str, JSON] = {
-        "linear_scale": {**fraction, "default": 1},
-        "mass_lb": dict(fraction),
-        "base_hp": dict(fraction),
+        "linear_scale": {**fraction(_MAX_LS), "default": 1},
+        "mass_lb": fraction(_MAX_MASS),
+        "base_hp": fraction(_MAX_HP),
         "non_pc_race": {"type": "boolean", "default": False},
         "low_iq_trait": {"type": "boolean", "default": False},
         "body": {"enum": list(BODIES), "default": "humanoid"},
@@ -152,6 +158,8 @@ def _positive_fraction(raw: Mapping[str, JSON], key: str, limit: Fraction) -> Fr
         return None
     try:
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            raise ValueError
+        if isinstance(value, str) and not re.match(FRACTION_TEXT, value):
             raise ValueError
         if isinstance(value, float) and not math.isfinite(value):
             raise ValueError
