@@ -92,9 +92,11 @@ class Roll:
         return f"{self.dice}d{self.adds:+d}" if self.adds else f"{self.dice}d"
 
     def text(self) -> str:
-        """``3d``, ``12d+2 × 2``, ``1d × 1/10``: the roll and its multiplier."""
+        """``3d``, ``(12d+2) × 2``, ``1d/10``: the roll and its multiplier."""
         if self.dice == 0 or self.scale == 1:
             return self.base()
+        if self.scale.numerator == 1 and not self.adds:
+            return f"{self.base()}/{self.scale.denominator}"
         base = f"({self.base()})" if self.adds else self.base()
         return f"{base} × {number(self.scale)}"
 

@@ -173,10 +173,9 @@ def impact(steps: list[Step], speed: Fraction, inputs: Mapping[str, JSON]) -> tu
     roll = speed_dice(steps, speed)
     mass = exact(inputs["mass"])
     factor = root(mass / 150)
-    if factor != 1:
-        roll = roll.times(factor)
-        steps.append(Step(f"× √({show(mass)} lb / 150) = × {show(factor)}: {roll.text()}", number(factor),
-                          "V-40"))
+    roll = roll.times(factor)
+    steps.append(Step(f"mass: × √({show(mass)} lb / 150) = × {show(factor)}: {roll.text()}", number(factor),
+                      "V-40"))
     surface = MATERIALS[str(inputs["surface"])]
     if surface.multiplier != 1:
         roll = roll.times(surface.multiplier)
