@@ -89,7 +89,7 @@ def test_v29_right_angle_counts_only_the_strikers_speed() -> None:
     """V-29: A at 30 mph broadsides B at 20 mph: the impact is 30 mph; B broadsiding A: 20 mph."""
     a = run(COLLISION_SPEED, geometry="a_broadsides_b", speed_a=30, mass_a=150, speed_b=20, mass_b=150)
     b = run(COLLISION_SPEED, geometry="b_broadsides_a", speed_a=30, mass_a=150, speed_b=20, mass_b=150)
-    assert (value(a, "combined"), value(b, "combined")) == (30, 20)
+    assert (value(a, "combined"), value(b, "combined")) == (Fraction(30), Fraction(20))
 
 
 def test_v29_striking_each_other_at_right_angles_averages_the_speeds() -> None:
@@ -102,8 +102,8 @@ def test_v30_friction_absorbs_the_heavy_sides_residual() -> None:
     """V-30: a 10-ton semi at 60 mph hits a 150-lb PC: the truck's change 60 × 150/20150 = 0.45 mph
     is lost to friction; the PC takes the whole 60 mph in the truck's direction."""
     calc = run(COLLISION_SPEED, geometry="head_on", speed_a=0, mass_a=150, speed_b=60, mass_b=20_000)
-    assert (value(calc, "change_a"), value(calc, "change_b")) == (60, 0)
-    assert (value(calc, "new_a"), value(calc, "new_b")) == (-60, 60)
+    assert (value(calc, "change_a"), value(calc, "change_b")) == (Fraction(60), Fraction(0))
+    assert (value(calc, "new_a"), value(calc, "new_b")) == (Fraction(-60), Fraction(60))
 
 
 # --- V-31 … V-33 ------------------------------------------------------------------------------
@@ -144,7 +144,7 @@ def test_v32_hardness_of_the_other_side_is_what_counts() -> None:
     A is struck by a character (× 1), B by A's mattress armour (× ⅓)."""
     calc = run(COLLISION, speed_a=10, mass_a=150, speed_b=10, mass_b=150, material_a="mattress",
                material_b="character", hp=10, impact="very_localised")
-    assert (value(calc, "dice_to_a"), value(calc, "dice_to_b")) == (1, Fraction(1, 3))
+    assert (value(calc, "dice_to_a"), value(calc, "dice_to_b")) == (Fraction(1), Fraction(1, 3))
     assert calc.harm == Harm(dice=1, adds=0, kind="cr", rule="V-31")
 
 
@@ -164,7 +164,7 @@ def test_v34_splat_uses_the_strikers_speed_mass_and_hardness() -> None:
     for stone = 4d (rolled 1d × 4), less ¼ HP = 3 (localised): average 14 - 3 = 11, 1..21."""
     calc = run(SPLAT, speed=10, mass=600, material="stone", hp=12)
     assert calc.harm == ScaledHarm(dice=1, adds=0, kind="cr", rule="V-34", scale=Fraction(4), minus=Fraction(3))
-    assert (value(calc, "average"), calc.result["least"], calc.result["most"]) == (11, 1, 21)
+    assert (value(calc, "average"), calc.result["least"], calc.result["most"]) == (Fraction(11), 1, 21)
 
 
 def test_v34_a_wheeled_vehicle_three_sizes_larger_overruns_with_root_weight_over_20_dice() -> None:
