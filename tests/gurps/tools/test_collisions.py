@@ -67,7 +67,7 @@ def test_e18_motorbike_into_a_stationary_tank_takes_16d_less_half_its_hp() -> No
     assert value(calc, "change_a") == 40
     assert value(calc, "dice") == 8
     assert value(calc, "dice_to_a") == 16
-    assert calc.harm == ScaledHarm(dice=4, adds=0, kind="cr", rule="V-31", scale=Fraction(4), minus=Fraction(15))
+    assert calc.harm == ScaledHarm(dice=4, adds=0, kind="cr", rule="V-31", multiplier=Fraction(4), minus=Fraction(15))
     assert value(calc, "average") == 41
 
 
@@ -114,29 +114,30 @@ def test_r03_fractional_speed_dice_roll_ceil_dice_scaled() -> None:
     total is × 5/3; very localised, nothing absorbed: average 10.5 × 5/3 = 17.5."""
     calc = run(COLLISION, speed_a=25, mass_a=150, speed_b=0, mass_b=1_000_000, material_b="concrete", hp=10,
                impact="very_localised")
-    assert calc.harm == ScaledHarm(dice=3, adds=0, kind="cr", rule="V-31", scale=Fraction(5, 3),
+    assert calc.harm == ScaledHarm(dice=3, adds=0, kind="cr", rule="V-31", multiplier=Fraction(5, 3),
                                    minus=Fraction(0))
     assert value(calc, "average") == Fraction(35, 2)
 
 
 def test_r01_the_rolled_total_is_scaled_reduced_and_floored_once() -> None:
     """R-01 with E-18's head-on: 6d × 73/20 - 2.5 (¼ of HP 10). A total of 10 gives 36.5 - 2.5 = 34;
-    a total of 7 gives 25.55 - 2.5 = 23.05 -> 23 (flooring 25.55 to 25 first would give 22.5 -> 22)."""
+    a total of 7 gives 25.55 - 2.5 = 23.05 -> 23 (flooring 25.55 to 25 first would give 22.5 -> 22);
+    all ones, 6 × 3.65 - 2.5 = 19.4 -> 19."""
     calc = run(COLLISION, speed_a=40, mass_a=1000, speed_b=50, mass_b=500, material_a="metal",
                material_b="metal", hp=10, impact="localised")
     harm = calc.harm
     assert isinstance(harm, ScaledHarm)
-    assert (harm.dice, harm.scale, harm.minus) == (6, Fraction(73, 20), Fraction(5, 2))
-    assert harm.damage(10) == 34
-    assert harm.damage(7) == 23
-    assert harm.damage(0) == 0
+    assert (harm.dice, harm.multiplier, harm.minus) == (6, Fraction(73, 20), Fraction(5, 2))
+    assert harm.total((1, 1, 1, 1, 2, 4)) == 34
+    assert harm.total((1, 1, 1, 1, 1, 2)) == 23
+    assert harm.total((1, 1, 1, 1, 1, 1)) == 19
 
 
 def test_v32_a_sharp_point_is_very_hard_and_impales() -> None:
     """V-32: a 150-lb body at 10 mph onto a sharp point: 1d × 2, impaling, no absorption."""
     calc = run(COLLISION, speed_a=10, mass_a=150, mass_b=1_000_000, material_b="sharp_point", hp=10,
                impact="very_localised")
-    assert calc.harm == ScaledHarm(dice=1, adds=0, kind="imp", rule="V-31", scale=Fraction(2), minus=Fraction(0))
+    assert calc.harm == ScaledHarm(dice=1, adds=0, kind="imp", rule="V-31", multiplier=Fraction(2), minus=Fraction(0))
 
 
 def test_v32_hardness_of_the_other_side_is_what_counts() -> None:
@@ -163,7 +164,7 @@ def test_v34_splat_uses_the_strikers_speed_mass_and_hardness() -> None:
     """V-34: a 600-lb stone boulder at 10 mph pins a HP 12 man to a wall: 1d × √(600/150) = 2d, × 2
     for stone = 4d (rolled 1d × 4), less ¼ HP = 3 (localised): average 14 - 3 = 11, 1..21."""
     calc = run(SPLAT, speed=10, mass=600, material="stone", hp=12)
-    assert calc.harm == ScaledHarm(dice=1, adds=0, kind="cr", rule="V-34", scale=Fraction(4), minus=Fraction(3))
+    assert calc.harm == ScaledHarm(dice=1, adds=0, kind="cr", rule="V-34", multiplier=Fraction(4), minus=Fraction(3))
     assert (value(calc, "average"), calc.result["least"], calc.result["most"]) == (Fraction(11), 1, 21)
 
 
@@ -198,7 +199,7 @@ def test_v34_a_vehicle_overrun_by_a_vehicle_takes_double_with_fractional_dice() 
     √400 / 20 = 1d, doubled 2d; a 625-lb one: 25 / 20 = 1.25d -> 2.5d, rolled 3d × 5/6."""
     assert run(OVERRUN, weight=900, size_difference=3, target_is_vehicle=True).harm == Harm(3, 0, "cr", "V-34")
     calc = run(OVERRUN, weight=625, size_difference=3, target_is_vehicle=True)
-    assert calc.harm == ScaledHarm(dice=3, adds=0, kind="cr", rule="V-34", scale=Fraction(5, 6),
+    assert calc.harm == ScaledHarm(dice=3, adds=0, kind="cr", rule="V-34", multiplier=Fraction(5, 6),
                                    minus=Fraction(0))
 
 

@@ -34,7 +34,7 @@ def value(calc: Calculation, key: str) -> Fraction:
 
 def scaled(dice: int, scale: Fraction, minus: Fraction, adds: int = 0, kind: str = "cr",
            rule: str = "V-40") -> ScaledHarm:
-    return ScaledHarm(dice=dice, adds=adds, kind=kind, rule=rule, scale=scale, minus=minus)
+    return ScaledHarm(dice=dice, adds=adds, kind=kind, rule=rule, multiplier=scale, minus=minus)
 
 
 # --- E-17 -------------------------------------------------------------------------------------
@@ -55,6 +55,9 @@ def test_e17_acrobatics_takes_20_mph_off() -> None:
     assert value(calc, "mph") == 10
     assert calc.harm == scaled(1, Fraction(2), Fraction(5))
     assert (value(calc, "average"), calc.result["least"]) == (Fraction(2), 0)
+    harm = calc.harm
+    assert isinstance(harm, ScaledHarm)
+    assert harm.total((1,)) == 0  # 1 × 2 - 5 is below 0: no injury
 
 
 def test_e17_spiky_rocks_subtract_a_quarter_hp_and_floor_at_the_end() -> None:
@@ -64,7 +67,7 @@ def test_e17_spiky_rocks_subtract_a_quarter_hp_and_floor_at_the_end() -> None:
     assert math.floor(value(calc, "average")) == 18
     harm = calc.harm
     assert isinstance(harm, ScaledHarm)
-    assert harm.damage(10) == 17  # 10 × 2 - 2.5 = 17.5 -> 17
+    assert harm.total((3, 3, 4)) == 17  # 10 × 2 - 2.5 = 17.5 -> 17
 
 
 def test_e17_mud_multiplies_by_two_thirds() -> None:

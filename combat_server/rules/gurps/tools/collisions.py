@@ -124,30 +124,32 @@ def fractional_dice(count: Fraction) -> Roll:
 
 @attrs.frozen
 class ScaledHarm(Harm):
-    """A :class:`Harm` whose rolled total is scaled, then reduced, then floored (R-01, R-03).
+    """A :class:`Harm` whose rolled total is multiplied, then reduced, then floored (R-01, R-03).
 
-    Injury = max(0, floor((dice total + adds) × scale − minus)), then DR and the rest of
-    the normal injury path. ``minus`` is V-33's absorption (½ or ¼ HPmax), kept exact
-    (A-43). Only produced when ``scale`` is not 1: with a scale of 1 a plain Harm with
-    ``adds − ceil(minus)`` is the same number for every roll.
+    Points = max(0, floor((sum of the faces + adds) × multiplier − minus)), then DR and
+    the rest of the normal injury path. ``minus`` is V-33's absorption (½ or ¼ HPmax),
+    kept exact (A-43): it cannot be folded into whole ``adds`` once the total is
+    multiplied (6d − 5 rolled as 3d × 2 − 5 gives odd totals). Only produced when the
+    multiplier is not 1: with 1, a plain Harm with ``adds − ceil(minus)`` is the same
+    number for every roll. ``total`` is the method an applying path calls.
     """
 
-    scale: Fraction = Fraction(1)
+    multiplier: Fraction = Fraction(1)
     minus: Fraction = Fraction(0)
 
-    def damage(self, dice_total: int) -> int:
-        """The basic damage for a rolled total of the dice (before DR)."""
-        return max(0, math.floor((dice_total + self.adds) * self.scale - self.minus))
+    def total(self, faces: tuple[int, ...] | list[int]) -> int:
+        """The points the rolled ``faces`` deal, before DR."""
+        return max(0, math.floor((sum(faces) + self.adds) * self.multiplier - self.minus))
 
     def to_json(self) -> dict[str, JSON]:
         out = super().to_json()
-        out["scale"] = number(self.scale)
+        out["multiplier"] = number(self.multiplier)
         out["minus"] = number(self.minus)
         return out
 
     def text(self) -> str:
         minus = f" - {number(self.minus)}" if self.minus else ""
-        return f"{Roll(self.dice, self.adds, self.scale).text()}{minus} {self.kind}"
+        return f"{Roll(self.dice, self.adds, self.multiplier).text()}{minus} {self.kind}"
 
 
 def harm(roll: Roll, minus: Fraction, kind: str, rule: str) -> Harm | None:
@@ -156,7 +158,7 @@ def harm(roll: Roll, minus: Fraction, kind: str, rule: str) -> Harm | None:
         return None
     if roll.scale == 1:
         return Harm(dice=roll.dice, adds=roll.adds - math.ceil(minus), kind=kind, rule=rule)
-    return ScaledHarm(dice=roll.dice, adds=roll.adds, kind=kind, rule=rule, scale=roll.scale, minus=minus)
+    return ScaledHarm(dice=roll.dice, adds=roll.adds, kind=kind, rule=rule, multiplier=roll.scale, minus=minus)
 
 
 def outcome(roll: Roll, minus: Fraction) -> dict[str, JSON]:
