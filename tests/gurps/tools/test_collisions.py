@@ -41,7 +41,7 @@ def test_e18_head_on_damage_is_the_higher_dice_times_the_other_sides_hardness() 
     """E-18: Green's own dice 3 × √(1000/150) = 7.75d, Yellow's 6 × √(500/150) = 10.95d; both take
     the higher, 10.95d, × 2 for steel = 21.9d (V-31, V-32)."""
     calc = run(COLLISION, speed_a=40, mass_a=1000, speed_b=50, mass_b=500, material_a="metal",
-               material_b="metal", hp=10)
+               material_b="metal", hp_max=10)
     assert round(float(value(calc, "dice_a")), 2) == 7.75
     assert value(calc, "dice_b") == Fraction("10.95")
     assert value(calc, "dice") == Fraction("10.95")
@@ -63,7 +63,7 @@ def test_e18_motorbike_into_a_stationary_tank_takes_16d_less_half_its_hp() -> No
     × 2 for steel = 16d; the bike (HP 30, say) subtracts ½ HP = 15 (V-31, V-32, V-33).
     Rolled as 4d whose total is × 4 (A-42): average 14 × 4 - 15 = 41."""
     calc = run(COLLISION, speed_a=40, mass_a=600, speed_b=0, mass_b=120_000, material_a="metal",
-               material_b="metal", hp=30, impact="full_body")
+               material_b="metal", hp_max=30, impact="full_body")
     assert value(calc, "change_a") == 40
     assert value(calc, "dice") == 8
     assert value(calc, "dice_to_a") == 16
@@ -77,7 +77,7 @@ def test_e18_powered_bike_hits_with_900_lb() -> None:
     powered = run(POWERED_MASS, mass=600, engine_kw=30, traction="standard")
     assert powered.result == {"bonus": 300, "effective_mass": 900}
     calc = run(COLLISION, speed_a=40, mass_a=900, speed_b=0, mass_b=120_000, material_a="metal",
-               material_b="metal", hp=30)
+               material_b="metal", hp_max=30)
     assert round(float(value(calc, "dice")), 2) == 9.80
     assert round(float(value(calc, "dice_to_a")), 1) == 19.6
 
@@ -112,7 +112,7 @@ def test_v30_friction_absorbs_the_heavy_sides_residual() -> None:
 def test_r03_fractional_speed_dice_roll_ceil_dice_scaled() -> None:
     """R-03: a 150-lb runner hits a concrete wall at 25 mph: 2.5d × 1 × 2 = 5d, rolled as 3d whose
     total is × 5/3; very localised, nothing absorbed: average 10.5 × 5/3 = 17.5."""
-    calc = run(COLLISION, speed_a=25, mass_a=150, speed_b=0, mass_b=1_000_000, material_b="concrete", hp=10,
+    calc = run(COLLISION, speed_a=25, mass_a=150, speed_b=0, mass_b=1_000_000, material_b="concrete", hp_max=10,
                impact="very_localised")
     assert calc.harm == ScaledHarm(dice=3, adds=0, kind="cr", rule="V-31", multiplier=Fraction(5, 3),
                                    minus=Fraction(0))
@@ -124,7 +124,7 @@ def test_r01_the_rolled_total_is_scaled_reduced_and_floored_once() -> None:
     a total of 7 gives 25.55 - 2.5 = 23.05 -> 23 (flooring 25.55 to 25 first would give 22.5 -> 22);
     all ones, 6 × 3.65 - 2.5 = 19.4 -> 19."""
     calc = run(COLLISION, speed_a=40, mass_a=1000, speed_b=50, mass_b=500, material_a="metal",
-               material_b="metal", hp=10, impact="localised")
+               material_b="metal", hp_max=10, impact="localised")
     harm = calc.harm
     assert isinstance(harm, ScaledHarm)
     assert (harm.dice, harm.multiplier, harm.minus) == (6, Fraction(73, 20), Fraction(5, 2))
@@ -135,7 +135,7 @@ def test_r01_the_rolled_total_is_scaled_reduced_and_floored_once() -> None:
 
 def test_v32_a_sharp_point_is_very_hard_and_impales() -> None:
     """V-32: a 150-lb body at 10 mph onto a sharp point: 1d × 2, impaling, no absorption."""
-    calc = run(COLLISION, speed_a=10, mass_a=150, mass_b=1_000_000, material_b="sharp_point", hp=10,
+    calc = run(COLLISION, speed_a=10, mass_a=150, mass_b=1_000_000, material_b="sharp_point", hp_max=10,
                impact="very_localised")
     assert calc.harm == ScaledHarm(dice=1, adds=0, kind="imp", rule="V-31", multiplier=Fraction(2), minus=Fraction(0))
 
@@ -144,7 +144,7 @@ def test_v32_hardness_of_the_other_side_is_what_counts() -> None:
     """V-32: two 150-lb characters at 10 mph each, head-on: 20 mph, 10 mph change each, 1d each.
     A is struck by a character (× 1), B by A's mattress armour (× ⅓)."""
     calc = run(COLLISION, speed_a=10, mass_a=150, speed_b=10, mass_b=150, material_a="mattress",
-               material_b="character", hp=10, impact="very_localised")
+               material_b="character", hp_max=10, impact="very_localised")
     assert (value(calc, "dice_to_a"), value(calc, "dice_to_b")) == (Fraction(1), Fraction(1, 3))
     assert calc.harm == Harm(dice=1, adds=0, kind="cr", rule="V-31")
 
@@ -153,7 +153,7 @@ def test_v32_hardness_of_the_other_side_is_what_counts() -> None:
 def test_v33_absorption_is_a_share_of_hpmax(impact: str, adds: int) -> None:
     """V-33, A-43: HP 11 at 30 mph into soft soil (3d × 1): ½ HP = 5.5 -> 3d - 6 for every whole roll
     (floor(T - 5.5) = T - 6); ¼ HP = 2.75 -> 3d - 3; very localised subtracts nothing."""
-    calc = run(COLLISION, speed_a=30, mass_a=150, mass_b=1_000_000, material_b="soft_soil", hp=11, impact=impact)
+    calc = run(COLLISION, speed_a=30, mass_a=150, mass_b=1_000_000, material_b="soft_soil", hp_max=11, impact=impact)
     assert calc.harm == Harm(dice=3, adds=adds, kind="cr", rule="V-31")
 
 
@@ -163,7 +163,7 @@ def test_v33_absorption_is_a_share_of_hpmax(impact: str, adds: int) -> None:
 def test_v34_splat_uses_the_strikers_speed_mass_and_hardness() -> None:
     """V-34: a 600-lb stone boulder at 10 mph pins a HP 12 man to a wall: 1d × √(600/150) = 2d, × 2
     for stone = 4d (rolled 1d × 4), less ¼ HP = 3 (localised): average 14 - 3 = 11, 1..21."""
-    calc = run(SPLAT, speed=10, mass=600, material="stone", hp=12)
+    calc = run(SPLAT, speed=10, mass=600, material="stone", hp_max=12)
     assert calc.harm == ScaledHarm(dice=1, adds=0, kind="cr", rule="V-34", multiplier=Fraction(4), minus=Fraction(3))
     assert (value(calc, "average"), calc.result["least"], calc.result["most"]) == (Fraction(11), 1, 21)
 
@@ -233,12 +233,12 @@ def test_v35_traction_caps_the_bonus_at_half_the_weight_then_off_road() -> None:
 
 
 @pytest.mark.parametrize(("spec", "raw", "field"), [
-    (COLLISION, {"speed_a": -5, "mass_a": 150, "mass_b": 150, "material_b": "metal", "hp": 10}, "speed_a"),
-    (COLLISION, {"speed_a": 5, "mass_a": 0, "mass_b": 150, "material_b": "metal", "hp": 10}, "mass_a"),
-    (COLLISION, {"speed_a": 5, "mass_a": 150, "mass_b": 150, "material_b": "marshmallow", "hp": 10}, "material_b"),
-    (COLLISION, {"speed_a": 5, "mass_a": 150, "mass_b": 150, "material_b": "metal", "hp": 10,
+    (COLLISION, {"speed_a": -5, "mass_a": 150, "mass_b": 150, "material_b": "metal", "hp_max": 10}, "speed_a"),
+    (COLLISION, {"speed_a": 5, "mass_a": 0, "mass_b": 150, "material_b": "metal", "hp_max": 10}, "mass_a"),
+    (COLLISION, {"speed_a": 5, "mass_a": 150, "mass_b": 150, "material_b": "marshmallow", "hp_max": 10}, "material_b"),
+    (COLLISION, {"speed_a": 5, "mass_a": 150, "mass_b": 150, "material_b": "metal", "hp_max": 10,
                  "geometry": "sideways"}, "geometry"),
-    (SPLAT, {"speed": 5, "mass": 150, "material": "metal", "hp": -1}, "hp"),
+    (SPLAT, {"speed": 5, "mass": 150, "material": "metal", "hp_max": -1}, "hp_max"),
     (OVERRUN, {"weight": 1000, "size_difference": 1.5}, "size_difference"),
     (POWERED_MASS, {"mass": 600, "engine_kw": -30}, "engine_kw"),
 ])
@@ -251,7 +251,7 @@ def test_a_bad_input_is_refused_naming_the_field(spec: CalculatorSpec, raw: dict
 
 def test_an_unknown_material_lists_the_known_ones() -> None:
     with pytest.raises(Rejected) as info:
-        run(SPLAT, speed=5, mass=150, material="marshmallow", hp=10)
+        run(SPLAT, speed=5, mass=150, material="marshmallow", hp_max=10)
     assert "concrete" in info.value.details["known"]
 
 
@@ -261,13 +261,13 @@ def test_every_collision_tool_is_declared_for_the_gm_with_prefills_from_the_shee
     for spec in collisions.SPECS:
         assert any(rule.startswith("V-") for rule in spec.rules)
         assert not spec.players
-        assert set(spec.prefill.values()) <= {"hp", "mass", "st"}
+        assert set(spec.prefill.values()) <= {"hp_max", "mass", "st"}
         for schema in spec.inputs.values():
             assert schema.get("title")
 
 
 def test_every_step_cites_a_rule_id() -> None:
-    calc = run(COLLISION, speed_a=40, mass_a=1000, speed_b=50, mass_b=500, material_b="metal", hp=10)
+    calc = run(COLLISION, speed_a=40, mass_a=1000, speed_b=50, mass_b=500, material_b="metal", hp_max=10)
     assert calc.steps
     assert all(step.rule[:2] in {"V-", "R-", "A-"} for step in calc.steps)
 

@@ -17,7 +17,7 @@ from combat_server.rules.gurps.tools.falling import FALL_TABLE, FALLING, FALLING
 from combat_server.rules.kit.calculators import Calculation, CalculatorSpec, Harm
 from combat_server.rules.model import JSON
 
-HUMAN: dict[str, JSON] = {"mass": 150, "hp": 10}
+HUMAN: dict[str, JSON] = {"mass": 150, "hp_max": 10}
 
 
 def run(spec: CalculatorSpec, **inputs: JSON) -> Calculation:
@@ -79,7 +79,7 @@ def test_e17_mud_multiplies_by_two_thirds() -> None:
 
 def test_e17_a_300_lb_person_multiplies_by_root_2() -> None:
     """E-17: × √(300/150) × 2 = × 2.828 on 3d -> average 10.5 × 2.828 = 29.7, minus ½ HP."""
-    calc = fall(height=10, surface="concrete", mass=300, hp=20)
+    calc = fall(height=10, surface="concrete", mass=300, hp_max=20)
     assert calc.harm == scaled(3, Fraction("2.828"), Fraction(10))
     assert round(float(value(calc, "average") + 10), 1) == 29.7
 
@@ -153,7 +153,7 @@ def test_v37_breakfall_skill_takes_20_plus_twice_the_margin() -> None:
 def test_v37_a_dx_roll_and_leg_power_both_take_speed_off() -> None:
     """V-37: 30 mph - 10 (DX roll) - 3 yd/s × 2 (leg power) = 14 mph -> 1.4d, rolled 2d × 7/10;
     HP 4, - 2: average 7 × 0.7 - 2 = 2.9."""
-    calc = fall(height=10, surface="soft_soil", skill="dx_roll", leg_power=3, hp=4)
+    calc = fall(height=10, surface="soft_soil", skill="dx_roll", leg_power=3, hp_max=4)
     assert value(calc, "mph") == 14
     assert calc.harm == scaled(2, Fraction(7, 10), Fraction(2))
 
@@ -239,7 +239,7 @@ def test_v40_a_sharp_pole_top_impales_with_nothing_absorbed() -> None:
 def test_v41_a_falling_safe_crunches_the_one_beneath() -> None:
     """V-41, V-34: a 100-lb metal safe falls 10 yd (30 mph) onto HP 10: 3 × √(100/150) = √6 = 2.449d,
     × 2 = 4.898d, rolled 3d × 4.898/3; ¼ HP = 2.5: average 10.5 × 4.898 / 3 - 2.5 = 14.643."""
-    calc = run(FALLING_OBJECT, height=10, mass=100, material="metal", hp=10)
+    calc = run(FALLING_OBJECT, height=10, mass=100, material="metal", hp_max=10)
     assert calc.harm == scaled(3, Fraction("2.449") * 2 / 3, Fraction(5, 2), rule="V-41")
     assert value(calc, "average") == Fraction("14.643")
 
@@ -247,7 +247,7 @@ def test_v41_a_falling_safe_crunches_the_one_beneath() -> None:
 def test_v41_the_catcher_takes_the_speed_left_after_its_throwing_speed() -> None:
     """V-41: a 150-lb person falls 10 yd (30 mph); the catcher's Ts 10 yd/s takes 20 mph off:
     10 mph -> 1d × 1 (a character); ¼ HP = 2.5 -> 1d-3."""
-    calc = run(FALLING_OBJECT, height=10, mass=150, material="character", catcher_ts=10, hp=10)
+    calc = run(FALLING_OBJECT, height=10, mass=150, material="character", catcher_ts=10, hp_max=10)
     assert value(calc, "mph") == 10
     assert calc.harm == Harm(dice=1, adds=-3, kind="cr", rule="V-41")
 
@@ -260,7 +260,7 @@ def test_v41_the_caught_faller_lands_softly_on_the_catcher() -> None:
 
 def test_v41_falling_time_gives_distance_by_the_formula() -> None:
     """V-41: 1.5 s at 10 yd/s² is 15 yd/s = 30 mph, the table's 10-yd row."""
-    assert value(run(FALLING_OBJECT, time=1.5, mass=150, material="character", hp=10), "mph") == 30
+    assert value(run(FALLING_OBJECT, time=1.5, mass=150, material="character", hp_max=10), "mph") == 30
 
 
 # --- declarations and bad input ---------------------------------------------------------------
@@ -288,7 +288,7 @@ def test_every_falling_tool_is_declared_for_the_gm_with_prefills_from_the_sheet(
     for spec in falling.SPECS:
         assert any(rule.startswith("V-") for rule in spec.rules)
         assert not spec.players
-        assert set(spec.prefill.values()) <= {"hp", "mass"}
+        assert set(spec.prefill.values()) <= {"hp_max", "mass"}
         for schema in spec.inputs.values():
             assert schema.get("title")
 

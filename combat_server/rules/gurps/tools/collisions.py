@@ -380,7 +380,7 @@ def _run_collision(inputs: Mapping[str, JSON]) -> Calculation:
     steps.append(Step(f"B is struck by {inputs['material_a']} ({struck.hardness}) × "
                       f"{number(struck.multiplier)}: {show(higher * struck.multiplier)}d",
                       number(higher * struck.multiplier), "V-32"))
-    minus = absorb(steps, exact(inputs["hp"]), str(inputs["impact"]), "V-33")
+    minus = absorb(steps, exact(inputs["hp_max"]), str(inputs["impact"]), "V-33")
     steps.append(Step("each side rolls separately; B subtracts its own absorption and DR; "
                       "a side knocked about makes a balance roll or falls down", 0, "V-34"))
     result: dict[str, JSON] = {"combined": number(k.combined), "change_a": number(k.change_a),
@@ -398,10 +398,10 @@ COLLISION = CalculatorSpec(
     inputs={**_SPEED_INPUTS,
             "material_a": material_input("What A is (its hardness strikes B)", default="character"),
             "material_b": material_input("What B is (its hardness strikes A)"),
-            "hp": HP_INPUT | {"title": "A's HPmax"},
+            "hp_max": HP_INPUT | {"title": "A's HPmax"},
             "impact": absorption_input("localised")},
-    required=("speed_a", "mass_a", "mass_b", "material_b", "hp"), run=_run_collision,
-    prefill={"mass_a": "mass", "hp": "hp"},
+    required=("speed_a", "mass_a", "mass_b", "material_b", "hp_max"), run=_run_collision,
+    prefill={"mass_a": "mass", "hp_max": "hp_max"},
     help="Damage to A (the chosen combatant) when A and B collide; use effective masses for a "
          "powered collision (tool powered_mass, V-35). The result is A's injury before DR.",
 )
@@ -429,7 +429,7 @@ def _run_splat(inputs: Mapping[str, JSON]) -> Calculation:
     steps: list[Step] = []
     material = str(inputs["material"])
     roll = splat(steps, exact(inputs["speed"]), exact(inputs["mass"]), material, "V-34")
-    minus = absorb(steps, exact(inputs["hp"]), str(inputs["impact"]), "V-33")
+    minus = absorb(steps, exact(inputs["hp_max"]), str(inputs["impact"]), "V-33")
     return finish("splat", inputs, steps, {}, roll, minus, MATERIALS[material].kind, "V-34",
                   "pinned against a wall, the target takes")
 
@@ -437,9 +437,9 @@ def _run_splat(inputs: Mapping[str, JSON]) -> Calculation:
 SPLAT = CalculatorSpec(
     name="splat", title="Splat: struck against a wall", group="Collisions", rules=("V-34", "V-31", "V-32", "V-33"),
     inputs={"speed": mph("Striker's speed"), "mass": pounds("Striker's (effective) mass"),
-            "material": material_input("What the striker is"), "hp": HP_INPUT,
+            "material": material_input("What the striker is"), "hp_max": HP_INPUT,
             "impact": absorption_input("localised")},
-    required=("speed", "mass", "material", "hp"), run=_run_splat, prefill={"hp": "hp"},
+    required=("speed", "mass", "material", "hp_max"), run=_run_splat, prefill={"hp_max": "hp_max"},
     help="Something hits the target while it is against a solid wall: damage from the striker's "
          "speed, mass and hardness (V-34).",
 )

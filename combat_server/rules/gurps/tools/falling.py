@@ -181,7 +181,7 @@ def impact(steps: list[Step], speed: Fraction, inputs: Mapping[str, JSON]) -> tu
         roll = roll.times(surface.multiplier)
         steps.append(Step(f"onto {inputs['surface']} ({surface.hardness}) × {number(surface.multiplier)}: "
                           f"{roll.text()}", number(surface.multiplier), "V-40"))
-    minus = absorb(steps, exact(inputs["hp"]), str(inputs["landing"]), "V-40")
+    minus = absorb(steps, exact(inputs["hp_max"]), str(inputs["landing"]), "V-40")
     return roll, minus, surface.kind
 
 
@@ -210,7 +210,7 @@ _TV_INPUTS: dict[str, dict[str, JSON]] = {
 }
 _BODY_INPUTS: dict[str, dict[str, JSON]] = {
     "mass": pounds("Faller's mass"),
-    "hp": HP_INPUT | {"title": "Faller's HPmax"},
+    "hp_max": HP_INPUT | {"title": "Faller's HPmax"},
     "surface": material_input("Landing on"),
     "landing": absorption_input("full_body") | {
         "title": "Landing (full_body: spread; localised: head first, spiky rocks; very_localised: a pole top)"},
@@ -299,7 +299,7 @@ FALLING = CalculatorSpec(
     name="falling", title="Falling", group="Falling",
     rules=("V-36", "V-37", "V-38", "V-40", "V-41", "A-45", "R-01", "R-03"),
     inputs={"height": _HEIGHT, "time": _TIME, **_TV_INPUTS, **_SLOWING_INPUTS, **_BODY_INPUTS},
-    required=("mass", "hp", "surface"), run=_run_falling, prefill={"mass": "mass", "hp": "hp"},
+    required=("mass", "hp_max", "surface"), run=_run_falling, prefill={"mass": "mass", "hp_max": "hp_max"},
     help="Damage from a fall of a height (or a time): speed, terminal velocity, softening rolls, "
          "mass, surface and absorption (V-36 … V-40). The result is injury before DR.",
 )
@@ -349,7 +349,7 @@ TRIP = CalculatorSpec(
             "posture": {"type": "string", "enum": list(_POSTURES), "default": "upright", "title": "Posture"},
             "stance": {"type": "string", "enum": list(_STANCES), "default": "normal", "title": "Stance"},
             "gravity": _GRAVITY, **_BODY_INPUTS},
-    required=("mass", "hp", "surface"), run=_run_trip, prefill={"mass": "mass", "hp": "hp"},
+    required=("mass", "hp_max", "surface"), run=_run_trip, prefill={"mass": "mass", "hp_max": "hp_max"},
     help="A trip as a fall from the creature's own linear dimension (V-39).",
 )
 
@@ -374,7 +374,7 @@ def _run_object(inputs: Mapping[str, JSON]) -> Calculation:
         steps.append(Step("crunch: the target lies on a solid surface, nowhere to go (splat)", 0, "V-41"))
     material = str(inputs["material"])
     roll = splat(steps, speed, exact(inputs["mass"]), material, "V-41")
-    minus = absorb(steps, exact(inputs["hp"]), str(inputs["impact"]), "V-33")
+    minus = absorb(steps, exact(inputs["hp_max"]), str(inputs["impact"]), "V-33")
     who = "the catcher takes" if catch else "the one beneath takes"
     return finish("falling_object", inputs, steps, {"mph": number(speed)}, roll, minus, MATERIALS[material].kind,
                   "V-41", f"struck at {show(speed)} mph, {who}")
@@ -388,9 +388,9 @@ FALLING_OBJECT = CalculatorSpec(
             "terminal_velocity": mph("Object's terminal velocity (0: none)", default=0),
             "catcher_ts": _SLOWING_INPUTS["catcher_ts"] | {
                 "title": "Catching it: the catcher's throwing speed Ts (0: it lands on the target)"},
-            "hp": HP_INPUT | {"title": "HPmax of the one struck (or catching)"},
+            "hp_max": HP_INPUT | {"title": "HPmax of the one struck (or catching)"},
             "impact": absorption_input("localised")},
-    required=("mass", "material", "hp"), run=_run_object, prefill={"hp": "hp"},
+    required=("mass", "material", "hp_max"), run=_run_object, prefill={"hp_max": "hp_max"},
     help="Something falls on the chosen combatant (crunch), or the combatant catches it: the "
          "object's speed and mass strike the combatant (V-41, V-34). For the caught faller's own "
          "damage, use falling with catcher_ts and surface 'character'.",
