@@ -278,3 +278,13 @@ def test_square_roots_are_exact_when_rational_else_four_significant_digits() -> 
     assert root(Fraction(120)) == Fraction("10.95")
     assert root(Fraction(2)) == Fraction("1.414")
     assert root(Fraction(1, 4800)) == Fraction("0.01443")
+
+
+def test_the_steps_read_like_the_catalogues_worked_example() -> None:
+    """E-18's figures appear in the steps as the catalogue writes them: 10.95d, × 2, 21.9d."""
+    calc = run(COLLISION, speed_a=40, mass_a=1000, speed_b=50, mass_b=500, material_a="metal",
+               material_b="metal", hp_max=10)
+    texts = [step.text for step in calc.steps]
+    assert "B's own dice = 60 mph / 10 × √(500 lb / 150) = 10.95d" in texts
+    assert any(text.endswith("× 2: 21.9d") for text in texts)
+    assert calc.summary.startswith("A takes 21.9d (roll 6d × 73/20) - 2.5 cr")

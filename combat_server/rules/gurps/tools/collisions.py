@@ -60,10 +60,16 @@ def root(x: Fraction) -> Fraction:
 
 
 def show(x: Fraction) -> str:
-    """A number for a step's text: whole, or a decimal to at most three places."""
+    """A number for a step's text: whole, or a decimal to three places (three significant digits
+    below 0.1, so a mouse's mass factor still reads 0.0144), ``≈`` when that is not exact."""
     if x.denominator == 1:
         return str(x.numerator)
-    text = f"{float(round(x, 3)):.3f}".rstrip("0").rstrip(".")
+    places = 3
+    while abs(x) * 10**places < 100 and places < 12:
+        places += 1
+    units = round(abs(x) * 10**places)
+    sign = "-" if x < 0 and units else ""
+    text = f"{sign}{units // 10**places}.{units % 10**places:0{places}d}".rstrip("0").rstrip(".")
     return text if Fraction(text) == x else f"≈{text}"
 
 
