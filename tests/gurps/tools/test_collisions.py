@@ -288,3 +288,11 @@ def test_the_steps_read_like_the_catalogues_worked_example() -> None:
     assert "B's own dice = 60 mph / 10 × √(500 lb / 150) = 10.95d" in texts
     assert any(text.endswith("× 2: 21.9d") for text in texts)
     assert calc.summary.startswith("A takes 21.9d (roll 6d × 73/20) - 2.5 cr")
+
+
+def test_a44_trampling_dice_off_a_square_weight_are_four_significant_digits() -> None:
+    """A-44, R-03: a 600-lb bike, 3 Size levels larger: √600 / 20 = √1.5 = 1.225d, rolled 2d × 0.6125."""
+    calc = run(OVERRUN, weight=600, size_difference=3)
+    assert calc.result["dice"] == "49/40"
+    assert calc.harm == ScaledHarm(dice=2, adds=0, kind="cr", rule="V-34", multiplier=Fraction(49, 80),
+                                   minus=Fraction(0))

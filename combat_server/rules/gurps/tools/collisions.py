@@ -248,8 +248,8 @@ def finish(name: str, inputs: Mapping[str, JSON], steps: list[Step], result: dic
     result.update(outcome(roll, minus), roll=roll.text(), minus=number(minus), kind=kind)
     if roll.dice:
         less = f" - {show(minus)}" if minus else ""
-        steps.append(Step(f"injury = {roll.text()}{less}, floored once at the end, at least 0",
-                          number(roll.mean() - minus), "R-01"))
+        steps.append(Step(f"injury = {roll.text()}{less}, floored once at the end, never below 0: "
+                          f"average {show(roll.mean() - minus)}", number(roll.mean() - minus), "R-01"))
         shown = roll.text() if roll.count() == roll.text() else f"{roll.count()} (roll {roll.text()})"
         summary = (f"{lead} {shown}{less} {kind}: average {show(roll.mean() - minus)}, "
                    f"{result['least']}..{result['most']} before DR")
@@ -461,7 +461,7 @@ def _run_overrun(inputs: Mapping[str, JSON]) -> Calculation:
     steps.append(Step(f"Size difference {difference} (a knocked-flat target counts one smaller); "
                       f"{'legged: same Size or larger' if legged else 'wheeled/ground: 3+ Size levels larger'}"
                       f" -> {'can' if able else 'cannot'} overrun", difference, "V-34"))
-    dice = root(weight) / 20
+    dice = root(weight / 400)  # √W / 20 as one root
     steps.append(Step(f"trampling dice = √({show(weight)} lb) / 20 = {show(dice)}d", number(dice), "A-44"))
     if inputs["target_is_vehicle"]:
         dice *= 2
@@ -502,10 +502,12 @@ def _run_powered(inputs: Mapping[str, JSON]) -> Calculation:
     mass = exact(inputs["mass"])
     load_st, kw, thrust = exact(inputs["load_st"]), exact(inputs["engine_kw"]), exact(inputs["thrust"])
     in_water = inputs["medium"] == "water"
-    bonus = load_st * 10 + kw * 10 + thrust * (1 if in_water else Fraction(1, 10))
-    steps.append(Step(f"power bonus = Load ST {show(load_st)} × 10 + {show(kw)} kW × 10 + thrust "
-                      f"{show(thrust)} × {'1 (water)' if in_water else '0.1 (air)'} = {show(bonus)} lb",
-                      number(bonus), "V-35"))
+    terms = [(load_st * 10, f"Load ST {show(load_st)} × 10"), (kw * 10, f"{show(kw)} kW × 10"),
+             (thrust * (1 if in_water else Fraction(1, 10)),
+              f"thrust {show(thrust)} × {'1 in water' if in_water else '0.1 in air'}")]
+    bonus = sum((amount for amount, _ in terms), Fraction(0))
+    how = " + ".join(text for amount, text in terms if amount) or "no motive power"
+    steps.append(Step(f"power bonus = {how} = {show(bonus)} lb", number(bonus), "V-35"))
     factor, why = TORQUE[str(inputs["torque"])]
     if factor != 1:
         bonus *= factor
