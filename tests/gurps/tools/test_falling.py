@@ -297,3 +297,28 @@ def test_a_fall_explains_each_step_with_its_rule() -> None:
     """The steps of E-17's fall, in order, each citing its rule id."""
     rules = [step.rule for step in fall(height=10, surface="concrete").steps]
     assert rules == ["V-36", "V-38", "V-36", "V-40", "V-40", "V-40", "R-01"]
+
+
+@pytest.mark.parametrize(("spec", "raw", "field"), [
+    (FALL_TABLE, {}, "height"),
+    (FALL_TABLE, {"height": 5, "speed": 20}, "height"),
+    (TERMINAL_VELOCITY, {"linear_scale": 0}, "linear_scale"),
+    (TRIP, {**HUMAN, "surface": "concrete", "posture": "crouching"}, "posture"),
+    (TRIP, {**HUMAN, "surface": "concrete", "linear_size": -2}, "linear_size"),
+    (FALLING_OBJECT, {"height": 5, "time": 1, "mass": 100, "material": "metal", "hp_max": 10}, "height"),
+    (FALLING_OBJECT, {"height": 5, "mass": 100, "material": "metal", "hp_max": 10, "catcher_ts": -1}, "catcher_ts"),
+])
+def test_every_falling_tool_refuses_bad_input_naming_the_field(spec: CalculatorSpec, raw: dict[str, JSON],
+                                                               field: str) -> None:
+    with pytest.raises(Rejected) as info:
+        spec.calculate(raw)
+    assert info.value.code == "tool/bad_input"
+    assert info.value.details["field"] == field
+
+
+def test_v41_a_falling_object_is_capped_at_its_own_terminal_velocity() -> None:
+    """V-41, V-38: a 150-lb dummy dropped 1000 yd with tv 100 mph lands at 100 mph: 10d × 1 (character),
+    ¼ HP = 2.5 -> 10d-3."""
+    calc = run(FALLING_OBJECT, height=1000, mass=150, material="character", terminal_velocity=100, hp_max=10)
+    assert value(calc, "mph") == 100
+    assert calc.harm == Harm(dice=10, adds=-3, kind="cr", rule="V-41")

@@ -409,7 +409,8 @@ COLLISION = CalculatorSpec(
     required=("speed_a", "mass_a", "mass_b", "material_b", "hp_max"), run=_run_collision,
     prefill={"mass_a": "mass", "hp_max": "hp_max"},
     help="Damage to A (the chosen combatant) when A and B collide; use effective masses for a "
-         "powered collision (tool powered_mass, V-35). The result is A's injury before DR.",
+         "powered collision (tool powered_mass, V-35). A wall or a tank: give B a huge mass and "
+         "friction leaves it unmoved (V-30). The result is A's injury before DR.",
 )
 
 
