@@ -127,13 +127,14 @@ def test_v11_a_crippling_blow_loses_its_excess() -> None:
     """V-11 / A-33: 8 crushing to the arm of HP 10 (> 5): off all 8 taken; on crippled, 6 taken."""
     assert OFF.maim(8, ARM, 10, "cr").taken == 8
     got = policy("hit_locations", "crippled_limbs").maim(8, ARM, 10, "cr")
-    assert got.crippled and got.taken == 6 and got.severing == "none"
+    assert got.crippled and got.taken == 6 and got.severing == "none" and got.rule == "V-11"
 
 
 def test_v12_a_big_cut_may_sever() -> None:
     """V-12: cutting 12 to an arm of HP 10 (> 10): V-11 alone crippled only; with V-12 a HT roll to keep it."""
     assert policy("hit_locations", "crippled_limbs").maim(12, ARM, 10, "cut").severing == "none"
-    assert policy("hit_locations", "crippled_limbs", "amputation").maim(12, ARM, 10, "cut").severing == "roll"
+    severed = policy("hit_locations", "crippled_limbs", "amputation").maim(12, ARM, 10, "cut")
+    assert severed.severing == "roll" and severed.rule == "V-12"
 
 
 def test_v13_a_crushing_neck_blow_can_break_the_neck() -> None:
@@ -141,7 +142,7 @@ def test_v13_a_crushing_neck_blow_can_break_the_neck() -> None:
     with V-13 crippled (paralysis) and a broken neck outright, which is fatal."""
     assert not policy("hit_locations", "crippled_limbs").maim(21, NECK, 10, "cr").crippled
     got = policy("hit_locations", "crippled_limbs", "neck_injury").maim(21, NECK, 10, "cr")
-    assert got.crippled and got.severing == "automatic" and got.fatal
+    assert got.crippled and got.severing == "automatic" and got.fatal and got.rule == "V-13"
 
 
 def test_v13_impaling_only_cripples_the_neck() -> None:

@@ -54,7 +54,7 @@ _HALF = Fraction(1, 2)
 _THIRD = Fraction(1, 3)
 #: Limbs: large piercing and impaling wound no worse than crushing there (Basic Set).
 _LIMB_WOUNDING = {"imp": Fraction(1), "pi+": Fraction(1), "pi++": Fraction(1)}
-_SKULL_WOUNDING = {t: Fraction(4) for t in ("cr", "cut", "imp", *PIERCING, "burn", "cor", "fat", "spec")}
+_SKULL_WOUNDING = {t: Fraction(4) for t in ("cr", "cut", "imp", *PIERCING, "burn", "cor")}
 _VITALS_WOUNDING = {"imp": Fraction(3), **{t: Fraction(3) for t in PIERCING}}
 _NECK_WOUNDING = {"cr": Fraction(3, 2), "cor": Fraction(3, 2), "cut": Fraction(2)}
 _EYE_WOUNDING = {"imp": Fraction(4), **{t: Fraction(4) for t in PIERCING}}

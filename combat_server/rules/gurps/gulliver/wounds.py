@@ -38,6 +38,12 @@ class Maiming:
     shock_basis: Number
     severing: str = "none"
     fatal: bool = False
+    neck: bool = False
+
+    @property
+    def rule(self) -> str:
+        """The rule an explanation cites: V-13 for the neck, V-12 for a severing blow, else V-11."""
+        return "V-13" if self.neck else "V-12" if self.severing != "none" else "V-11"
 
 
 def maim(blow: Number, loc: Location, hp_max: Number, damage_type: str, *, amputation: bool, neck: bool,
@@ -62,7 +68,8 @@ def maim(blow: Number, loc: Location, hp_max: Number, damage_type: str, *, amput
             severing = "automatic"
         elif blow > 2 * threshold:
             severing = "roll"
-    return Maiming(True, taken, basis, severing, fatal=loc.kind == "neck" and severing != "none")
+    neck_hit = loc.kind == "neck"
+    return Maiming(True, taken, basis, severing, fatal=neck_hit and severing != "none", neck=neck_hit)
 
 
 def heart_roll_modifier(blow: Number, hp_max: Number) -> int | None:
