@@ -9,7 +9,7 @@ from fractions import Fraction
 from combat_server.rules.gurps.gulliver.blowthrough import Projectile
 from combat_server.rules.gurps.gulliver.locations import location
 from combat_server.rules.gurps.gulliver.policy import Injury
-from combat_server.rules.gurps.gulliver.shock import Factor, LimbStun
+from combat_server.rules.gurps.gulliver.shock import DIRECT_SHOCK_DICE, NERVE_PISTOL_FACTOR, Factor, LimbStun
 from combat_server.rules.gurps.gulliver.size import Scale
 
 from tests.gurps.gulliver.policies import OFF, policy, wound
@@ -153,13 +153,14 @@ def test_v13_impaling_only_cripples_the_neck() -> None:
 
 def test_v17_gm_shock_multipliers_count_only_in_shock_points() -> None:
     """V-17: a Type II nerve pistol (shock = damage x4) doing 2: without V-17 shock 2; with it 8."""
-    stunner = (Factor(Fraction(4), "nerve pistol", "V-17"),)
+    stunner = (Factor(Fraction(NERVE_PISTOL_FACTOR), "nerve pistol", "V-17"),)
     assert policy("damage_shock").shock(wound(2), 10, gm_factors=stunner).points == 2
     assert policy("damage_shock", "shock_points").shock(wound(2), 10, gm_factors=stunner).points == 8
 
 
 def test_v17_stunners_deal_shock_directly() -> None:
     """V-17: a strong stunner's 4d rolling 13 deals 13 shock and no injury; without V-17 nothing."""
+    assert DIRECT_SHOCK_DICE["strong stunner"] == 4
     assert policy("damage_shock").shock(wound(0), 10, direct=13).points == 0
     assert policy("damage_shock", "shock_points").shock(wound(0), 10, direct=13).points == 13
 

@@ -20,6 +20,10 @@ Number = Fraction | int
 CRIPPLING_FACTOR = 2  # V-11, V-12, V-17
 BRAIN_FACTOR = 2  # V-20, V-17
 BRAIN_KINDS = ("skull", "eye")  # V-20: GULLIVER's brain is the skull location (and through the eye)
+#: V-17: weapons that deal shock directly, by their dice (a Pain spell can be grown to 3d).
+DIRECT_SHOCK_DICE = {"weak stunner": 2, "strong stunner": 4, "Pain spell": 1}
+#: V-17: a damaging stun weapon's shock per point of damage (a Type II nerve pistol, 1d damage).
+NERVE_PISTOL_FACTOR = 4
 
 
 @attrs.frozen
