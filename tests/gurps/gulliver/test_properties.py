@@ -7,6 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from combat_server.rules.gurps.gulliver.blow import Hit, Target, resolve
 from combat_server.rules.gurps.gulliver.blowthrough import Projectile, capped_injury
 from combat_server.rules.gurps.gulliver.locations import BODIES, HUMANOID
 from combat_server.rules.gurps.gulliver.options import OPTION_SPECS, READINGS, SWITCHES, SUPPORT
@@ -117,3 +118,18 @@ def test_every_body_table_is_usable_by_the_policy() -> None:
     on = policy_for({"hit_locations": True})
     for body, table in BODIES.items():
         assert {on.where(Scale(body=body), roll=r).name for r in range(3, 19)} <= set(table)
+
+
+@SETTINGS
+@given(policies(), st.integers(-3, 40), st.sampled_from(("cr", "cut", "imp", "pi", "burn", "tox")),
+       st.sampled_from(sorted(HUMANOID) + [None]), st.integers(1, 60), st.integers(-30, 60), st.integers(0, 8),
+       st.booleans())
+def test_any_blow_resolves_with_cited_rules(p: Policy, rolled: int, damage_type: str, aimed: str | None,
+                                            hp_max: int, hp: int, dr: int, monster: bool) -> None:
+    """Whatever the options, a blow resolves: HP lost is never negative, and every step, roll and
+    effect cites a rule id of the catalogue (G-, V-, A- or R-)."""
+    hit = Hit(rolled, p.thrust(12), damage_type, aimed=aimed, beam=damage_type == "burn")
+    got = resolve(p, hit, Target(hp_max=hp_max, hp=hp, dr=dr, iq=6, scale=Scale(non_pc_race=monster)))
+    assert got.hp_lost >= 0
+    for rule in [s.rule for s in got.steps] + [r.rule for r in got.rolls] + [e.rule for e in got.effects]:
+        assert rule[:2] in ("G-", "V-", "A-", "R-"), rule

@@ -40,10 +40,10 @@ class Injury:
     """A wound's HP loss: ``before_toughness`` (G-42's injury) and ``hp`` (after V-63), with
     the multiplier used and what Toughness absorbed."""
 
-    hp: int
-    before_toughness: int
+    hp: Number
+    before_toughness: Number
     multiplier: Fraction
-    absorbed: int = 0
+    absorbed: Number = 0
     toughness: int = 0
 
 
@@ -159,6 +159,10 @@ class Policy:
             return tables.new_swing(st, weapon_lb)
         return tables.standard(st)[1]  # V-66 alone changes thrust only; swing stays G's
 
+    def keeps_fractions(self, target_hp_max: Number) -> bool:
+        """V-03: fractional damage counts against targets under 10 HP when the option is on."""
+        return self.tiny_damage and target_hp_max < 10
+
     def blow_damage(self, rolled: int, roll: tables.DamageRoll, target_hp_max: int) -> Fraction:
         """The damage a rolled total does: V-03's scale (fractions kept against targets under 10 HP);
         off, G-42's max(0, total)."""
@@ -184,16 +188,17 @@ class Policy:
 
     # ------------------------------------------------------------------ wounding (G-42, V-63, V-64, V-05..V-07)
 
-    def injury(self, penetrating: int, damage_type: str, *, basic_set: bool = False, where: Location | None = None,
-               st: int = 10, scale: Scale = HUMAN) -> Injury:
-        """G-42 / A-20: floor(penetrating x multiplier), at least 1; with a location its multiplier
-        (A-24); V-63: less Toughness, never more than the penetrating hits; V-64: location Toughness."""
+    def injury(self, penetrating: Number, damage_type: str, *, basic_set: bool = False,
+               where: Location | None = None, st: int = 10, scale: Scale = HUMAN, exact: bool = False) -> Injury:
+        """G-42 / A-20: floor(penetrating x multiplier), at least 1 (``exact``: V-03's fraction kept);
+        with a location its multiplier (A-24); V-63: less Toughness, never more than the
+        penetrating hits; V-64: location Toughness."""
         if where is None:
             mult = inj.wound_multiplier(damage_type, basic_set)
         else:
             mult = location_multiplier(where, damage_type, basic_set)
         t = self.toughness(st, scale, where)
-        soaked = tough.wound(penetrating, mult, t, damage_type)
+        soaked = tough.wound(penetrating, mult, t, damage_type, exact)
         return Injury(soaked.after, soaked.before, mult, soaked.absorbed, t)
 
     def toughness(self, st: int, scale: Scale = HUMAN, where: Location | None = None) -> int:

@@ -16,21 +16,25 @@ import attrs
 NOT_AGAINST = ("tox",)
 
 
+Number = Fraction | int
+
+
 @attrs.frozen
 class Soaked:
     """A wound before and after Toughness, and what was absorbed."""
 
-    before: int
-    after: int
-    absorbed: int
+    before: Number
+    after: Number
+    absorbed: Number
 
 
-def wound(basic_hits: int, multiplier: Fraction, toughness: int, damage_type: str) -> Soaked:
-    """V-63: basic hits (after DR) x wound and location multipliers (A-20: floor, at least 1),
-    less Toughness but never more than the basic hits."""
+def wound(basic_hits: Number, multiplier: Fraction, toughness: int, damage_type: str, exact: bool = False) -> Soaked:
+    """V-63: basic hits (after DR) x wound and location multipliers (A-20: floor, at least 1;
+    ``exact``: V-03's fractional wound against a small target, kept as it is), less Toughness
+    but never more than the basic hits."""
     if basic_hits <= 0:
         return Soaked(0, 0, 0)
-    before = max(1, math.floor(basic_hits * multiplier))
+    before: Number = basic_hits * multiplier if exact else max(1, math.floor(basic_hits * multiplier))
     if damage_type in NOT_AGAINST:
         return Soaked(before, before, 0)
     absorbed = min(toughness, basic_hits, before)
