@@ -48,8 +48,8 @@ def test_e16_a_cut_to_the_arm_through_every_step() -> None:
     got = resolve(p, Hit(8, TWO_DICE, "cut", aimed="right arm"), Target(hp_max=10, hp=10))
     assert got.injury.hp == 12 and got.hp_lost == 6 and got.shock.points == 12
     assert [(r.what, r.rule) for r in got.rolls] == [("right arm severed", "V-12"), ("knockout", "V-22")]
-    assert [(e.what, e.rule) for e in got.effects] == [("right arm crippled", "V-12"), ("stunned", "V-19")]
-    assert [s.rule for s in got.steps] == ["A-63", "G-42", "G-42", "G-42", "V-12"]
+    assert [(e.what, e.rule) for e in got.effects] == [("right arm crippled", "V-11"), ("stunned", "V-19")]
+    assert [s.rule for s in got.steps] == ["A-63", "G-42", "G-42", "G-42", "V-11"]
 
 
 def test_e15_a_brain_hit_on_the_dragon() -> None:

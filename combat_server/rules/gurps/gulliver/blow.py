@@ -154,7 +154,8 @@ def resolve(p: Policy, hit: Hit, target: Target) -> Outcome:
         steps.append(Step(_text(wound), f"x{_text(split)} on the other body half", "V-04"))
     maiming = p.maim(wound, where, target.hp_max, hit.damage_type)
     if maiming.crippled:
-        steps.append(Step(_text(maiming.taken), f"{where.name} crippled: the excess is lost", maiming.rule))
+        steps.append(Step(_text(maiming.taken), f"{where.name} crippled: the excess is lost",
+                          "V-13" if maiming.neck else "V-11"))
     shock = p.shock(attrs.evolve(injury, hp=wound), target.hp_max, where=where, maiming=maiming,
                     gm_factors=hit.gm_shock, direct=hit.direct_shock, high_pain_threshold=target.high_pain_threshold)
     hp_after = target.hp - maiming.taken
@@ -179,7 +180,8 @@ def _consequences(p: Policy, target: Target, where: Location, wound: Number, mai
     if major is not None:
         rolls.append(Due("major wound" if major == "G-46" else "knockdown", cite(major)))
     if maiming.crippled:
-        effects.append(Effect("paralysed" if maiming.neck else f"{where.name} crippled", maiming.rule))
+        effects.append(Effect("paralysed" if maiming.neck else f"{where.name} crippled",
+                              "V-13" if maiming.neck else "V-11"))
     if maiming.severing == "roll":
         rolls.append(Due("neck" if maiming.neck else f"{where.name} severed", maiming.rule))
     elif maiming.severing == "automatic":

@@ -78,8 +78,8 @@ SWITCHES: tuple[OptionSpec, ...] = (
             "beheads, a crushing one breaks the neck fatally.",
             requires=("crippled_limbs",)),
     _switch("shock_points", "Shock measured in points", SHOCK, ("V-17", "A-28"),
-            "Shock equals the final injury, times x2 for crippling, amputation or the brain and any "
-            "GM multiplier; stunners deal shock directly.",
+            "Shock is the final injury times the GM's multipliers for location, weapon or condition "
+            "(x1 unless set), and stun weapons deal shock directly.",
             requires=("damage_shock",)),
     _switch("shock_penalty_bands", "Shock penalty scaled to HP", SHOCK, ("V-18", "A-37", "A-38"),
             "The one-turn DX and IQ penalty is -1 per tenth of full HP in shock (rounded in bands), "
