@@ -130,3 +130,17 @@ def test_v21_a_stunned_hand_may_keep_its_grip() -> None:
     grip = next(r for r in got.rolls if r.what == "grip (hand)")
     assert grip.rule == "R-11" and [(m.value, m.rule) for m in grip.modifiers] == [(3, "V-08")]
     assert ("hand stunned: drops what it holds", "V-21") in [(e.what, e.rule) for e in got.effects]
+
+
+@pytest.mark.parametrize("rolled,damage_type,rolls,effects", [
+    (8, "cut", ["beheaded"], ["paralysed"]),  # 8 x2 = 16 > 10: a HT roll against beheading
+    (11, "cut", [], ["paralysed", "beheaded", "dead"]),  # 22 > 20: outright
+    (14, "cr", [], ["paralysed", "neck broken", "dead"]),  # 14 x1.5 = 21 > 20: a broken neck
+    (11, "imp", [], ["paralysed"]),  # impaling only cripples (A-35)
+])
+def test_v13_neck_blows(rolled: int, damage_type: str, rolls: list[str], effects: list[str]) -> None:
+    """V-13 / A-35, HP 10 neck (cut x2, cr x1.5): past 10 a roll, past 20 outright; fatal either way."""
+    p = policy("hit_locations", "crippled_limbs", "neck_injury")
+    got = resolve(p, Hit(rolled, TWO_DICE, damage_type, aimed="neck"), Target(hp_max=10, hp=10))
+    assert [r.what for r in got.rolls if r.rule == "V-13"] == rolls
+    assert [e.what for e in got.effects] == effects

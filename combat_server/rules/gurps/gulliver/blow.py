@@ -160,7 +160,7 @@ def resolve(p: Policy, hit: Hit, target: Target) -> Outcome:
                     gm_factors=hit.gm_shock, direct=hit.direct_shock, high_pain_threshold=target.high_pain_threshold)
     hp_after = target.hp - maiming.taken
     crossed, dead = p.death_checks(hp_after, target.hp_max, target.death_checks, iq=target.iq, scale=scale)
-    rolls, effects = _consequences(p, target, where, wound, maiming, shock)
+    rolls, effects = _consequences(p, target, where, wound, maiming, shock, hit.damage_type)
     if dead:
         effects.append(Effect("dead", cite(p.death_rule())))
     else:
@@ -169,9 +169,10 @@ def resolve(p: Policy, hit: Hit, target: Target) -> Outcome:
                    tuple(rolls), tuple(effects), tuple(steps))
 
 
-def _consequences(p: Policy, target: Target, where: Location, wound: Number, maiming: Maiming,
-                  shock: Shock) -> tuple[list[Due], list[Effect]]:
+def _consequences(p: Policy, target: Target, where: Location, wound: Number, maiming: Maiming, shock: Shock,
+                  damage_type: str) -> tuple[list[Due], list[Effect]]:
     """The rolls and outright effects of one blow, in the order a table would resolve them."""
+    severed = ("beheaded" if damage_type == "cut" else "neck broken") if maiming.neck else f"{where.name} severed"
     rolls: list[Due] = []
     effects: list[Effect] = []
     shock_mods = tuple(p.shock_roll_mods(target.will, target.iq))
@@ -183,9 +184,11 @@ def _consequences(p: Policy, target: Target, where: Location, wound: Number, mai
         effects.append(Effect("paralysed" if maiming.neck else f"{where.name} crippled",
                               "V-13" if maiming.neck else "V-11"))
     if maiming.severing == "roll":
-        rolls.append(Due("neck" if maiming.neck else f"{where.name} severed", maiming.rule))
+        rolls.append(Due(severed, maiming.rule))
     elif maiming.severing == "automatic":
-        effects.append(Effect("dead" if maiming.fatal else f"{where.name} severed", maiming.rule))
+        effects.append(Effect(severed, maiming.rule))
+        if maiming.fatal:
+            effects.append(Effect("dead", maiming.rule))
     heart = p.heart_roll(wound, target.hp_max, where)
     if heart is not None:
         rolls.append(Due("heart attack", "V-44", (Mod(heart, "heart wound", "V-44"),) if heart else ()))
