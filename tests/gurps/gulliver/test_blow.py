@@ -34,6 +34,12 @@ def test_all_off_is_todays_damage_and_injury(damage_type: str) -> None:
                 assert list(got.death_checks) == crossed and any(e.what == "dead" for e in got.effects) is dead
 
 
+def test_all_off_half_damage_range_halves_rounding_down() -> None:
+    """A-17, as attacks.roll_damage: at 1/2D a rolled 9 does floor(9/2) = 4."""
+    got = resolve(OFF, Hit(9, TWO_DICE, "imp", half_damage=True), Target(hp_max=10, hp=10))
+    assert got.basic == 4 and got.hp_lost == 8 and got.steps[2].rule == "A-17"
+
+
 def test_all_off_aoa_strong_adds_g22_bonus() -> None:
     """G-22: rolled 7 on 3 dice, Strong: +3 (1 per die) -> 10."""
     got = resolve(OFF, Hit(7, DamageRoll(3, 0), "cr", aoa_strong=True), Target(hp_max=10, hp=10))

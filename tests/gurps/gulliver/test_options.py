@@ -14,6 +14,8 @@ from combat_server.rules.gurps.gulliver.policy import FIELDS
 from combat_server.rules.gurps.ruleset import GurpsRuleset
 from combat_server.rules.options import check_specs, validate
 
+from tests.gurps.gulliver.policies import OFF, policy
+
 #: The 39 entries of section 2 tagged [combat-option] (catalogue section 7 counts 39).
 COMBAT_OPTIONS = (
     "V-01", "V-02", "V-03", "V-04", "V-05", "V-06", "V-07", "V-08", "V-09", "V-10", "V-11", "V-12", "V-13",
@@ -41,6 +43,12 @@ def test_one_switch_per_combat_option_entry() -> None:
 def test_every_option_has_a_policy_field() -> None:
     """policy_for reads every option: the Policy has exactly one field per option name."""
     assert FIELDS == {s.name for s in OPTION_SPECS}
+
+
+def test_a_policy_names_the_rules_in_force() -> None:
+    """The fight's summary: the V ids of the switches on, in catalogue order; none when all are off."""
+    assert OFF.in_force() == []
+    assert policy("blowthrough_improved", "blowthrough", "hit_locations").in_force() == ["V-05", "V-06"]
 
 
 def test_specs_pass_the_shared_check() -> None:

@@ -91,6 +91,7 @@ class Hit:
     gm_shock: tuple[Factor, ...] = ()
     direct_shock: int = 0
     past_skull_dr: bool = False  # V-59: a follow-up twist of a finishing blow
+    half_damage: bool = False  # at or beyond the weapon's 1/2D range
 
 
 @attrs.frozen
@@ -130,12 +131,15 @@ def resolve(p: Policy, hit: Hit, target: Target) -> Outcome:
     basic = p.blow_damage(hit.rolled + sum(m.value for m in mods), hit.roll, target.hp_max)
     steps.append(Step(_text(basic), f"damage {hit.roll.text()}" + "".join(f" {m.value:+d} ({m.reason})" for m in mods),
                       "V-03" if hit.roll.scale != 1 else "G-42"))
+    exact = p.keeps_fractions(target.hp_max)
+    if hit.half_damage:
+        basic = basic / 2 if exact else Fraction(math.floor(basic / 2))
+        steps.append(Step(_text(basic), "halved at 1/2D range or beyond", "A-17"))
     twist = p.twist_ignores_dr(hit.past_skull_dr)
     dr = 0 if twist else p.location_dr(where, target.dr, target.dr_locations)
     penetrating = max(Fraction(0), basic - dr)
     steps.append(Step(_text(penetrating), "a twist past the skull ignores DR" if twist else f"less DR {dr}",
                       "V-59" if twist else "G-42"))
-    exact = p.keeps_fractions(target.hp_max)
     injury = p.injury(penetrating, hit.damage_type, basic_set=hit.basic_set, where=where, st=target.st, scale=scale,
                       exact=exact)
     steps.append(Step(_text(injury.before_toughness), f"x{_text(injury.multiplier)} {hit.damage_type} at the {where.name}",

@@ -25,6 +25,7 @@ from combat_server.rules.gurps.gulliver import (blowthrough as bt, damage, damag
 from combat_server.rules.gurps.gulliver.locations import (DEFAULT_LOCATION, Location, location, location_for_roll,
                                                           location_dr, location_toughness)
 from combat_server.rules.gurps.gulliver.locations import wound_multiplier as location_multiplier
+from combat_server.rules.gurps.gulliver.options import SWITCHES
 from combat_server.rules.gurps.gulliver.size import Scale, base_hp, combat_st, load_st, racial_iq, toughness
 from combat_server.rules.gurps.rolls import Mod
 from combat_server.rules.model import JSON
@@ -109,6 +110,10 @@ class Policy:
     crippling_shock: str = "applied"
     shock_penalty_cap: bool = False
     toughness_shock: str = "after"
+
+    def in_force(self) -> list[str]:
+        """The V ids of the switches this fight uses, in catalogue order (for its summary)."""
+        return [spec.rules[0] for spec in SWITCHES if getattr(self, spec.name)]
 
     # ------------------------------------------------------------------ hit locations (A-24, A-63)
 
