@@ -8,11 +8,13 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from combat_server.errors import Rejected
 from combat_server.rules.gurps.gulliver.size import (Scale, area_scale, base_hp, combat_st, load_st, mass_lb,
-                                                     scale_schema, scaled_base_hp, toughness, validate_scale,
-                                                     volume_scale)
+                                                     scale_schema, scale_to_json, scaled_base_hp, toughness,
+                                                     validate_scale, volume_scale)
 
 
 def refused(raw: dict[str, Any]) -> Rejected:
@@ -121,3 +123,28 @@ def test_the_schema_states_the_bounds_validation_enforces() -> None:
         validate_scale({key: hi, **rest})
         assert refused({key: hi + 1, **rest}).details["field"] == f"gulliver.{key}"
         assert refused({key: lo - 1, **rest}).details["field"] == f"gulliver.{key}"
+
+
+def test_the_stored_form_is_exact_and_reads_back_equal() -> None:
+    """An empty block stores as {} (a sheet's bytes unchanged); rationals store as whole numbers or
+    "p/q" text, never floats, and read back equal."""
+    assert scale_to_json(Scale()) == {}
+    scale = validate_scale({"linear_scale": 0.25, "mass_lb": "1.5", "base_hp": 24, "combat_st": 30,
+                            "other_half_hp": 12, "other_half_locations": ["right arm"]})
+    stored = scale_to_json(scale)
+    assert stored == {"linear_scale": "1/4", "mass_lb": "3/2", "base_hp": 24, "combat_st": 30,
+                      "other_half_hp": 12, "other_half_locations": ["right arm"]}
+    assert validate_scale(stored) == scale
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.fractions(min_value=Fraction(1, 1000), max_value=100), st.integers(-30, 30),
+       st.one_of(st.none(), st.integers(1, 500)), st.booleans(), st.sampled_from(("humanoid", "quadruped")))
+def test_any_block_survives_storing(ls: Fraction, size: int, combat: int | None, monster: bool, body: str) -> None:
+    """validate -> store -> validate gives the same Scale, whatever the (valid) numbers."""
+    raw: dict[str, Any] = {"linear_scale": f"{ls.numerator}/{ls.denominator}", "size": size,
+                           "non_pc_race": monster, "body": body}
+    if combat is not None:
+        raw["combat_st"] = combat
+    scale = validate_scale(raw)
+    assert validate_scale(scale_to_json(scale)) == scale

@@ -217,3 +217,25 @@ def validate_scale(raw: Mapping[str, JSON]) -> Scale:
     if ("other_half_hp" in kw) != bool(kw.get("other_half_locations")):
         raise _bad("other_half_hp", "split HP needs both the other half's HP and its locations (V-04)")
     return Scale(**kw)  # type: ignore[arg-type]
+
+
+def _exact(value: Fraction) -> JSON:
+    """A rational in its one stored form: a whole number, or "p/q" text (never a float)."""
+    return value.numerator if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def scale_to_json(scale: Scale) -> dict[str, JSON]:
+    """The block as stored: only the fields that differ from their default, rationals exact,
+    so a sheet without GULLIVER numbers keeps its bytes and validate_scale reads it back equal."""
+    out: dict[str, JSON] = {}
+    for field in attrs.fields(Scale):
+        value = getattr(scale, field.name)
+        if value == field.default:
+            continue
+        if isinstance(value, Fraction):
+            out[field.name] = _exact(value)
+        elif isinstance(value, tuple):
+            out[field.name] = list(value)
+        else:
+            out[field.name] = value
+    return out
