@@ -256,6 +256,13 @@ def test_v46_darkness_penalises_sight() -> None:
     assert policy("light_levels").light("dark").darkness == -4
 
 
+def test_v46_darkness_counts_on_sight_dependent_combat_rolls() -> None:
+    """A-47 (cfg): darkness -4 also on attacks and defences by default; vision_only: not there."""
+    assert OFF.sight_penalty("dark") == 0
+    assert policy("light_levels").sight_penalty("dark") == -4
+    assert policy("light_levels", darkness_penalties="vision_only").sight_penalty("dark") == 0
+
+
 # ---------------------------------------------------------------------------------------------- fatigue
 
 

@@ -1,5 +1,5 @@
 """GULLIVER's per-fight options (catalogue section 2): one spec per `[combat-option]`
-entry V-01 ... V-68 (39 switches, all off by default), plus the four "(cfg)" readings
+entry V-01 ... V-68 (39 switches, all off by default), plus the five "(cfg)" readings
 the catalogue leaves to the GM, each defaulting to the catalogue's proposal.
 
 Why ``requires`` and not silent implication: a GM who ticks "amputation" without
@@ -185,6 +185,10 @@ READINGS: tuple[OptionSpec, ...] = (
     OptionSpec("shock_penalty_cap", "boolean", False, label="Keep the -4 shock cap", group=SHOCK,
                rules=("V-18", "A-37", "G-47"), requires=("shock_penalty_bands",),
                help="Keep GURPS's -4 limit on the shock penalty even with the scaled bands."),
+    OptionSpec("darkness_penalties", "string", "vision_and_combat", label="What darkness penalises", group=LIGHT,
+               choices=("vision_and_combat", "vision_only"), rules=("V-46", "A-47"), requires=("light_levels",),
+               help="vision_and_combat: darkness penalties count on Vision rolls and on attacks and active "
+                    "defences that need sight. vision_only: on Vision rolls alone."),
     OptionSpec("toughness_shock", "string", "after", label="Shock and Toughness", group=TOUGHNESS,
                choices=("after", "before"), rules=("V-64",), requires=("location_toughness",),
                help="after: shock is the injury Toughness let through (none if it stopped it all). "

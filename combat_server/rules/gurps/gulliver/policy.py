@@ -22,6 +22,7 @@ import attrs
 from combat_server.rules.gurps import injury as inj
 from combat_server.rules.gurps.gulliver import (blowthrough as bt, damage, damage_tables as tables, death, fatigue,
                                                 light, shock as sh, toughness as tough, wounds)
+from combat_server.rules.gurps.gulliver.light import Eyes
 from combat_server.rules.gurps.gulliver.locations import (DEFAULT_LOCATION, Location, location, location_for_roll,
                                                           location_dr, location_toughness)
 from combat_server.rules.gurps.gulliver.locations import wound_multiplier as location_multiplier
@@ -110,6 +111,7 @@ class Policy:
     crippling_shock: str = "applied"
     shock_penalty_cap: bool = False
     toughness_shock: str = "after"
+    darkness_penalties: str = "vision_and_combat"
 
     def in_force(self) -> list[str]:
         """The V ids of the switches this fight uses, in catalogue order (for its summary)."""
@@ -412,9 +414,16 @@ class Policy:
 
     # ------------------------------------------------------------------ light (V-46)
 
-    def light(self, level: str, eyes: light.Eyes = light.Eyes()) -> light.Light:
+    def light(self, level: str, eyes: Eyes = Eyes()) -> light.Light:
         """V-46: what the light does to this viewer; off, nothing (the GM's modifiers, G-35)."""
         return light.seen_level(level, eyes) if self.light_levels else light.Light(level)
+
+    def sight_penalty(self, level: str, eyes: Eyes = Eyes()) -> int:
+        """V-46 / A-47: the darkness penalty on an attack or active defence that needs sight
+        (0 when the fight counts darkness on Vision rolls only, or without light levels)."""
+        if self.darkness_penalties != "vision_and_combat":
+            return 0
+        return self.light(level, eyes).darkness
 
 
 #: The option names the policy reads (tests/gurps/gulliver/test_options.py: every GULLIVER option).
