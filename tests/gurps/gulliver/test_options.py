@@ -49,6 +49,7 @@ def test_a_policy_names_the_rules_in_force() -> None:
     """The fight's summary: the V ids of the switches on, in catalogue order; none when all are off."""
     assert OFF.in_force() == []
     assert policy("blowthrough_improved", "blowthrough", "hit_locations").in_force() == ["V-05", "V-06"]
+    assert policy("proportional_death", "damage_shock", "shock_stun").in_force() == ["V-08", "V-15", "V-19"]
 
 
 def test_specs_pass_the_shared_check() -> None:

@@ -33,7 +33,7 @@ def _switch(name: str, label: str, group: str, rules: tuple[str, ...], help: str
                       excludes=excludes, requires=requires)
 
 
-#: The 39 `[combat-option]` entries, in catalogue order: option name -> its V id is ``rules[0]``.
+#: The 39 `[combat-option]` entries, in the order the form shows them; each one's V id is ``rules[0]``.
 SWITCHES: tuple[OptionSpec, ...] = (
     _switch("combat_load_st", "Combat ST and Load ST", DAMAGE, ("V-01",),
             "Blows, bites and muscle-powered weapons use the fighter's Combat ST; lifting and "

@@ -115,7 +115,7 @@ class Policy:
 
     def in_force(self) -> list[str]:
         """The V ids of the switches this fight uses, in catalogue order (for its summary)."""
-        return [spec.rules[0] for spec in SWITCHES if getattr(self, spec.name)]
+        return sorted(spec.rules[0] for spec in SWITCHES if getattr(self, spec.name))
 
     # ------------------------------------------------------------------ hit locations (A-24, A-63)
 
