@@ -32,7 +32,8 @@ Number = Fraction | int
 
 @attrs.frozen
 class Step:
-    """One step of the blow for its explanation; ``value`` exact (a whole number or "p/q")."""
+    """One step of the blow for its explanation; ``value`` is its result as text: the location,
+    or an exact number (a whole number or "p/q")."""
 
     value: str
     reason: str
