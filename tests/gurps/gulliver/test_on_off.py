@@ -295,8 +295,9 @@ def test_v52_encumbrance_multiplies_fatigue() -> None:
 def test_v53_fatigue_on_st() -> None:
     """V-53: ST 20, HT 12, FP 12: off FPmax 12 and 1 point costs 1; on fatigue 20 and 1 point x 20/10
     = 2, failing the HT roll by 1 leaves it 2, succeeding by 5 quarters it to 1/2."""
-    assert OFF.fatigue_max(12, st=20, ht=12) == 12
+    assert OFF.fatigue_max(12, st=20, ht=12) == 12 and not OFF.fatigue_roll_due()
     on = policy("fatigue_on_st")
+    assert on.fatigue_roll_due()
     assert on.fatigue_max(12, st=20, ht=12) == 20
     assert on.fatigue_cost(1, st=20, ht_success=False, margin=-1) == 2
     assert on.fatigue_cost(1, st=20, ht_success=True, margin=5) == Fraction(1, 2)

@@ -400,6 +400,10 @@ class Policy:
             cost = fatigue.st_basis_cost(cost, combat_st(scale, st), ht_success, margin)
         return cost
 
+    def fatigue_roll_due(self) -> bool:
+        """V-53: a HT roll each time fatigue is applied (its margin goes to fatigue_cost); none otherwise."""
+        return self.fatigue_on_st
+
     def fatigue_dx_iq_penalty(self, level: Number, fatigue_max: int) -> int:
         """V-50: -1/-2/-3 DX and IQ at 2/3, 1/2, 1/3 of full fatigue; G-51 has none (0)."""
         return fatigue.skill_penalty(level, fatigue_max) if self.fatigue_skill_penalty else 0
