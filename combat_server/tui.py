@@ -803,7 +803,7 @@ def calculation_lines(reply: Mapping[str, Any]) -> list[str]:
     for step in reply.get("steps") or ():
         value = step["value"]
         shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
-        lines.append(f"  {step['text']} = {shown}  ({step['rule']})")
+        lines.append(f"  {step['text']} → {shown}  ({step['rule']})")
     return lines
 
 

@@ -1484,7 +1484,7 @@ function showCalculation(calc) {
   box.replaceChildren(
     h("p", { class: "tool-summary" }, calc.summary),
     h("ol", { class: "tool-steps" }, ...calc.steps.map((st) =>
-      h("li", null, `${st.text} = ${value(st.value)} `, h("span", { class: "rule" }, `(${st.rule})`)))),
+      h("li", null, `${st.text} → ${value(st.value)} `, h("span", { class: "rule" }, `(${st.rule})`)))),
     h("div", { id: "tool-apply" }));
   S.toolTargetsKey = "";
   renderToolTargets();
@@ -1506,7 +1506,7 @@ function renderToolTargets() {
       ...cs.map((c) => h("label", { class: "inline" },
         h("input", { type: "checkbox", value: c.id, checked: ticked.has(c.id) }), " ", c.name))),
     h("div", { class: "row" }, h("button", { type: "button", id: "tool-apply-btn", onclick: (e) => applyTool(e.currentTarget) },
-      `Apply ${calc.summary.split(" (")[0]}`)));
+      "Apply to the ticked combatants")));
 }
 
 async function applyTool(button) {

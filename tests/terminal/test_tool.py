@@ -82,7 +82,7 @@ def test_the_gm_runs_and_applies_a_tool_in_the_terminal(terminal: Terminal, tabl
     gm.expect_exact("ht=  HT: a whole number from 1 to 40; required; as= fills it from ht")
     gm.sendline("tool temperature temperature=60 medium=water failed_by=6 loses=hp as=bob")
     gm.expect_exact("temperature: feels like 40 deg F; HT against 11 every half hour; lose 2 HP")
-    gm.expect_exact("water: 70 + 3 x (60 - 70) = 40  (V-28)")
+    gm.expect_exact("water: 70 + 3 x (60 - 70) → 40  (V-28)")
     gm.sendline("tool temperature temperature=60 medium=water failed_by=6 loses=hp as=bob apply=bob")
     gm.expect(r"The GM applies Cold, heat and water to Bob: 2 injury \(V-28\)")
     gm.expect(r"bob\s+Bob\s+PC\s+10/12")

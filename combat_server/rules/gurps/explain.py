@@ -270,7 +270,8 @@ def _simple(fmt: str) -> Callable[[FightState, Mapping[str, Any], Hidden], str]:
 def _tool_applied(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     """#12: the tool, its rule ids and the roll; the target's DR and injury unless its sheet is hidden."""
     harm = p["harm"]
-    times = f" x {harm['multiplier']}" if "multiplier" in harm else ""
+    times = f" x {harm['multiplier']}" if harm.get("multiplier", 1) != 1 else ""
+    times += f" - {harm['minus']}" if harm.get("minus") else ""  # absorption taken off after scaling
     rules = f"{harm['rule']}, R-01" if times else harm["rule"]
     if p["dice"]:
         adds = f"{harm['adds']:+d}" if harm["adds"] else ""

@@ -159,3 +159,16 @@ def test_targets_name_at_least_one_combatant_each_once(knight: Table, targets: l
         knight.send("apply_tool", {"tool": "exposure", "inputs": {}, "targets": targets}, faces=[[3], [3]])
     assert err.value.code == "command/bad_field" and err.value.details["field"] == "targets"
     assert _seq(knight) == before
+
+
+def test_e17_a_fall_applied_rolls_its_scaled_dice_less_absorption(knight: Table) -> None:
+    """E-17: 10 yd onto concrete is 6d-5, rolled as 3d x 2 - 5 (V-40, R-03, R-01): 3 + 4 + 5 = 12 -> 19 points;
+    the page (HP 10, DR 0) takes 19 injury: HP -9 (G-45: no threshold yet at -10)."""
+    knight.send("apply_tool", {"tool": "falling", "inputs": {"height": 10, "mass": 150, "hp_max": 10,
+                                                             "surface": "concrete"}, "targets": ["page"]},
+                faces=[[3, 4, 5]])
+    p = knight.last("tool_applied").payload
+    assert (p["points"], p["injury"]) == (19, 19)
+    assert knight.cond("page").hp == -9
+    text = next(h.explanation for h in knight.engine.history(knight.fight_id) if h.event.type == "tool_applied")
+    assert text.startswith("The GM applies Falling to Page: [3, 4, 5] x 2 - 5 = 19 cr (V-40, R-01)")

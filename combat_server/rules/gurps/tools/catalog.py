@@ -12,7 +12,7 @@ from typing import Mapping
 from combat_server.rules.kit.calculators import CalculatorSpec, registry
 
 #: The family modules, in the order clients list their tools.
-FAMILIES = ("movement", "strength", "senses", "exposure")
+FAMILIES = ("movement", "strength", "senses", "exposure", "collisions", "falling")
 
 
 def _specs(family: str) -> tuple[CalculatorSpec, ...]:
