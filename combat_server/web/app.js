@@ -1409,6 +1409,7 @@ function renderTools() {
   const tools = usableTools();
   card.hidden = !tools.length || !S.state;
   if (card.hidden) return;
+  $("#tools-h").textContent = isGM() ? "GM tools" : "Tools";
   const key = JSON.stringify([S.seat.seat_id, tools.map((t) => t.name)]);
   if (S.toolsKey !== key) {
     S.toolsKey = key;
