@@ -56,8 +56,11 @@ class Harm:
     ``dice`` and ``adds`` are the roll to make when the GM applies it (rolled and
     recorded like any roll, manual faces allowed; no dice: a fixed number of points).
     ``multiplier`` scales the rolled total for rules that scale damage (exposure by
-    body size): kept exact and floored once at the end (R-01). ``kind`` is the damage
-    type the ruleset's injury path takes (``cr``, ``burn``, ``fat`` for fatigue, ...).
+    body size, a collision's mass and hardness) and ``minus`` is taken off after it
+    (absorption, which cannot be folded into whole ``adds`` once the total is
+    scaled): both kept exact, the result floored once at the end (R-01). ``kind`` is
+    the damage type the ruleset's injury path takes (``cr``, ``burn``, ``fat`` for
+    fatigue, ...).
     """
 
     dice: int
@@ -65,22 +68,27 @@ class Harm:
     kind: str
     rule: str
     multiplier: Fraction = Fraction(1)
+    minus: Fraction = Fraction(0)
 
     def to_json(self) -> dict[str, JSON]:
         out: dict[str, JSON] = {"dice": self.dice, "adds": self.adds, "kind": self.kind, "rule": self.rule}
         if self.multiplier != 1:
             out["multiplier"] = number(self.multiplier)
+        if self.minus:
+            out["minus"] = number(self.minus)
         return out
 
     def text(self) -> str:
         adds = f"{self.adds:+d}" if self.adds else ""
         roll = f"{self.dice}d{adds}" if self.dice else str(self.adds)
         times = f" x {number(self.multiplier)}" if self.multiplier != 1 else ""
-        return f"{roll}{times} {self.kind}"
+        minus = f" - {number(self.minus)}" if self.minus else ""
+        return f"{roll}{times}{minus} {self.kind}"
 
     def total(self, faces: tuple[int, ...] | list[int]) -> int:
-        """The points the rolled ``faces`` deal: (sum + adds) x multiplier, floored once (R-01), never below 0."""
-        return max(0, math.floor((sum(faces) + self.adds) * self.multiplier))
+        """The points the rolled ``faces`` deal: (sum + adds) x multiplier - minus, floored once (R-01),
+        never below 0; the ruleset's injury path takes it from there (DR, wound multiplier, ...)."""
+        return max(0, math.floor((sum(faces) + self.adds) * self.multiplier - self.minus))
 
 
 @attrs.frozen

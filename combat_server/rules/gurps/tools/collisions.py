@@ -132,20 +132,14 @@ def fractional_dice(count: Fraction) -> Roll:
 class ScaledHarm(Harm):
     """A :class:`Harm` whose rolled total is multiplied, then reduced, then floored (R-01, R-03).
 
-    Points = max(0, floor((sum of the faces + adds) × multiplier − minus)), then DR and
-    the rest of the normal injury path. ``minus`` is V-33's absorption (½ or ¼ HPmax),
-    kept exact (A-43): it cannot be folded into whole ``adds`` once the total is
-    multiplied (6d − 5 rolled as 3d × 2 − 5 gives odd totals). Only produced when the
-    multiplier is not 1: with 1, a plain Harm with ``adds − ceil(minus)`` is the same
-    number for every roll. ``total`` is the method an applying path calls.
+    Points = max(0, floor((sum of the faces + adds) × multiplier − minus)) (the kit's
+    ``Harm.total``), then DR and the rest of the normal injury path. ``minus`` is V-33's
+    absorption (½ or ¼ HPmax), kept exact (A-43): it cannot be folded into whole
+    ``adds`` once the total is multiplied (6d − 5 rolled as 3d × 2 − 5 gives odd
+    totals). Only produced when the multiplier is not 1: with 1, a plain Harm with
+    ``adds − ceil(minus)`` is the same number for every roll. This class only writes
+    the roll the way the collision tables do (``3d × 2 - 5``) and always states both.
     """
-
-    multiplier: Fraction = Fraction(1)
-    minus: Fraction = Fraction(0)
-
-    def total(self, faces: tuple[int, ...] | list[int]) -> int:
-        """The points the rolled ``faces`` deal, before DR."""
-        return max(0, math.floor((sum(faces) + self.adds) * self.multiplier - self.minus))
 
     def to_json(self) -> dict[str, JSON]:
         out = super().to_json()
