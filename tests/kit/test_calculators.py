@@ -101,3 +101,10 @@ def test_prefill_reads_a_combatants_numbers_by_dotted_path_and_fraction_text() -
     numbers = {"st": 12, "basic_lift": "144/5", "skills": {"Climbing": 13}, "bs": "23/4"}
     assert spec.prefilled(numbers) == {"height": 12, "lift": 28.8, "skill": 13}  # 23/4 is no whole number
     assert spec.prefilled({"st": "strong"}) == {}
+
+
+def test_harm_takes_minus_off_after_the_multiplier() -> None:
+    """E-17's 6d-5 rolled as 3d x 2 - 5 (R-03, A-43): 3 + 4 + 5 = 12 -> 24 - 5 = 19; 1 + 1 + 1 -> 6 - 5 = 1."""
+    harm = Harm(dice=3, adds=0, kind="cr", rule="X-01", multiplier=Fraction(2), minus=Fraction(5))
+    assert (harm.total((3, 4, 5)), harm.total((1, 1, 1)), harm.text()) == (19, 1, "3d x 2 - 5 cr")
+    assert harm.to_json()["minus"] == 5
