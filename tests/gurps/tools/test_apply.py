@@ -172,3 +172,15 @@ def test_e17_a_fall_applied_rolls_its_scaled_dice_less_absorption(knight: Table)
     assert knight.cond("page").hp == -9
     text = next(h.explanation for h in knight.engine.history(knight.fight_id) if h.event.type == "tool_applied")
     assert text.startswith("The GM applies Falling to Page: [3, 4, 5] x 2 - 5 = 19 cr (V-40, R-01)")
+
+
+def test_fatigue_that_knocks_out_the_acting_combatant_moves_the_turn_on(knight: Table) -> None:
+    """The knight (FP 11) acts; 22 FP lost from failed running rolls: FP 0 after 11, then 11 more each cost
+    1 HP too (A-26) down to -11 = -FPmax: unconscious (G-51), so its turn is skipped (G-19)."""
+    knight.send("start_combat", {"order": ["knight", "page"]})
+    knight.send("apply_tool", {"tool": "running", "targets": ["knight"],
+                               "inputs": {"move": 5, "fp": 11, "fp_max": 11, "paced_minutes": 30,
+                                          "failed_rolls": 22}})
+    cond = knight.cond("knight")
+    assert (cond.fp, cond.hp, cond.unconscious) == (-11, 1, True)
+    assert knight.state.combat.current == "page"
