@@ -82,6 +82,10 @@ async def test_a_result_with_harm_names_the_command_that_applies_it(table: Table
     assert hurts["harm"] == {"dice": 2, "adds": 0, "kind": "burn", "rule": "V-25", "multiplier": 2}
     assert hurts["apply"] == "apply_tool"
     assert "apply" not in await table.gm.calculate("jumping", {"basic_move": 5})
+    fall = await table.gm.calculate("falling", {"height": 10, "mass": 150, "surface": "concrete"}, combatant="bob")
+    assert fall["harm"]["minus"] == 6  # half of Bob's HPmax 12 absorbed (V-33, V-40)
+    for reply in (hurts, fall):
+        assert not list(validator("calculation").iter_errors(reply))
 
 
 async def test_a_tool_applied_to_a_hidden_combatant_hides_its_numbers_from_players(table: Table) -> None:
