@@ -289,13 +289,13 @@ function bar(b, value) {
 }
 
 function ruleText(text) {
-  // Turn rule ids (G-36, A-10, R-21) into small badges; everything else stays text.
+  // Turn rule ids (G-36, A-10, R-21) into small badges that open the rule's text; everything else stays text.
   const out = [];
   const re = /\b([A-Z]-\d{2})\b/g;
   let last = 0, m;
   while ((m = re.exec(text))) {
     if (m.index > last) out.push(text.slice(last, m.index));
-    out.push(h("abbr", { class: "rule", title: `rule ${m[1]} in the rules catalogue` }, m[1]));
+    out.push(ruleRef(m[1]));
     last = re.lastIndex;
   }
   if (last < text.length) out.push(text.slice(last));
@@ -378,7 +378,8 @@ function renderRoster(st) {
       ...(bars.length ? bars.map((b) => bar(b, then(b))) : unknownBars().map((b) => bar(b, null))),
       summary ? h("div", { class: "c-stats hint" }, summary) : null,
       badges.length ? h("ul", { class: "chips", "aria-label": "status" }, badges.map((b) =>
-        h("li", { class: `chip tone-${b.tone}`, title: [b.rule, b.lasts].filter(Boolean).join(": ") || null }, b.label))) : null);
+        h("li", { class: `chip tone-${b.tone}`, title: [b.rule, b.lasts].filter(Boolean).join(": ") || null }, b.label,
+          b.rule ? [" ", ruleText(b.rule)] : null))) : null);
   });
   ul.replaceChildren(...items);
   if (!items.length) ul.replaceChildren(h("li", { class: "hint" }, "No combatants yet."));
@@ -726,8 +727,8 @@ function showPreview(form, action, args) {
     preview.replaceChildren(
       h("div", { class: "eff" }, h("span", { class: "eff-label" }, "Effective skill"),
         h("span", { class: "eff-num", id: "effective-skill" }, String(p.target))),
-      h("p", { class: "hint" }, `${p.base_reason} ${p.base}${mods}${p.cap ? ` (${p.cap})` : ""}. ` +
-        `Roll ${p.target} or less on ${action.dice}` + (args.target ? ` against ${nameOf(S.state, args.target)}.` : ".")));
+      h("p", { class: "hint" }, ruleText(`${p.base_reason} ${p.base}${mods}${p.cap ? ` (${p.cap})` : ""}. ` +
+        `Roll ${p.target} or less on ${action.dice}` + (args.target ? ` against ${nameOf(S.state, args.target)}.` : "."))));
   }).catch((err) => {
     if (token !== S.previewSeq || !preview.isConnected) return;
     preview.replaceChildren(h("p", { class: "hint warn" }, describe(err)));
@@ -938,12 +939,12 @@ function payloadDice(p) {
   if (rec && rec.dice) {
     // A hidden roller's target is withheld by the server: show the total alone.
     parts.push(dieBoxes(rec.dice), h("span", {}, typeof rec.target === "number" ? ` = ${rec.total} vs ${rec.target}` : ` = ${rec.total}`));
-    for (const m of rec.modifiers || []) parts.push(h("span", { class: "mod" }, `${signed(m.value)} ${m.reason}`));
+    for (const m of rec.modifiers || []) parts.push(h("span", { class: "mod" }, `${signed(m.value)} ${m.reason}`, m.rule ? [" ", ruleText(m.rule)] : null));
     if (rec.outcome) parts.push(h("span", { class: "outcome " + rec.outcome.replace(/ /g, "-") }, rec.outcome));
   } else if (Array.isArray(p.dice) && p.dice.length) {
     parts.push(dieBoxes(p.dice));
     if (typeof p.adds === "number" && p.adds) parts.push(h("span", {}, ` ${signed(p.adds)}`));
-    for (const m of p.modifiers || []) parts.push(h("span", { class: "mod" }, `${signed(m.value)} ${m.reason}`));
+    for (const m of p.modifiers || []) parts.push(h("span", { class: "mod" }, `${signed(m.value)} ${m.reason}`, m.rule ? [" ", ruleText(m.rule)] : null));
     if (typeof p.injury === "number") parts.push(h("span", { class: "outcome injury" }, `${p.injury} injury`));
   }
   return parts.length ? h("div", { class: "roll-detail" }, ...parts) : null;
@@ -1184,7 +1185,7 @@ function renderOptions() {
     h("legend", null, group),
     ...members.map((spec) => {
       const input = optionInput(spec);
-      const help = h("span", { class: "hint" }, spec.help, spec.rules.length ? ` (${spec.rules.join(", ")})` : "");
+      const help = h("span", { class: "hint" }, spec.help, spec.rules.length ? ruleText(` (${spec.rules.join(", ")})`) : "");
       const box = spec.type === "boolean" && !spec.choices;
       return h("div", { class: "option", dataset: { option: spec.name } },
         box ? h("label", { class: "inline", for: input.id }, input, spec.label)
@@ -1368,6 +1369,7 @@ function waitFor(pred, ms = 10000) {
 // ------------------------------------------------------------------ wiring
 
 function wire() {
+  wireRuleTexts();
   $("#create-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const f = e.currentTarget;
@@ -1460,6 +1462,86 @@ function boot() {
     showLanding();
   }
   connect();
+}
+
+// ------------------------------------------------------------------ rule texts (issue #13)
+// A rule id anywhere in the page is a button opening the ruleset's own short explanation of it,
+// from welcome.rulesets[].rule_texts (docs/protocol.md); the page itself knows no rule. An id
+// the ruleset has no text for stays a plain badge.
+
+/** The {title, text} of rule ``id``: the fight's ruleset first, then the one chosen to create, then any. */
+function ruleInfo(id) {
+  const rulesets = (S.welcome && S.welcome.rulesets) || [];
+  const names = [S.state && S.state.ruleset, ($("#create-ruleset") || {}).value];
+  const ordered = [...names.map((n) => rulesets.find((r) => r.name === n)).filter(Boolean), ...rulesets];
+  for (const r of ordered) {
+    const t = r.rule_texts && r.rule_texts[id];
+    if (t) return t;
+  }
+  return null;
+}
+
+function ruleRef(id) {
+  const info = ruleInfo(id);
+  if (!info) return h("abbr", { class: "rule", title: `rule ${id} in the rules catalogue` }, id);
+  return h("button", { type: "button", class: "rule", dataset: { rule: id }, "aria-haspopup": "dialog",
+    "aria-expanded": "false", title: `${id}: ${info.title}` }, id);
+}
+
+function rulePopover() {
+  let pop = $("#rule-pop");
+  if (!pop) {
+    pop = h("div", { id: "rule-pop", class: "rule-pop", role: "dialog", "aria-labelledby": "rule-pop-title", tabindex: "-1", hidden: true },
+      h("div", { class: "rule-pop-head" }, h("strong", { id: "rule-pop-title" }),
+        h("button", { type: "button", class: "link rule-pop-close", "aria-label": "Close the rule", onclick: () => closeRule() }, "×")),
+      h("p", { id: "rule-pop-text" }));
+    document.body.append(pop);
+  }
+  return pop;
+}
+
+function openRule(button) {
+  const id = button.dataset.rule, info = ruleInfo(id);
+  if (!info) return;
+  closeRule(false);
+  const pop = rulePopover();
+  $("#rule-pop-title", pop).textContent = `${id} · ${info.title}`;
+  $("#rule-pop-text", pop).replaceChildren(...ruleText(info.text));
+  pop.dataset.rule = id;
+  pop.hidden = false;
+  S.ruleOpener = button;
+  button.setAttribute("aria-expanded", "true");
+  const r = button.getBoundingClientRect();
+  const left = Math.max(8, Math.min(r.left + window.scrollX, window.scrollX + document.documentElement.clientWidth - pop.offsetWidth - 8));
+  pop.style.left = `${left}px`;
+  pop.style.top = `${r.bottom + window.scrollY + 4}px`;
+  pop.focus();
+}
+
+/** Close the popover; focus goes back to the id that opened it (keyboard users stay where they were). */
+function closeRule(refocus = true) {
+  const pop = $("#rule-pop");
+  if (!pop || pop.hidden) return;
+  pop.hidden = true;
+  const opener = S.ruleOpener;
+  S.ruleOpener = null;
+  if (opener) opener.setAttribute("aria-expanded", "false");
+  if (refocus && opener && opener.isConnected) opener.focus();
+}
+
+function wireRuleTexts() {
+  document.addEventListener("click", (e) => {
+    const button = e.target.closest && e.target.closest("button.rule[data-rule]");
+    if (button) {
+      e.preventDefault();
+      if (S.ruleOpener === button) closeRule(); else openRule(button);
+    } else if (S.ruleOpener && !e.target.closest("#rule-pop")) {
+      closeRule(false);
+    }
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && S.ruleOpener) { e.preventDefault(); e.stopPropagation(); closeRule(); }
+  }, true);
 }
 
 // For the browser tests and the curious: the page's state, read-only by convention.
