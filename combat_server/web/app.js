@@ -379,7 +379,7 @@ function renderRoster(st) {
       summary ? h("div", { class: "c-stats hint" }, summary) : null,
       badges.length ? h("ul", { class: "chips", "aria-label": "status" }, badges.map((b) =>
         h("li", { class: `chip tone-${b.tone}`, title: [b.rule, b.lasts].filter(Boolean).join(": ") || null }, b.label,
-          b.rule ? [" ", ruleText(b.rule)] : null))) : null);
+          b.rule && ruleInfo(b.rule) ? [" ", ruleRef(b.rule)] : null))) : null);
   });
   ul.replaceChildren(...items);
   if (!items.length) ul.replaceChildren(h("li", { class: "hint" }, "No combatants yet."));
@@ -939,12 +939,12 @@ function payloadDice(p) {
   if (rec && rec.dice) {
     // A hidden roller's target is withheld by the server: show the total alone.
     parts.push(dieBoxes(rec.dice), h("span", {}, typeof rec.target === "number" ? ` = ${rec.total} vs ${rec.target}` : ` = ${rec.total}`));
-    for (const m of rec.modifiers || []) parts.push(h("span", { class: "mod" }, `${signed(m.value)} ${m.reason}`, m.rule ? [" ", ruleText(m.rule)] : null));
+    for (const m of rec.modifiers || []) parts.push(h("span", { class: "mod" }, `${signed(m.value)} ${m.reason}`, m.rule ? [" ", ...ruleText(m.rule)] : null));
     if (rec.outcome) parts.push(h("span", { class: "outcome " + rec.outcome.replace(/ /g, "-") }, rec.outcome));
   } else if (Array.isArray(p.dice) && p.dice.length) {
     parts.push(dieBoxes(p.dice));
     if (typeof p.adds === "number" && p.adds) parts.push(h("span", {}, ` ${signed(p.adds)}`));
-    for (const m of p.modifiers || []) parts.push(h("span", { class: "mod" }, `${signed(m.value)} ${m.reason}`, m.rule ? [" ", ruleText(m.rule)] : null));
+    for (const m of p.modifiers || []) parts.push(h("span", { class: "mod" }, `${signed(m.value)} ${m.reason}`, m.rule ? [" ", ...ruleText(m.rule)] : null));
     if (typeof p.injury === "number") parts.push(h("span", { class: "outcome injury" }, `${p.injury} injury`));
   }
   return parts.length ? h("div", { class: "roll-detail" }, ...parts) : null;
@@ -1469,16 +1469,12 @@ function boot() {
 // from welcome.rulesets[].rule_texts (docs/protocol.md); the page itself knows no rule. An id
 // the ruleset has no text for stays a plain badge.
 
-/** The {title, text} of rule ``id``: the fight's ruleset first, then the one chosen to create, then any. */
+/** The {title, text} of rule ``id`` in the fight's ruleset (before a fight: the one chosen to create it);
+ * never another ruleset's, whose ids may mean something else. */
 function ruleInfo(id) {
-  const rulesets = (S.welcome && S.welcome.rulesets) || [];
-  const names = [S.state && S.state.ruleset, ($("#create-ruleset") || {}).value];
-  const ordered = [...names.map((n) => rulesets.find((r) => r.name === n)).filter(Boolean), ...rulesets];
-  for (const r of ordered) {
-    const t = r.rule_texts && r.rule_texts[id];
-    if (t) return t;
-  }
-  return null;
+  const name = S.state ? S.state.ruleset : ($("#create-ruleset") || {}).value;
+  const rs = ((S.welcome && S.welcome.rulesets) || []).find((r) => r.name === name);
+  return (rs && rs.rule_texts && rs.rule_texts[id]) || null;
 }
 
 function ruleRef(id) {

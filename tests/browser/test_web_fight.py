@@ -168,7 +168,7 @@ def test_gm_and_two_players_run_a_fight(browser: Any, server: ServerProcess, sho
     for page in (gm, alice, bob):
         expect(_hp(page, "orc")).to_have_text("6/12")
         expect(page.locator("#log li[data-type=damage_rolled]").last.locator(".outcome")).to_have_text("6 injury")
-        expect(page.locator("#roster li[data-cid=orc] .chip", has_text="shock")).to_have_text("shock -4")  # G-47
+        expect(page.locator("#roster li[data-cid=orc] .chip", has_text="shock")).to_have_text("shock -4 G-47")  # G-47, its id opens its text
         expect(page.locator("#current-name")).to_have_text("Orc")
     attack_entry = gm.locator("#log li[data-type=attack_rolled]").last
     expect(attack_entry).to_contain_text("3d [3, 4, 5] = 12 vs 13")
