@@ -1488,7 +1488,7 @@ function rulePopover() {
   let pop = $("#rule-pop");
   if (!pop) {
     pop = h("div", { id: "rule-pop", class: "rule-pop", role: "dialog", "aria-labelledby": "rule-pop-title", tabindex: "-1", hidden: true },
-      h("div", { class: "rule-pop-head" }, h("strong", { id: "rule-pop-title" }),
+      h("div", { class: "rule-pop-head" }, h("span", { id: "rule-pop-title", class: "rule-pop-title" }),
         h("button", { type: "button", class: "link rule-pop-close", "aria-label": "Close the rule", onclick: () => closeRule() }, "×")),
       h("p", { id: "rule-pop-text" }));
     document.body.append(pop);
