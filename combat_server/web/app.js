@@ -456,7 +456,7 @@ function ownsTurn(cid) {
 function promptCard(p, st) {
   const mine = ownsTurn(p.combatant);
   const card = h("div", { class: `prompt prompt-${p.kind}` + (mine ? " mine" : ""), dataset: { prompt: p.id } },
-    h("p", { class: "prompt-text" }, p.text));
+    h("p", { class: "prompt-text" }, ruleText(p.text)));
   if (!mine) {
     card.append(h("p", { class: "hint" }, `Waiting for ${nameOf(st, p.combatant)}.`));
     if (!controls(p.combatant) || isSpectator()) return card;
@@ -492,7 +492,7 @@ function fillPrompt(card, p, st) {
         } },
         h("span", { class: "d-name" }, a.label),
         a.number !== null ? h("span", { class: "d-num", title: `roll this or less on ${a.dice || "3d6"}` }, String(a.number)) : null);
-      choices.append(h("div", { class: "defence-choice" }, btn, a.number !== null && a.help ? h("span", { class: "hint" }, a.help) : null));
+      choices.append(h("div", { class: "defence-choice" }, btn, a.number !== null && a.help ? h("span", { class: "hint" }, ruleText(a.help)) : null));
     }
     if (!answers.length) choices.append(h("p", { class: "hint" }, "Getting the choices…"));
     if (dice) card.append(dice);
@@ -1491,6 +1491,16 @@ function rulePopover() {
       h("div", { class: "rule-pop-head" }, h("span", { id: "rule-pop-title", class: "rule-pop-title" }),
         h("button", { type: "button", class: "link rule-pop-close", "aria-label": "Close the rule", onclick: () => closeRule() }, "×")),
       h("p", { id: "rule-pop-text" }));
+    // Not modal: focus moving elsewhere closes it; Tab past its end (or Shift+Tab before it) goes back to
+    // its id, so the keyboard carries on from where the popover belongs in the page.
+    pop.addEventListener("focusout", (e) => {
+      if (e.relatedTarget && !pop.contains(e.relatedTarget) && e.relatedTarget !== S.ruleOpener) closeRule(false);
+    });
+    pop.addEventListener("keydown", (e) => {
+      if (e.key !== "Tab") return;
+      const atEnd = !e.shiftKey && e.target.classList.contains("rule-pop-close");
+      if (atEnd || (e.shiftKey && e.target === pop)) { e.preventDefault(); closeRule(); }
+    });
     document.body.append(pop);
   }
   return pop;

@@ -79,3 +79,37 @@ def test_a_rule_id_of_a_create_fight_option_opens_its_text(browser: Any, server:
     told = GurpsRuleset.rule_texts["A-11"]
     expect(page.get_by_role("dialog", name=f"A-11 · {told.title}")).to_contain_text(told.text)
     page.close()
+
+
+def test_a_modifiers_rule_id_in_the_preview_and_in_the_logged_roll_opens_its_text(browser: Any,
+                                                                                 server: ServerProcess) -> None:
+    """Move and Attack's −4 (G-32) before the roll (the preview) and on the logged attack roll."""
+    gm = _gm_with_started_demo(browser, server)
+    act = gm.locator("#act")
+    act.locator("summary", has_text="Act for").click()
+    act.locator("label.maneuver-choice", has_text="Move and Attack").click()
+    told = GurpsRuleset.rule_texts["G-32"]
+    gm.locator("#preview button.rule[data-rule='G-32']").first.click()
+    expect(gm.get_by_role("dialog", name=f"G-32 · {told.title}")).to_contain_text(told.text)
+    gm.keyboard.press("Escape")
+    act.locator("#go-btn").click()
+    modifier = gm.locator("#log li[data-type=attack_rolled] .mod", has_text="Move and Attack")
+    modifier.locator("button.rule[data-rule='G-32']").click()
+    expect(gm.get_by_role("dialog", name=f"G-32 · {told.title}")).to_contain_text(told.text)
+    assert gm.js_errors == []
+    gm.context.close()
+
+
+def test_tabbing_past_the_rule_text_closes_it_and_returns_to_its_id(browser: Any, server: ServerProcess) -> None:
+    """The popover is not modal: Tab past its close button closes it, back on the id it belongs to."""
+    gm = _gm_with_started_demo(browser, server)
+    rule = gm.locator("#log li[data-type=combat_started] .expl button.rule").first
+    rule.click()
+    pop = gm.locator("#rule-pop")
+    expect(pop).to_be_focused()
+    gm.keyboard.press("Tab")  # to its close button, still inside
+    expect(pop.get_by_role("button", name="Close the rule")).to_be_focused()
+    gm.keyboard.press("Tab")  # past its end
+    expect(pop).to_be_hidden()
+    expect(rule).to_be_focused()
+    gm.context.close()
