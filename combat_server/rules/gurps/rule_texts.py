@@ -144,7 +144,7 @@ RULE_TEXTS = rule_texts(
      "down, or fall unconscious if you miss the roll by 5 or more."),
     ("G-47", "Shock",
      "Every injury costs you DX and IQ (and the skills on them) on your next turn only: 1 per HP lost, "
-     "or per tenth of HP for big creatures, never more than 4."),
+     "or per tenth of full HP for big creatures, never more than 4."),
     ("G-48", "Stunning",
      "A stunned fighter defends at −4 and must Do Nothing; at the end of each such turn an HT roll (IQ "
      "for a mental stun) ends the stun."),
