@@ -1,7 +1,8 @@
 """What each rule id the gurps package cites means at the table, in the project's own words
-(``GurpsRuleset.rule_texts``, issue #13): every G- rule of the catalogue, and the V-, A- and
-R- ids the package cites. Titles are the catalogue's; the texts summarise, never quote, the
-seeds (tests/rules/test_rule_texts.py checks both)."""
+(``GurpsRuleset.rule_texts``, issue #13): every G- and V- rule of the catalogue, the A- readings
+of both (A-01…A-55, and A-63 for body types) and the addendum's R-01, R-03…R-11 and R-21.
+Titles are the catalogue's; the texts summarise, never quote, the seeds
+(tests/rules/test_rule_texts.py checks both)."""
 
 from __future__ import annotations
 
@@ -158,7 +159,86 @@ RULE_TEXTS = rule_texts(
      "also costs 1 HP and acting needs a Will roll; at −FPmax you pass out."),
     ("G-52", "Recovering FP",
      "Quiet rest gives back 1 FP every ten minutes; a good meal, potions or spells may give more."),
-    # ------------------------------------------------------------------ V: the GULLIVER tools the package uses
+    # ------------------------------------------------------------------ V: the GULLIVER options and tools
+    ("V-01", "Combat ST vs Load ST",
+     "A creature may have one ST for fighting and another for hauling: blows, bites and hand weapons "
+     "take their damage from Combat ST, while Load ST covers lifting and carrying."),
+    ("V-02", "All-Out Attack damage +33%",
+     "With this option, an all-out attack for extra damage adds a third of the damage rolled, rounded "
+     "up, in place of the flat bonus."),
+    ("V-03", "Tiny damage and damage scaling",
+     "Damage should grow in step with ST, so very weak creatures deal a fraction of an ST 10 blow; small "
+     "targets keep those fractions, big ones can ignore them."),
+    ("V-04", "Split HP (e.g. centaurs)",
+     "A creature with two body halves uses one half's HP as its pool; hits on the other half are scaled "
+     "by the ratio of the two halves' HP before they come off it."),
+    ("V-05", "Blowthrough (base rule)",
+     "A bullet or impaling wound can only do so much before it passes through: on the torso, no more than "
+     "the target's size-scaled base HP; anything beyond is wasted."),
+    ("V-06", "Blowthrough (improved rule, recommended)",
+     "The most a piercing wound can inflict before passing through is 10 points times the target's linear "
+     "scale, whatever its HT or bought HP."),
+    ("V-07", "Blowthrough modifiers",
+     "The pass-through limit changes with where the hit lands (three times for vitals and head, none for "
+     "the brain, less for limbs, hands and feet) and rises for beams, big calibres and hollow points."),
+    ("V-08", "Damage & Shock meta-system: principles",
+     "Shock is counted in points like damage, every threshold is a share of HPmax and HT resists both; "
+     "Strong or Weak Will helps or hurts only against shock."),
+    ("V-09", "Slowdown from injury",
+     "Below a third of full HP a creature of any size moves and dodges at half its usual rate."),
+    ("V-10", "Knockdown",
+     "A single blow of more than half the victim's HPmax knocks it off its feet unless it makes an HT roll."),
+    ("V-11", "Crippled limbs",
+     "One blow of more than half HPmax cripples an arm or leg (a third for a hand or foot); the rest of the "
+     "blow is wasted, and the shock from the wound counts double instead of an automatic stun."),
+    ("V-12", "Amputation",
+     "A cutting blow far beyond the crippling amount may sever the limb on a failed HT roll, and surely "
+     "severs it past twice that; only the crippling amount counts as injury, with double shock."),
+    ("V-13", "Neck: crippling and decapitation",
+     "The neck cripples like a limb, leaving the body paralysed; a blow big enough to sever a limb takes "
+     "the head off, or breaks the neck fatally if it crushes."),
+    ("V-14", "Knockout from injury",
+     "At 0 HP or less the creature rolls HT every turn to stay conscious, exactly as in ordinary GURPS."),
+    ("V-15", "Death",
+     "Death checks start at −HPmax and come again at every further half of HPmax, eight in all, with "
+     "certain death at −5×HPmax; this replaces the usual whole-HPmax steps."),
+    ("V-16", "Healing scaled to size",
+     "A night's rest and an HT roll heal a tenth of HPmax, more for a great roll; regrowing parts is slower "
+     "for bigger creatures."),
+    ("V-17", "Measuring shock",
+     "A wound's shock equals the damage it finally does after type and location multipliers, doubled for "
+     "crippling and brain hits; stun weapons deal shock straight away."),
+    ("V-18", "Shock IQ/DX penalty",
+     "Each tenth of HPmax in shock costs 1 DX and IQ for a turn, so tiny creatures lose several points per "
+     "point of shock and huge ones need many points for −1; there is no −4 limit."),
+    ("V-19", "Stunning (general)",
+     "A blow whose shock exceeds half of HPmax stuns; with the alternative rule, shock over a third calls "
+     "for an HT roll and over two thirds stuns outright."),
+    ("V-20", "Brain hits",
+     "Shock from a hit to the brain counts double toward stunning and knockout."),
+    ("V-21", "Limb stun: dropping items",
+     "Enough shock to one limb numbs it and makes it drop what it holds, with an HT roll to keep hold when "
+     "the shock only just reached the limit; the shock still counts toward a general stun."),
+    ("V-22", "Knockout from shock",
+     "Shock above HPmax from one blow calls for an HT roll against being knocked out; above twice HPmax "
+     "the knockout is certain."),
+    ("V-23", "Continuous pain and torture",
+     "Lasting pain beyond what the body can take is handled with Fright Checks and the GM's judgement."),
+    ("V-24", "Recovering from shock",
+     "Stuns end on an HT roll each turn and the DX/IQ penalty fades after a turn; in the advanced rule an HT "
+     "roll takes its margin off the penalty."),
+    ("V-25", "Exposure hazards (acid, flame, heat, cold, sunburn, gas, electricity)",
+     "Burns, acid, cold and similar hazards hurt a large creature more in points but less for its size: "
+     "multiply the damage by the square root of its linear scale."),
+    ("V-26", "Jet attacks (fixed-size jets)",
+     "A jet of fixed width carries a set damage; how much reaches a small target depends on its size next "
+     "to the jet, and a giant takes no more than the jet carries."),
+    ("V-27", "Exposure without damage",
+     "Radiation and exposure fatigue scale like damage, and HT rolls against exposure get half the "
+     "creature's Size as a modifier."),
+    ("V-28", "Cold, heat and water temperature",
+     "Fat helps against freezing, a failed heat or cold roll costs 1 FP or HP per 3 points missed, and cold "
+     "water chills like air three times as far from comfortable."),
     ("V-29", "Collisions: speed of impact",
      "Two things meeting head-on collide at the sum of their speeds, one catching up on another at the "
      "difference; at a right angle only the striker's speed counts."),
@@ -197,13 +277,91 @@ RULE_TEXTS = rule_texts(
     ("V-41", "Falling objects, catching, formulas",
      "Something dropped on you is a collision; catching a falling thing takes your throwing speed off "
      "its impact. Fall distance and time follow from d = ½·a·t²."),
+    ("V-42", "Poison and drugs",
+     "Gases and sprays follow the exposure rules and contact poisons the jet rules; poisons that do HP "
+     "damage already scale with HP, and drugs are the GM's call."),
+    ("V-43", "Diseases",
+     "A fixed amount of disease damage overwhelms tiny people far faster than humans; a milder option "
+     "scales it with size."),
+    ("V-44", "Heart attack from heart injury",
+     "A heart hit of HPmax or more calls for an HT roll (harder for bigger hits) against a heart attack, "
+     "minor, major or fatal by how badly the roll fails."),
+    ("V-45", "Acceleration and gravity",
+     "Acceleration and heavy gravity strain the body: HT rolls against stun or worse, helped or hurt by the "
+     "creature's load."),
+    ("V-46", "Light levels",
+     "A scale from blinding glare to total darkness: bright light costs Vision, DX and IQ, dim light gives "
+     "a darkness penalty from −1 to −8; night vision and goggles shift the level."),
+    ("V-47", "Fatigue from movement (either Fatigue basis)",
+     "Moving costs fatigue by time spent, faster for faster paces: an hour of walking, twenty seconds of "
+     "running or ten of sprinting costs one point."),
+    ("V-48", "Extra Effort and heat",
+     "Extra effort costs 1 fatigue a turn, and hot surroundings or hot armour add to every fatigue cost."),
+    ("V-49", "Lack of sleep",
+     "Missing sleep costs fatigue and lowers DX and IQ until you sleep it off."),
+    ("V-50", "Non-ST losses from fatigue",
+     "As fatigue falls to two thirds, half and a third of its full value, DX and IQ drop by 1, 2 and 3."),
+    ("V-51", "Fatigue recovery",
+     "Rest gives back a tenth of full fatigue every ten minutes, faster or slower with an optional HT roll."),
+    ("V-52", "Encumbrance and fatigue; fighting gravity",
+     "Carrying more makes every exertion more tiring, from a quarter more at Light to ten times at "
+     "Super-Heavy; flying or swimming against buoyancy costs extra."),
+    ("V-53", "Fatigue based on ST",
+     "Fatigue equals Combat ST: exertion costs more for stronger creatures, an HT roll can reduce each "
+     "loss, ST falls as fatigue does, and low fatigue slows, then fells, the creature."),
+    ("V-54", "Fatigue based on HT",
+     "Fatigue equals HT and each point of exertion costs one: at 3 or less Move and Dodge halve, at 1 the "
+     "creature collapses, at 0 it passes out."),
+    ("V-55", "Food requirements",
+     "How much a creature eats grows with its size, metabolism, diet and activity."),
+    ("V-56", "Starvation",
+     "Each missed meal costs fatigue; once fatigue is low, missed meals eat into HP instead."),
+    ("V-57", "Water, air, dehydration, suffocation",
+     "Water and air needs scale like food; going without water costs fatigue and HP until death."),
+    ("V-58", "Life span and aging",
+     "Bigger creatures start aging later and smaller ones sooner; aging losses scale with size."),
+    ("V-59", "Finishing a helpless monster",
+     "A deliberate blow on a helpless creature may do maximum damage and more, and follow-up blows inside "
+     "the skull may ignore DR; the GM may simply rule it dead."),
+    ("V-60", "Monster bonuses vs knockout",
+     "Dull-witted non-human races get a bonus to stay conscious; once a roll succeeds, only a fresh wound "
+     "of a tenth of HPmax calls for another."),
+    ("V-61", "Reduced knockout zone",
+     "For non-human races with IQ under 10 the death checks come sooner below 0 HP, in proportion to IQ."),
+    ("V-62", "Combined monster approach",
+     "The knockout bonus and the shorter road to death for low-IQ races, used together."),
+    ("V-63", "New Toughness",
+     "Every creature gets Toughness of a fifth of its Combat ST, taken off a wound after DR and multipliers "
+     "but never more than got through DR, so cutting and impaling extra still hurts."),
+    ("V-64", "Toughness and shock; location Toughness",
+     "Shock is measured after or before Toughness, by option; Toughness is halved in weak spots such as "
+     "hands, feet and groin and is nil in the eyes."),
+    ("V-65", "Toughness point cost",
+     "Extra Toughness costs about two thirds of what the same DR costs."),
+    ("V-66", "New ST damage table (thrust)",
+     "Thrust damage grows steadily with Combat ST by a repeating pattern of ten (ST 10 is 1d, ST 20 is 2d, "
+     "ST 30 is 3d), and very weak creatures divide an ST 10 roll."),
+    ("V-67", "Swing damage under New ST damage",
+     "A swing does the thrust damage of one and a half times your ST, but its extra over thrust is limited "
+     "by the weapon's weight."),
+    ("V-68", "Both rules together",
+     "New Toughness and the new damage table used together keep fights between similar creatures as "
+     "balanced as in plain GURPS."),
     # ------------------------------------------------------------------ A: the catalogue's readings of unclear text
     ("A-01", "Dangling references",
      "The rules point to pages and tables the source does not contain, such as the damage table and "
      "falling; we fill them from configured data and the GULLIVER falling rules."),
+    ("A-02", "Typos",
+     "Obvious slips in the rules text (a wrong symbol for ×, misspelt headings, a missing word) are read "
+     "as what was plainly meant."),
     ("A-03", "Critical success and failure for other rolls",
      "For rolls other than attacks, 3–4 always succeed critically (5 at skill 15+, 6 at 16+), and 18, "
      "17 at skill 15 or less, or missing by 10 or more is a critical failure."),
+    ("A-04", "Dodge with no encumbrance",
+     "Carrying no more than Basic Lift takes nothing off Dodge."),
+    ("A-05", "Climbing table",
+     "The garbled climbing speeds are read as the sensible values, and climbing down a rope is at −1 "
+     "with or without gear."),
     ("A-06", "Sprint gives fractional Move",
      "A sprint can give a Move like 8.4: we keep the exact figure for distance and allow its whole part "
      "on the grid."),
@@ -228,6 +386,12 @@ RULE_TEXTS = rule_texts(
     ("A-14", "Feint margin when the foe fails",
      "When you succeed and the foe fails the feint contest, only your own margin of success comes off "
      "their defence."),
+    ("A-15", "Move and Attack cap",
+     "For a melee Move and Attack, every other modifier is applied first, and only then is the result "
+     "limited to 9."),
+    ("A-16", "Defences and movement while waiting",
+     "A waiting fighter may defend normally but stays put until its trigger comes; an unused Wait wastes "
+     "the turn."),
     ("A-17", "Half damage range and the range table",
      "Past a weapon's ½D range its damage is halved, and range plus target speed is turned into one "
      "penalty with the usual GURPS speed/range table."),
@@ -258,9 +422,43 @@ RULE_TEXTS = rule_texts(
     ("A-26", "Which FP losses also cost HP",
      "Only FP lost while FP was already 0 or less also costs HP, one for one; FP that would fall below "
      "−FPmax comes off HP instead."),
+    ("A-27", "Base HP",
+     "Where GULLIVER speaks of base HP, it means the creature's HPmax for its race and size, before any "
+     "bought extra or reduced HP."),
     ("A-28", "Missing tables and the traction cap",
      "Where the GULLIVER text lacks a formula we use a stated stand-in; for powered collisions the bonus "
      "from motive power on the ground is capped at half the object's weight."),
+    ("A-29", "All-Out Attack +33%: basis and rounding",
+     "The third-more damage is worked out on the damage rolled, rounded up, and added before DR."),
+    ("A-30", "Blowthrough factors",
+     "The bullet factors raise the pass-through limit itself; fractional limits are kept exact and the "
+     "injury kept is rounded down."),
+    ("A-31", "When a dragon slows down",
+     "Slowing starts below a third of HPmax, as the rule says, even where an example suggests otherwise."),
+    ("A-32", "Knockdown per blow",
+     "The knockdown check looks at one blow at a time, not the injury added up."),
+    ("A-33", "How much a crippling blow costs",
+     "A crippling blow removes just enough HP to cripple (one more than the fraction of HPmax), and its "
+     "doubled shock comes from that amount; doubling the whole blow is an option."),
+    ("A-34", "Automatic amputation",
+     "A blow severs a limb without a roll when it is more than twice the amputation threshold."),
+    ("A-35", "Crushing neck blows",
+     "A crushing blow big enough to sever a neck breaks it fatally instead; piercing and impaling only "
+     "cripple it."),
+    ("A-36", "Several death thresholds at once",
+     "A blow that passes more than one death-check step calls for one HT roll per step; any failure kills."),
+    ("A-37", "No −4 shock cap",
+     "With the GULLIVER shock penalty in use, the usual −4 limit on shock does not apply."),
+    ("A-38", "Shock penalty bands",
+     "For HPmax 8 and up, the points of shock per −1 are (HPmax + 5) ÷ 10, rounded down; creatures under "
+     "1 HP lose 10 ÷ HPmax per point."),
+    ("A-39", "A grip roll for a stunned limb",
+     "A numbed hand may roll HT to keep hold only when the shock was over the limit by less than a tenth "
+     "of HPmax (at least 1)."),
+    ("A-40", "Shock recovery by exactly 0",
+     "An HT roll made exactly, with margin 0, takes nothing off the shock penalty."),
+    ("A-41", "Half of an odd Size",
+     "Half of an odd Size rounds toward zero."),
     ("A-42", "Fractional collision dice",
      "When the dice for a collision come out fractional, roll the whole dice and multiply the total by "
      "the mass and hardness factors, rounding down only at the end."),
@@ -273,6 +471,32 @@ RULE_TEXTS = rule_texts(
     ("A-45", "Falls between table rows",
      "A fall between two rows of the speed table uses the first row at least as far, then the speed "
      "reductions, then 1d per 10 mph."),
+    ("A-46", "Heart attack thresholds",
+     "All heart-attack thresholds are multiples of HPmax."),
+    ("A-47", "Where darkness penalties apply",
+     "Darkness penalties apply to Vision rolls and to attacks and defences that depend on sight; the "
+     "fight's option may limit them to Vision."),
+    ("A-48", "Sprint fatigue",
+     "With GULLIVER's movement fatigue in use, it replaces the ordinary HT rolls for running."),
+    ("A-49", "Fatigue fractions for DX and IQ",
+     "The DX and IQ losses from fatigue are measured against full fatigue, whichever basis is used."),
+    ("A-50", "Fractional fatigue",
+     "Fatigue halved by HT rolls is kept as an exact fraction and compared with thresholds exactly."),
+    ("A-51", "Passing out under HT-based fatigue",
+     "Under HT-based fatigue the creature passes out at 0, and these thresholds replace the ordinary "
+     "low-FP ones."),
+    ("A-52", "Automatic death in the reduced knockout zone",
+     "For a low-IQ race, certain death comes at five times its shortened death-check step."),
+    ("A-53", "Halved Toughness",
+     "Toughness halved in a weak spot rounds down."),
+    ("A-54", "Odd-looking damage table entries",
+     "Entries like ST 14 doing 2d−2 are meant: average damage still rises smoothly with ST."),
+    ("A-55", "Swing damage rounding",
+     "One and a half times ST rounds down, and when two damage values must be compared the one with the "
+     "lower average is the lower."),
+    ("A-63", "Hit-location tables by body type",
+     "A creature with another body shape uses its own hit-location table, which replaces the humanoid one "
+     "rather than adding to it."),
     # ------------------------------------------------------------------ R: the addendum's settled readings
     ("R-01", "Rounding of collision and falling damage",
      "Collision and falling damage stay exact through every multiplier and subtraction and are rounded "
@@ -291,6 +515,18 @@ RULE_TEXTS = rule_texts(
      "never counts as a major wound."),
     ("R-07", "Unbalanced weapons",
      "An unbalanced weapon that attacked, hit or miss, cannot parry again until its wielder's next turn."),
+    ("R-08", "Major wounds with the GULLIVER shock options",
+     "With GULLIVER's knockdown and stunning rules in use, a failed major-wound roll only knocks the "
+     "victim down; stuns come from the shock rules alone."),
+    ("R-09", "+33% instead of the Strong bonus",
+     "With the +33% option, an all-out attack for damage adds a third of the damage rolled, rounded up, "
+     "and not the flat bonus."),
+    ("R-10", "Advanced shock recovery",
+     "Whatever shock penalty is left after a partial recovery stays and is rolled against again next "
+     "turn; a general stun and each numbed limb recover on their own rolls."),
+    ("R-11", "Grip roll",
+     "Keeping hold of an item with a numbed limb does not un-numb it: the limb still recovers with its "
+     "own HT roll."),
     ("R-21", "Tie-break roll-off",
      "Fighters tied for turn order each roll (3d here), the higher going first and remaining ties rolling "
      "again; the GM may set the order instead. Every roll and order is an event."),
