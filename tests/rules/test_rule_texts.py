@@ -70,8 +70,10 @@ def test_every_rule_id_the_shell_package_cites_has_a_text() -> None:
     assert sorted(cited - set(SHELL_TEXTS)) == []
 
 
-def test_every_shell_rule_s01_to_s48_has_a_text() -> None:
-    assert {f"S-{n:02d}" for n in range(1, 49)} <= set(SHELL_TEXTS)
+def test_every_shell_rule_and_reading_has_a_text() -> None:
+    """S-01…S-48 and the readings A-56…A-82 of section 3, whether or not the package cites them yet."""
+    wanted = {f"S-{n:02d}" for n in range(1, 49)} | {f"A-{n:02d}" for n in range(56, 83)}
+    assert sorted(wanted - set(SHELL_TEXTS)) == []
 
 
 def test_the_gurps_ruleset_sends_its_texts() -> None:
