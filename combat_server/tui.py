@@ -50,6 +50,7 @@ __all__ = [
     "parse_target", "parse_line", "summarize", "format_event", "TerminalClient", "add_client_command", "main",
     "HELP", "help_text", "completions", "answer_line", "action_usage", "find_action",
     "Calc", "parse_tool", "tool_help", "tool_completions", "calculation_lines",
+    "rule_texts_of", "rule_text", "rule_help",
 ]
 
 EXIT_OK, EXIT_ERROR, EXIT_DISCONNECTED = 0, 2, 3
@@ -218,7 +219,8 @@ def _with_free_text(words: Sequence[str]) -> tuple[dict[str, Any], str]:
 
 def _rule(words: Sequence[str], state: Mapping[str, Any]) -> Send:
     if len(words) < 2 or words[1] not in ("uphold", "override"):
-        raise InputError("rule DISPUTE uphold [comment] | rule DISPUTE override COMBATANT field=value... [comment]")
+        raise InputError("rule ID (what rule G-36 means) | rule DISPUTE uphold [comment] | "
+                         "rule DISPUTE override COMBATANT field=value... [comment]")
     dispute, verdict, rest = words[0], words[1], list(words[2:])
     if dispute.isdigit():
         dispute = f"dispute:{dispute}"
@@ -257,6 +259,7 @@ Anyone:
   log [N]                         the last N log lines with explanations (default 20)
   show                            roster, turn and prompts again      whoami   your seat
   help [ACTION]                   this text, or one action's fields and choices
+  rule ID                         what a rule id in the log means, e.g. rule G-36 (help rule: every id)
   quit                            leave (also Ctrl-D)
   ACTION ... ?                    what may come next on the line (a trailing ?)
   tool [NAME key=value... [as=COMBATANT]]   the GM tools (help tool NAME: its inputs); as= prefills
@@ -512,6 +515,8 @@ def parse_line(line: str, state: Mapping[str, Any], seat: Mapping[str, Any], des
         return _undo(words)
     if verb == "redo":
         return Send("redo", {})
+    if verb == "rule" and len(words) == 1 and _RULE_WORD.fullmatch(words[0].upper()):
+        return Local("rule", words[0].upper())
     if verb == "rule":
         return _rule(words, state)
     if verb == "adjust":
@@ -624,6 +629,41 @@ def help_text(description: Description | None, commands: CommandSpecs | None, to
         lines.append("Commands (do TYPE key=value...):")
         lines.extend(f"  {s['name']:<18}{s.get('help', '')}" for s in specs)
     return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- rule texts (#13)
+# ``rule G-36`` prints the fight's ruleset's own short explanation of a rule id, from
+# ``welcome.rulesets[].rule_texts`` (docs/protocol.md); the client knows no rule itself.
+
+_RULE_WORD = re.compile(r"[A-Z]{1,2}-\d{2,3}")
+
+
+def rule_texts_of(welcome: Mapping[str, Any], ruleset: str | None) -> Mapping[str, Any]:
+    """The rule texts of the fight's ruleset (never another ruleset's: its ids may mean something else)."""
+    for entry in welcome.get("rulesets") or ():
+        if entry.get("name") == ruleset:
+            texts: Mapping[str, Any] = entry.get("rule_texts") or {}
+            return texts
+    return {}
+
+
+def rule_text(texts: Mapping[str, Any], rule_id: str) -> str:
+    """``rule ID``: the rule's title, then its one or two sentences; an id without a text is an input error."""
+    key = rule_id.upper()
+    told = texts.get(key)
+    if told is None:
+        raise InputError(f"rule {key}: this fight's rules have no text for it; help rule lists the ids that have one")
+    return f"{key} · {told['title']}\n  {told['text']}"
+
+
+def rule_help(texts: Mapping[str, Any], topic: str = "") -> str:
+    """``help rule`` (how to ask, and every id with a text) or ``help rule ID`` (that rule's text)."""
+    words = topic.split()[1:]
+    if words:
+        return rule_text(texts, words[0])
+    ids = ", ".join(sorted(texts)) or "(none: this fight's rules ship no texts)"
+    return ("rule ID    what a rule id cited in the log means, in the rules' own short words (e.g. rule G-36)\n"
+            f"Ids with a text: {ids}")
 
 
 #: Core commands the client has its own verbs for (see HELP).
@@ -1192,6 +1232,9 @@ class TerminalClient:
     def _local(self, action: Local) -> bool:
         if action.name == "quit":
             return False
+        if action.name == "rule" or (action.name == "help" and action.arg.split()[:1] == ["rule"]):
+            self._show_rule(action)
+            return True
         if action.name == "help":
             try:
                 self.say(Text(help_text(self.description, self.commands, action.arg,
@@ -1218,6 +1261,17 @@ class TerminalClient:
                           f"; fight {self.client.fight_id if self.client else '?'} at seq "
                           f"{self.client.last_seq if self.client else 0}"))
         return True
+
+    def _show_rule(self, action: Local) -> None:
+        texts = rule_texts_of(self.client.welcome if self.client else {}, self.state.get("ruleset"))
+        try:
+            shown = rule_text(texts, action.arg) if action.name == "rule" else rule_help(texts, action.arg)
+        except InputError as exc:
+            self.error("input", str(exc))
+            return
+        text = Text(shown)
+        text.highlight_regex(_RULE_ID, "cyan")
+        self.say(text)
 
     async def _watch_connection(self) -> None:
         """Tell the user about drops and reconnects (the client library does the reconnecting)."""

@@ -23,6 +23,7 @@ from combat_server.rules.kit.events import EventSpec, Secret
 from combat_server.rules.model import JSON, Command, DiceSource, Event, EventDraft, FightState, Prompt
 from combat_server.rules.options import OptionSpec, check_specs, specs_from_defaults
 from combat_server.rules.options import validate as validate_options
+from combat_server.rules.rule_text import RuleText, rule_texts_json
 
 
 #: A ruleset's own sheet, condition and combat types (#9). They default to ``Any``, so code
@@ -67,6 +68,9 @@ class Ruleset(abc.ABC, Generic[SheetT, ConditionT, CombatT]):
     demo: ClassVar[Mapping[str, JSON] | None] = None
     #: The defaults, derived from ``option_specs`` (a ruleset that declares only defaults gets plain specs).
     default_options: ClassVar[Mapping[str, JSON]] = {}
+    #: A short explanation, in the project's own words, of each rule id the ruleset cites
+    #: (rules/rule_text.py), sent in ``welcome.rulesets[].rule_texts``: clients open it from an id.
+    rule_texts: ClassVar[Mapping[str, RuleText]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -330,7 +334,7 @@ def registered_rulesets() -> list[Ruleset]:
 
 def rulesets_json() -> list[dict[str, JSON]]:
     """What clients are told of the rulesets (``welcome.rulesets``): per name, its latest
-    version, every version, and the latest version's option specs, sheet schema and demo fight."""
+    version, every version, and the latest version's option specs, sheet schema, rule texts and demo fight."""
     _ensure_loaded()
     out: list[dict[str, JSON]] = []
     for name, latest in sorted(_LATEST.items()):
@@ -338,7 +342,7 @@ def rulesets_json() -> list[dict[str, JSON]]:
         ruleset = _REGISTRY[(name, latest)]
         specs: list[JSON] = [spec.to_json() for spec in ruleset.option_specs]
         entry: dict[str, JSON] = {"name": name, "version": latest, "versions": versions, "options": specs,
-                                   "sheet": ruleset.sheet_schema()}
+                                   "sheet": ruleset.sheet_schema(), "rule_texts": rule_texts_json(ruleset.rule_texts)}
         if ruleset.demo is not None:
             entry["demo"] = dict(ruleset.demo)
         out.append(entry)

@@ -15,6 +15,7 @@ from combat_server.rules.gurps.explain import combatant_view
 from combat_server.rules.gurps.turns import settle, start_combat
 from combat_server.rules.gurps.sheet import Sheet
 from combat_server.rules.gurps.demo import DEMO
+from combat_server.rules.gurps.rule_texts import RULE_TEXTS
 from combat_server.rules.gurps.sheet_schema import sheet_schema
 from combat_server.rules.gurps.state import Combat, Condition
 from combat_server.rules.gurps.tools.catalog import CALCULATORS
@@ -24,6 +25,7 @@ from combat_server.rules.kit.calculators import CalculatorSpec
 from combat_server.rules.kit.events import EventSpec, Secret
 from combat_server.rules.model import JSON, Command, DiceRequest, DiceSource, Event, EventDraft, FightState, Prompt
 from combat_server.rules.options import OptionSpec
+from combat_server.rules.rule_text import RuleText
 from combat_server.rules.ruleset import Ruleset
 
 
@@ -65,6 +67,7 @@ class GurpsRuleset(Ruleset[Sheet, Condition, Combat]):
     )
     commands: ClassVar[Mapping[str, CommandSpec]] = COMMANDS
     demo: ClassVar[Mapping[str, JSON] | None] = DEMO
+    rule_texts: ClassVar[Mapping[str, RuleText]] = RULE_TEXTS
     events: ClassVar[Mapping[str, EventSpec]] = EVENTS
     calculators: ClassVar[Mapping[str, CalculatorSpec]] = CALCULATORS
     tool_apply_command: ClassVar[str] = "apply_tool"
