@@ -202,6 +202,12 @@ _FIELDS: dict[type, tuple[str, ...]] = {
 }
 
 
+def field_json(field: Field) -> dict[str, JSON]:
+    """One field's wire form, for what a ruleset declares outside a description (``welcome.rulesets[].adjust``)."""
+    out: dict[str, JSON] = _plain(field)
+    return out
+
+
 def fields_of(obj: object) -> dict[str, JSON]:
     """One level of a description object as a dict (for encoders that walk the rest themselves,
     e.g. orjson's ``default``); ``TypeError`` for anything else, as such encoders expect."""

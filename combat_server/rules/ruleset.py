@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import abc
 import importlib.metadata
+import typing
 from typing import Any, Callable, ClassVar, Generic, Iterable, Mapping
+
+import attrs
 
 from typing_extensions import TypeVar
 
 from combat_server.errors import CombatError, reject
 from combat_server.rules.commands import CommandSpec
-from combat_server.rules.describe import Description, Viewer
+from combat_server.rules.describe import Description, Field, Viewer
+from combat_server.rules.describe import field_json
 from combat_server.rules.kit.events import EventSpec, Secret
 from combat_server.rules.model import JSON, Command, DiceSource, Event, EventDraft, FightState, Prompt
 from combat_server.rules.options import OptionSpec, check_specs, specs_from_defaults
@@ -59,6 +63,27 @@ class Ruleset(abc.ABC, Generic[SheetT, ConditionT, CombatT]):
     demo: ClassVar[Mapping[str, JSON] | None] = None
     #: The defaults, derived from ``option_specs`` (a ruleset that declares only defaults gets plain specs).
     default_options: ClassVar[Mapping[str, JSON]] = {}
+
+    # ----------------------------------------------------------------- what clients render (#13)
+    #: What the GM's Adjust form and a ruling's override offer to set on a combatant's condition, one
+    #: ``describe.Field`` each (label, help, rule id, bounds). Empty: every whole-number and true/false
+    #: field of ``condition_type``, labelled by its name (``adjustable()``). The ``adjust`` command
+    #: itself accepts any scalar condition field (core.adjustable_fields); this is what a form shows.
+    adjust_fields: ClassVar[tuple[Field, ...]] = ()
+    #: A short explanation, in the project's own words, of each rule id the ruleset cites: a client
+    #: shows it when a rule id in its text is opened (``welcome.rulesets[].rule_texts``).
+    rule_texts: ClassVar[Mapping[str, str]] = {}
+    #: Event types that only keep the turn's books (a turn began or ended): a client may fold them away.
+    quiet_events: ClassVar[frozenset[str]] = frozenset()
+
+    def adjustable(self) -> tuple[Field, ...]:
+        """``adjust_fields``, or the condition's whole-number and true/false fields when none are declared."""
+        if self.adjust_fields:
+            return self.adjust_fields
+        hints = typing.get_type_hints(self.condition_type)
+        kinds = {int: "integer", bool: "boolean"}
+        return tuple(Field(f.name, kinds[hints[f.name]], f.name.replace("_", " "))
+                     for f in attrs.fields(self.condition_type) if hints[f.name] in kinds)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -315,7 +340,10 @@ def rulesets_json() -> list[dict[str, JSON]]:
         ruleset = _REGISTRY[(name, latest)]
         specs: list[JSON] = [spec.to_json() for spec in ruleset.option_specs]
         entry: dict[str, JSON] = {"name": name, "version": latest, "versions": versions, "options": specs,
-                                   "sheet": ruleset.sheet_schema()}
+                                   "sheet": ruleset.sheet_schema(),
+                                   "adjust": [field_json(f) for f in ruleset.adjustable()],
+                                   "rule_texts": dict(ruleset.rule_texts),
+                                   "quiet_events": sorted(ruleset.quiet_events)}
         if ruleset.demo is not None:
             entry["demo"] = dict(ruleset.demo)
         out.append(entry)

@@ -810,6 +810,7 @@ function renderGM() {
         h("button", { type: "button", dataset: { seatFor: c.id }, onclick: (e) => addSeat("player", [c.id], c.name, e.currentTarget) }, `Player link: ${c.name}`)),
       h("button", { type: "button", dataset: { seatFor: "" }, onclick: (e) => addSeat("spectator", [], "spectators", e.currentTarget) }, "Spectator link"));
   }
+  if (adjustInputs($("#adjust-fields"), "adj-")) fillAdjust($("#adjust-fields"), S.state.combatants[$("#adjust-c").value]);
   fillSelect($("#adjust-form select[name=combatant]"), Object.values(st.combatants).map((c) => [c.id, c.name]));
   renderDisputes(st);
 }
@@ -831,7 +832,7 @@ function renderDisputes(st) {
   if (key === S.disputeKey) return;
   S.disputeKey = key;
   // What the GM typed into a ruling survives a second dispute arriving or a look at the past.
-  // Only what the GM typed or chose: the HP/FP it pre-fills must follow the live state, not a draft.
+  // Only what the GM typed or chose: the condition values it pre-fills must follow the live state, not a draft.
   for (const f of $$("form.dispute-rule", box)) S.rulingDrafts[f.dataset.dispute] = { values: formValues(f, true), open: !!$("details[open]", f) };
   const open = (S.state.prompts || []).filter((p) => p.kind === "dispute").map((p) => p.id);  // live, even while in the past
   for (const id of Object.keys(S.rulingDrafts)) if (!open.includes(id)) delete S.rulingDrafts[id];
@@ -840,21 +841,19 @@ function renderDisputes(st) {
     const form = h("form", { class: "dispute-rule", dataset: { dispute: p.id }, autocomplete: "off" },
       h("p", { class: "prompt-text" }, "⚑ ", p.text),
       h("label", {}, "Your ruling (shown in the log)", h("input", { name: "comment", maxlength: 300, placeholder: "the shield was not at hand" })),
-      h("details", { class: "override" }, h("summary", {}, "Override: set HP/FP"),
+      h("details", { class: "override" }, h("summary", {}, `Override: set ${adjustLabels()}`),
         h("div", { class: "grid2" },
           h("div", {}, h("label", { for: `rule-c-${p.id}` }, "Combatant"),
-            h("select", { name: "combatant", id: `rule-c-${p.id}` }, Object.values(st.combatants).map((c) => h("option", { value: c.id }, c.name)))),
-          h("label", {}, "HP", h("input", { name: "hp", type: "number" })),
-          h("label", {}, "FP", h("input", { name: "fp", type: "number" })))),
+            h("select", { name: "combatant", id: `rule-c-${p.id}` }, Object.values(st.combatants).map((c) => h("option", { value: c.id }, c.name))))),
+        h("div", { class: "row wrap adjust-fields" })),
       h("div", { class: "row wrap" },
         h("button", { type: "button", class: "primary", dataset: { verdict: "uphold" } }, "Uphold (no change)"),
         h("button", { type: "button", dataset: { verdict: "override" } }, "Override"),
         seq ? h("button", { type: "button", class: "link", onclick: () => scrubTo(seq) }, `View event #${seq}`) : null));
     const sel = $("select[name=combatant]", form);
-    const fill = () => {
-      const c = S.state.combatants[sel.value];
-      if (c) { form.elements.hp.value = c.condition.hp; form.elements.fp.value = c.condition.fp; }
-    };
+    const fieldsBox = $(".adjust-fields", form);
+    adjustInputs(fieldsBox, `rule-${p.id}-`);
+    const fill = () => fillAdjust(fieldsBox, S.state.combatants[sel.value]);
     const ev = seq && S.entries.get(seq);
     const p0 = ev && ev.data.event.payload;
     // Who the disputed event hurt or concerned: a damage or injury target first, then a defender, then the actor.
@@ -870,18 +869,16 @@ function renderDisputes(st) {
     if (draft) {
       restoreForm(form, draft.values.filter(([n]) => n !== "combatant"));
       const chosen = draft.values.find(([n]) => n === "combatant");
-      if (chosen && st.combatants[chosen[1]]) { sel.value = chosen[1]; sel.dataset.touched = "1"; fill(); restoreForm(form, draft.values.filter(([n]) => n === "hp" || n === "fp")); }
+      const adjustable = new Set(adjustFields().map((f) => f.name));
+      if (chosen && st.combatants[chosen[1]]) { sel.value = chosen[1]; sel.dataset.touched = "1"; fill(); restoreForm(form, draft.values.filter(([n]) => adjustable.has(n))); }
       if (draft.open) $("details.override", form).open = true;
     }
     $$("button[data-verdict]", form).forEach((b) => b.addEventListener("click", async () => {
       const verdict = b.dataset.verdict;
       const args = { dispute: p.id, verdict, comment: form.elements.comment.value.trim() };
       if (verdict === "override") {
-        const c = S.state.combatants[sel.value];
-        const changes = {};
-        if (form.elements.hp.value !== "" && Number(form.elements.hp.value) !== c.condition.hp) changes.hp = Number(form.elements.hp.value);
-        if (form.elements.fp.value !== "" && Number(form.elements.fp.value) !== c.condition.fp) changes.fp = Number(form.elements.fp.value);
-        if (!Object.keys(changes).length) { toast("An override changes something: set HP or FP.", "error"); return; }
+        const changes = adjustChanges(fieldsBox, S.state.combatants[sel.value]);
+        if (!Object.keys(changes).length) { toast(`An override changes something: set ${adjustLabels()}.`, "error"); return; }
         args.adjustments = [{ combatant: sel.value, changes, reason: `ruling on the dispute: ${args.comment || "GM override"}` }];
       }
       await act("rule", args, undefined, b);
@@ -1217,8 +1214,7 @@ function chosenOptions() {
 let shownSheet = "";
 
 function fightSheetSchema() {
-  const name = S.state && S.state.ruleset;
-  const rs = ((S.welcome && S.welcome.rulesets) || []).find((r) => r.name === name);
+  const rs = fightRuleset();
   return rs ? rs.sheet : null;
 }
 
@@ -1365,6 +1361,63 @@ function waitFor(pred, ms = 10000) {
   });
 }
 
+// ------------------------------------------------------------------ GM adjustments, from the fields the ruleset declares
+// welcome.rulesets[].adjust (docs/protocol.md): what the GM may set on a combatant's condition, each
+// field shaped like an action's (label, help, rule id, bounds). The Adjust form and a ruling's
+// override are built from it; the page knows no condition field by name.
+
+/** The entry of welcome.rulesets for this fight's ruleset (its sheet schema, adjustable fields, rule texts ...). */
+function fightRuleset() {
+  const name = S.state && S.state.ruleset;
+  return ((S.welcome && S.welcome.rulesets) || []).find((r) => r.name === name) || null;
+}
+
+function adjustFields() {
+  const rs = fightRuleset();
+  return (rs && rs.adjust) || [];
+}
+
+const adjustLabels = () => adjustFields().map((f) => f.label).join(" / ") || "a value";
+
+/** Build the adjustable fields' inputs in ``box`` unless they are there; true when built anew. */
+function adjustInputs(box, prefix) {
+  const fields = adjustFields();
+  const key = JSON.stringify(fields);
+  if (box.dataset.key === key) return false;
+  box.dataset.key = key;
+  box.replaceChildren(...fields.map((f) => {
+    const el = fieldInput({ ...f, default: null }, prefix);
+    el.dataset.adjust = f.name;
+    return el;
+  }));
+  return true;
+}
+
+const adjustInput = (box, name) => $(`[data-adjust="${name}"] input, [data-adjust="${name}"] select`, box);
+
+/** Show combatant ``c``'s current values in the adjustable inputs of ``box``. */
+function fillAdjust(box, c) {
+  for (const f of adjustFields()) {
+    const el = adjustInput(box, f.name);
+    const v = c && c.condition ? c.condition[f.name] : undefined;
+    if (!el || v === undefined || v === null) continue;
+    if (f.type === "boolean") el.checked = !!v; else el.value = String(v);
+  }
+}
+
+/** The values in ``box`` that differ from combatant ``c``'s: the ``changes`` of an ``adjust``. */
+function adjustChanges(box, c) {
+  const changes = {};
+  for (const f of adjustFields()) {
+    const el = adjustInput(box, f.name);
+    if (!el || !c) continue;
+    const v = fieldValue(f, el);
+    if (v === null || v === "" || (f.type === "integer" && Number.isNaN(v))) continue;
+    if (v !== c.condition[f.name]) changes[f.name] = v;
+  }
+  return changes;
+}
+
 // ------------------------------------------------------------------ wiring
 
 function wire() {
@@ -1411,19 +1464,14 @@ function wire() {
     act("undo", { to: "seq", seq }, undefined, $("button", e.currentTarget));
   });
   const adj = $("#adjust-form");
-  adj.elements.combatant.addEventListener("change", () => {
-    const c = S.state && S.state.combatants[adj.elements.combatant.value];
-    if (c) { adj.elements.hp.value = c.condition.hp; adj.elements.fp.value = c.condition.fp; }
-  });
+  adj.elements.combatant.addEventListener("change", () => fillAdjust($("#adjust-fields"), S.state && S.state.combatants[adj.elements.combatant.value]));
   adj.addEventListener("submit", async (e) => {
     e.preventDefault();
     const el = adj.elements;
     const c = S.state.combatants[el.combatant.value];
-    const changes = {};
-    if (el.hp.value !== "" && Number(el.hp.value) !== c.condition.hp) changes.hp = Number(el.hp.value);
-    if (el.fp.value !== "" && Number(el.fp.value) !== c.condition.fp) changes.fp = Number(el.fp.value);
-    if (!Object.keys(changes).length) { toast("Nothing to change: set a new HP or FP.", "error"); return; }
-    const r = await act("adjust", { combatant: c.id, changes, reason: el.reason.value.trim() }, undefined, $("button", adj));
+    const changes = adjustChanges($("#adjust-fields"), c);
+    if (!Object.keys(changes).length) { toast(`Nothing to change: set a new ${adjustLabels()}.`, "error"); return; }
+    const r = await act("adjust", { combatant: c.id, changes, reason: el.reason.value.trim() }, undefined, $("button[type=submit]", adj));
     if (r) el.reason.value = "";
   });
   $("#note-form").addEventListener("submit", async (e) => {

@@ -1,0 +1,45 @@
+"""#9 leftover: a ruleset that declares no adjustable fields gets its condition's whole-number and
+true/false fields in the GM's Adjust form (the duel: vigour and exposed), and adjusting works."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import pytest
+
+from tests.browser.conftest import ServerProcess, _free_port, browser  # noqa: F401 (fixture)
+from tests.browser.helpers import expect, gm_page, stored_events
+from tests.duel.test_duel_browser import DuelServer
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    proc = DuelServer(tmp_path_factory.mktemp("duel-adjust") / "fights.sqlite", _free_port())
+    proc.start()
+    yield proc
+    proc.stop()
+
+
+def test_the_adjust_form_offers_the_condition_fields_of_a_ruleset_that_declares_none(
+        browser: Any, server: ServerProcess) -> None:  # noqa: F811
+    title = "Duel adjust"
+    gm = gm_page(browser, server, title, ruleset="duel")
+    form = gm.locator("#add-form")
+    form.locator("[name=name]").fill("Anna")
+    form.get_by_label("Vigour").fill("12")
+    form.get_by_role("button", name="Add combatant").click()
+    expect(gm.locator("#roster li[data-cid=anna]")).to_be_visible()
+    gm.locator("details:has(#adjust-form)").evaluate("d => { d.open = true; }")
+    adjust = gm.locator("#adjust-form")
+    expect(adjust.locator("[data-adjust] label")).to_have_text(["vigour", "exposed"])
+    expect(adjust.get_by_label("vigour")).to_have_value("12")
+    adjust.get_by_label("vigour").fill("9")
+    adjust.get_by_label("Reason").fill("a bad night")
+    adjust.get_by_role("button", name="Apply").click()
+    expect(gm.locator("#roster li[data-cid=anna] .bar-num")).to_have_text("9/12")
+    adjusted = [e.payload["changes"] for e in stored_events(server, title) if e.type == "condition_adjusted"]
+    assert adjusted == [{"vigour": 9}]
+    assert gm.js_errors == []
+    gm.context.close()
