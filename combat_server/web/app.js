@@ -198,6 +198,7 @@ function dispatch(m) {
       S.fightId = m.fight_id;
       if (!S.state || m.last_seq >= S.lastSeq) S.state = m.state;
       S.description = m.description || null;
+      S.commands = m.commands || [];
       showFight();
       break;
     case "description":
@@ -318,6 +319,7 @@ function render() {
   }
   renderTurn(st);
   renderRoster(st);
+  renderImport();
   renderPast();
   renderPrompts();
   renderWaits();
@@ -377,6 +379,7 @@ function renderRoster(st) {
           c.hidden ? "Show sheet" : "Hide sheet") : null),
       ...(bars.length ? bars.map((b) => bar(b, then(b))) : unknownBars().map((b) => bar(b, null))),
       summary ? h("div", { class: "c-stats hint" }, summary) : null,
+      statCard(c.id),
       badges.length ? h("ul", { class: "chips", "aria-label": "status" }, badges.map((b) =>
         h("li", { class: `chip tone-${b.tone}`, title: [b.rule, b.lasts].filter(Boolean).join(": ") || null }, b.label))) : null);
   });
@@ -1361,6 +1364,34 @@ function waitFor(pred, ms = 10000) {
   });
 }
 
+// ------------------------------------------------------------------ the combatant card (#13)
+// The description's `stats` (docs/protocol.md, Descriptions): labelled numbers per combatant, in the
+// groups the ruleset names. Folded by default but for the seat's own combatants; kept as the reader left it.
+
+const cardOpen = new Map();
+
+function statCard(cid) {
+  const stats = ((S.description && S.description.stats) || []).filter((x) => x.combatant === cid);
+  if (!stats.length) return null;
+  const groups = new Map();
+  for (const x of stats) {
+    if (!groups.has(x.group)) groups.set(x.group, []);
+    groups.get(x.group).push(x);
+  }
+  const own = !!(S.seat && S.seat.combatants.includes(cid));
+  const open = cardOpen.has(cid) ? cardOpen.get(cid) : own;
+  const box = h("details", { class: "c-card", open: open || null },
+    h("summary", {}, "Card"),
+    h("dl", { class: "card-groups" }, [...groups].map(([group, items]) => h("div", { class: "card-group", dataset: { group } },
+      h("dt", {}, group),
+      h("dd", {}, items.map((x) => h("span", { class: "stat", dataset: { label: x.label },
+        title: [x.help, x.rule].filter(Boolean).join(" · ") || null },
+        h("span", { class: "stat-label" }, x.label), " ", h("b", { class: "stat-value" }, x.value),
+        x.rule ? [" ", ...ruleText(x.rule)] : null)))))));
+  box.addEventListener("toggle", () => cardOpen.set(cid, box.open));
+  return box;
+}
+
 // ------------------------------------------------------------------ GM adjustments, from the fields the ruleset declares
 // welcome.rulesets[].adjust (docs/protocol.md): what the GM may set on a combatant's condition, each
 // field shaped like an action's (label, help, rule id, bounds). The Adjust form and a ruling's
@@ -1416,6 +1447,99 @@ function adjustChanges(box, c) {
     if (v !== c.condition[f.name]) changes[f.name] = v;
   }
   return changes;
+}
+
+// ------------------------------------------------------------------ files: a command that takes a file (#13)
+// A command spec whose field carries `x-file` (docs/protocol.md, Files) takes a file's text: the page
+// offers a file picker and the roster as a drop target. `x-file.name`: the field for the file's name;
+// `over`: the field naming a combatant to load the file over (a player's own); `report`: the field of
+// the appended event listing what the rules could not use, shown to whoever imported the file.
+
+function fileCommand() {
+  for (const spec of S.commands || []) {
+    for (const [field, schema] of Object.entries((spec.args && spec.args.properties) || {})) {
+      if (schema["x-file"]) return { spec, field, file: schema["x-file"] };
+    }
+  }
+  return null;
+}
+
+/** The GM imports new combatants or over any; a player only over its own (when the command allows it). */
+function mayImport(fc) {
+  if (!fc || !S.seat || !S.state || isSpectator() || S.viewSeq !== null || S.state.status === "ended") return false;
+  return isGM() || (!!fc.file.over && S.seat.combatants.length > 0);
+}
+
+function renderImport() {
+  const zone = $("#import-zone");
+  const fc = fileCommand();
+  zone.hidden = !mayImport(fc);
+  if (zone.hidden) return;
+  $("#import-files").accept = fc.file.accept || "";
+  const what = fc.file.label || "files";
+  $("#import-text").textContent = isGM()
+    ? `Drop ${what} files here to add combatants (several at once), or onto a combatant to update it.`
+    : `Drop a ${what} file here to update your combatant.`;
+}
+
+/** Send each file as the file command, one after the other; ``over``: the combatant to load it over. */
+async function importFiles(files, over) {
+  const fc = fileCommand();
+  if (!mayImport(fc)) return;
+  for (const file of files) {
+    const args = { [fc.field]: await file.text() };
+    if (fc.file.name) args[fc.file.name] = file.name;
+    const target = over || (isGM() ? null : S.seat.combatants[0]);
+    if (target && fc.file.over) args[fc.file.over] = target;
+    let line;
+    try {
+      const r = await command(fc.spec.name, args);
+      await waitFor(() => S.lastSeq >= r.last_seq);
+      line = importedLine(file.name, r, fc);
+    } catch (err) {
+      if (err.code === "client/cancelled") continue;
+      line = h("li", { class: "import-error", role: "alert" }, h("b", {}, file.name), ": ", describe(err));
+    }
+    $("#import-report").prepend(line);
+  }
+}
+
+/** What an import appended, as the log explains it, and the report field's items as a list. */
+function importedLine(name, r, fc) {
+  const entries = [];
+  for (let seq = r.first_seq; seq <= r.last_seq; seq++) { const e = S.entries.get(seq); if (e) entries.push(e.data); }
+  const left = fc.file.report ? entries.flatMap((d) => (d.event.payload || {})[fc.file.report] || []) : [];
+  return h("li", { class: "import-ok" }, h("b", {}, name), ": ",
+    entries.map((d) => ruleText(d.explanation)),
+    left.length ? h("details", { class: "import-left" }, h("summary", {}, `${fc.file.report_label || fc.file.report} (${left.length})`),
+      h("ul", {}, left.map((x) => h("li", {}, String(x))))) : null);
+}
+
+function wireImport() {
+  const card = $("#roster-card");
+  const wanted = (e) => mayImport(fileCommand()) && e.dataTransfer && [...e.dataTransfer.types].includes("Files");
+  card.addEventListener("dragover", (e) => {
+    if (!wanted(e)) return;
+    e.preventDefault();
+    card.classList.add("dropping");
+    for (const li of $$("li.combatant.drop-on", card)) li.classList.remove("drop-on");
+    const li = e.target.closest && e.target.closest("li.combatant");
+    if (li && controls(li.dataset.cid)) li.classList.add("drop-on");
+  });
+  card.addEventListener("dragleave", (e) => { if (!card.contains(e.relatedTarget)) card.classList.remove("dropping"); });
+  card.addEventListener("drop", (e) => {
+    if (!wanted(e)) return;
+    e.preventDefault();
+    card.classList.remove("dropping");
+    for (const li of $$("li.combatant.drop-on", card)) li.classList.remove("drop-on");
+    const li = e.target.closest && e.target.closest("li.combatant");
+    importFiles([...e.dataTransfer.files], li && controls(li.dataset.cid) ? li.dataset.cid : null);
+  });
+  $("#import-files").addEventListener("change", (e) => {
+    const files = [...e.currentTarget.files];
+    e.currentTarget.value = "";
+    importFiles(files, null);
+  });
 }
 
 // ------------------------------------------------------------------ wiring
@@ -1490,6 +1614,7 @@ function wire() {
     scrubTimer = setTimeout(() => scrubTo(Number(scrub.value)), 120);
   });
   $("#live-btn").addEventListener("click", backToLive);
+  wireImport();
   $$("dialog .cancel").forEach((b) => b.addEventListener("click", () => b.closest("dialog").close()));
   window.addEventListener("hashchange", () => {
     const token = tokenFromText(location.hash);

@@ -7,7 +7,13 @@ leaves describe.py (the seat's actions and prompts) as it was.
 
 from __future__ import annotations
 
-from combat_server.rules.describe import Field
+from typing import Iterator
+
+from combat_server.rules.describe import Field, Stat
+from combat_server.rules.gurps import derived
+from combat_server.rules.gurps.sheet import Sheet
+from combat_server.rules.gurps.state import Condition
+from combat_server.rules.model import Combatant
 
 #: What the GM sets by hand (the ``adjust`` command, a ruling's override): HP and FP, as the
 #: Adjust form always offered. Other condition fields stay settable through the command itself.
@@ -18,3 +24,58 @@ ADJUST_FIELDS: tuple[Field, ...] = (
 
 #: The events that only keep the turn's books: a turn starts, its end-of-turn checks, it ends.
 QUIET_EVENTS: frozenset[str] = frozenset({"turn_started", "turn_ending", "turn_ended"})
+
+
+# --------------------------------------------------------------------------- the combatant card (#13)
+# What a player looks up at the table, as labelled numbers (describe.Stat): the defences (G-39..G-41),
+# DR (G-42), Will, Per, Move, the shots of a ranged weapon, and where HP at 0 and below bites
+# (G-44, G-45). Memoized per combatant object: a description is built for every seat after each command.
+
+_CARDS: dict[int, tuple[Combatant, tuple[Stat, ...]]] = {}
+_CARDS_LIMIT = 4096
+
+
+def card(c: Combatant) -> tuple[Stat, ...]:
+    """The card of combatant ``c`` (a seat that may see its sheet gets it; describe decides)."""
+    hit = _CARDS.get(id(c))
+    if hit is not None and hit[0] is c:
+        return hit[1]
+    stats = tuple(_card(c))
+    if len(_CARDS) >= _CARDS_LIMIT:
+        _CARDS.clear()
+    _CARDS[id(c)] = (c, stats)
+    return stats
+
+
+def _card(c: Combatant) -> Iterator[Stat]:
+    sheet, cond = c.sheet, c.condition
+    assert isinstance(sheet, Sheet) and isinstance(cond, Condition)
+    cid = c.id
+    yield Stat(cid, "Defences", "Dodge", str(derived.dodge(sheet, cond)), "G-39",
+               "Basic Speed + 3, less encumbrance; halved when reeling or tired")
+    for w in sheet.all_weapons():
+        p = derived.parry(w, sheet)
+        if p is not None:
+            yield Stat(cid, "Defences", f"Parry ({w.name})", str(p), "G-41", "3 + half the weapon's skill + its parry bonus")
+    b = derived.block(sheet)
+    if b is not None:
+        yield Stat(cid, "Defences", f"Block ({sheet.shield_name or 'shield'})", str(b), "G-40",
+                   "3 + half the shield skill")
+    if sheet.db:
+        yield Stat(cid, "Defences", "Shield DB", f"+{sheet.db}", "G-40", "added to Dodge, Parry and Block")
+    yield Stat(cid, "Armour", "DR", str(sheet.dr), "G-42", "taken off each hit's damage")
+    for location, dr in sheet.dr_locations.items():
+        yield Stat(cid, "Armour", f"DR {location}", str(dr), "G-42")
+    yield Stat(cid, "Scores", "Will", str(sheet.will_score), "G-18")
+    yield Stat(cid, "Scores", "Per", str(sheet.per_score))
+    yield Stat(cid, "Scores", "Move", str(derived.move(sheet, cond)), "G-09", "yards per second, after encumbrance")
+    yield Stat(cid, "Scores", "Encumbrance", str(derived.encumbrance_level(sheet)), "G-02", "0 none .. 4 extra-heavy")
+    for w in sheet.weapons:
+        if w.shots:
+            yield Stat(cid, "Ammunition", w.name, f"{w.shots} shot{'s' if w.shots != 1 else ''}", "",
+                       "shots before reloading")
+    hp = sheet.hp_max
+    yield Stat(cid, "When HP falls", "HP ≤ 0", "0", "G-44", "an HT roll each turn to stay conscious")
+    for n in range(1, 6):
+        yield Stat(cid, "When HP falls", f"−{n}×HP", str(-n * hp), "G-45",
+                   "dead" if n == 5 else "an HT roll or die")
