@@ -376,7 +376,8 @@ function renderRoster(st) {
         isGM() && S.viewSeq === null ? h("button", { type: "button", class: "link hide-toggle",
           title: c.hidden ? "let players and spectators see this sheet" : "players and spectators see only the name and visible condition",
           onclick: (ev) => act("update_combatant", { id: c.id, hidden: !c.hidden }, undefined, ev.currentTarget) },
-          c.hidden ? "Show sheet" : "Hide sheet") : null),
+          c.hidden ? "Show sheet" : "Hide sheet") : null,
+        rosterTools(c)),
       ...(bars.length ? bars.map((b) => bar(b, then(b))) : unknownBars().map((b) => bar(b, null))),
       summary ? h("div", { class: "c-stats hint" }, summary) : null,
       statCard(c.id),
@@ -1250,6 +1251,7 @@ function fieldFor(prop, path, required) {
   const types = schemaTypes(prop);
   const common = { dataset: { path }, title: prop.description || null };
   if (types.includes("array") && prop.items && prop.items.properties) return listField(prop, path);
+  if (types.includes("array") && prop.items && prop.items.enum) return setField(prop, path, title);
   let input;
   if (prop.enum) {
     input = h("select", common, ...(required ? [] : [h("option", { value: "" }, "")]),
@@ -1266,6 +1268,7 @@ function fieldFor(prop, path, required) {
                          step: types.includes("integer") ? 1 : "any",
                          placeholder: prop.default !== undefined ? String(prop.default) : "none" });
     input.dataset.kind = types.includes("integer") ? "integer" : "number";
+    if (types.includes("null")) input.dataset.nullable = "1";
   } else if (types.includes("object")) {  // a map of names to values: one "name: value" per line
     input = h("textarea", { ...common, rows: 2, placeholder: "name: value, one per line" });
     input.dataset.kind = "map";
@@ -1285,11 +1288,22 @@ function listField(prop, path) {
       ...objectFields(prop.items, path + ".#"),
       h("button", { type: "button", class: "small", onclick: () => fs.remove() }, `Remove ${itemTitle.toLowerCase()}`));
     items.append(fs);
+    return fs;
   };
   add();
-  return h("fieldset", { class: "sheet-list", dataset: { path } }, h("legend", null, prop.title || path),
+  const list = h("fieldset", { class: "sheet-list", dataset: { path } }, h("legend", null, prop.title || path),
     prop.description ? h("p", { class: "hint" }, prop.description) : null, items,
     h("button", { type: "button", class: "small", onclick: add }, `Add ${itemTitle.toLowerCase()}`));
+  list.addItem = add;  // the editor fills a list item by item (editing a combatant)
+  return list;
+}
+
+/** A list of allowed values, any of them at most once (a sheet's traits): a box each. */
+function setField(prop, path, title) {
+  return h("fieldset", { class: "sheet-set", dataset: { path, kind: "set" }, title: prop.description || null },
+    h("legend", null, title),
+    prop.items.enum.map((v) => h("label", { class: "inline" },
+      h("input", { type: "checkbox", value: JSON.stringify(v), checked: (prop.default || []).includes(v) || null }), " ", String(v))));
 }
 
 /** The sheet JSON of the editor: only the fields typed or changed from their default. */
@@ -1306,7 +1320,13 @@ function sheetFromEditor(root, prefix = "") {
     }
     const kind = el.dataset.kind;
     if (kind === "boolean") { if (el.checked !== el.defaultChecked) out[key] = el.checked; continue; }
+    if (kind === "set") {
+      const boxes = $$("input[type=checkbox]", el);
+      if (boxes.some((b) => b.checked !== b.defaultChecked)) out[key] = boxes.filter((b) => b.checked).map((b) => JSON.parse(b.value));
+      continue;
+    }
     const text = el.value.trim();
+    if (text === "" && el.dataset.null === "1") { out[key] = null; continue; }  // an edited sheet's "none" stays none
     if (text === "") continue;
     if (kind === "enum") { if (text !== el.dataset.default) out[key] = JSON.parse(text); }
     else if (kind === "integer" || kind === "number") out[key] = Number(text);
@@ -1324,6 +1344,30 @@ function sheetFromEditor(root, prefix = "") {
 function resetSheetEditor() {
   shownSheet = "";
   renderSheetEditor();
+}
+
+/** Put a sheet's values (the state's, of a combatant being edited) into the editor. */
+function fillSheetEditor(root, sheet, prefix = "") {
+  const own = (el) => el.dataset.path.startsWith(prefix) && !el.dataset.path.slice(prefix.length).includes(".");
+  for (const el of $$("[data-path]", root).filter(own)) {
+    const key = el.dataset.path.slice(prefix.length);
+    const v = sheet[key];
+    if (el.classList.contains("sheet-list")) {
+      $(":scope > .sheet-items", el).replaceChildren();
+      for (const item of Array.isArray(v) ? v : []) fillSheetEditor(el.addItem(), item, el.dataset.path + ".#.");
+      continue;
+    }
+    const kind = el.dataset.kind;
+    if (kind === "set") { for (const b of $$("input[type=checkbox]", el)) b.checked = (v || []).includes(JSON.parse(b.value)); continue; }
+    if (kind === "boolean") { if (v !== undefined) el.checked = v === true; continue; }
+    if (v === undefined) continue;
+    el.dataset.null = v === null && el.dataset.nullable ? "1" : "";
+    if (v === null) el.value = "";
+    else if (kind === "enum") el.value = JSON.stringify(v);
+    else if (kind === "map") el.value = Object.entries(v || {}).map(([k, x]) => `${k}: ${x}`).join("\n");
+    else el.value = String(v);
+    if (el.dataset.null === "1") el.addEventListener("input", () => { el.dataset.null = ""; }, { once: true });
+  }
 }
 
 async function createFight(opts) {
@@ -1362,6 +1406,51 @@ function waitFor(pred, ms = 10000) {
     const tick = () => { if (pred()) resolve(); else if (Date.now() - t0 > ms) reject({ code: "client/timeout", message: "timed out" }); else setTimeout(tick, 30); };
     tick();
   });
+}
+
+// ------------------------------------------------------------------ editing and removing combatants (#13)
+// The GM edits a combatant in the Add-a-combatant form, filled with its sheet (update_combatant),
+// or removes it (remove_combatant); both are events in the log like any command.
+
+function rosterTools(c) {
+  if (!isGM() || S.viewSeq !== null || S.state.status === "ended") return null;
+  return h("span", { class: "c-tools" },
+    h("button", { type: "button", class: "link edit-c", onclick: () => startEditing(c.id) }, "Edit"),
+    h("button", { type: "button", class: "link remove-c", onclick: (ev) => {
+      if (confirm(`Remove ${c.name} from the fight?`)) act("remove_combatant", { id: c.id, reason: "removed by the GM" }, undefined, ev.currentTarget);
+    } }, "Remove"));
+}
+
+function startEditing(cid) {
+  const c = S.state.combatants[cid];
+  if (!c) return;
+  const f = $("#add-form");
+  resetSheetEditor();
+  f.dataset.editing = cid;
+  f.elements.name.value = c.name;
+  f.elements.side.value = c.side;
+  f.elements.hidden.checked = !!c.hidden;
+  f.elements.sheet_json.value = "";
+  fillSheetEditor($("#sheet-editor"), c.sheet || {});
+  $$("#sheet-editor > details.sheet-more").forEach((d) => { d.open = true; });  // an edit shows every field it fills
+  $("#gm-setup").open = true;
+  $("#gm-setup > summary").textContent = `Edit ${c.name}`;
+  $("button[type=submit]", f).textContent = "Save changes";
+  $("#edit-cancel").hidden = false;
+  f.elements.name.focus();
+}
+
+/** Back to adding: the form empties (after an edit, side and hidden too; after an add they stay for the next). */
+function stopEditing() {
+  const f = $("#add-form");
+  if (f.dataset.editing) { f.elements.side.value = "npc"; f.elements.hidden.checked = false; }
+  delete f.dataset.editing;
+  f.elements.name.value = "";
+  f.elements.sheet_json.value = "";
+  resetSheetEditor();
+  $("#gm-setup > summary").textContent = "Add a combatant";
+  $("button[type=submit]", f).textContent = "Add combatant";
+  $("#edit-cancel").hidden = true;
 }
 
 // ------------------------------------------------------------------ the combatant card (#13)
@@ -1556,6 +1645,7 @@ function wire() {
     try { await createFight(opts); } catch (err) { toast(describe(err), "error"); }
   });
   $("#demo-btn").addEventListener("click", (e) => openDemo(e.currentTarget));
+  $("#edit-cancel").addEventListener("click", stopEditing);
   $("#create-ruleset").addEventListener("change", renderOptions);
   $("#join-form").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -1575,8 +1665,14 @@ function wire() {
       sheet = sheetFromEditor($("#sheet-editor"));
     }
     const args = { name: el.name.value.trim(), side: el.side.value, sheet, hidden: el.hidden.checked };
-    const r = await act("add_combatant", args, undefined, $("button[type=submit]", f));
-    if (r) { el.name.value = ""; el.sheet_json.value = ""; resetSheetEditor(); el.name.focus(); toast(`${args.name} added.`, "ok"); }
+    const editing = f.dataset.editing;
+    const r = editing ? await act("update_combatant", { id: editing, ...args }, undefined, $("button[type=submit]", f))
+      : await act("add_combatant", args, undefined, $("button[type=submit]", f));
+    if (r) {
+      stopEditing();
+      el.name.focus();
+      toast(editing ? `${args.name} changed.` : `${args.name} added.`, "ok");
+    }
   });
   $$("[data-undo]").forEach((b) => b.addEventListener("click", () => act("undo", { to: b.dataset.undo }, undefined, b)));
   $("#redo-btn").addEventListener("click", (e) => act("redo", {}, undefined, e.currentTarget));
