@@ -38,7 +38,8 @@ MAX_DEPTH = 32
 MAX_INT = 2 ** 53 - 1
 
 #: Messages a client may send.
-CLIENT_MESSAGES = ("create_fight", "subscribe", "command", "preview", "add_seat", "list_seats", "state_at", "replay")
+CLIENT_MESSAGES = ("create_fight", "subscribe", "command", "preview", "add_seat", "list_seats", "new_link", "state_at",
+                   "replay")
 #: Messages the server sends.
 SERVER_MESSAGES = (
     "welcome", "fight_created", "subscribed", "seat_added", "seats", "event", "events", "result", "error",
@@ -63,6 +64,8 @@ SERVER_ERRORS: Mapping[str, tuple[bool, str]] = {
     "auth/gm_only": (True, "only the GM seat may do this"),
     "seat/unknown_combatant": (True, "a player seat names a combatant the fight does not have"),
     "seat/no_combatants": (True, "a player seat must be bound to at least one combatant"),
+    "seat/unknown": (True, "the fight has no seat of that id (list_seats names them)"),
+    "seat/own_link": (True, "a seat cannot replace its own link over the wire (combat-server links FIGHT does)"),
     "command/stale_seq": (True, "expect_seq is not the fight's last seq any more: look at the new state"),
     "replay/bad_seq": (True, "there is no such seq in this fight (yet)"),
     "store/unavailable": (True, "the database could not be reached; send the command again with the same "

@@ -211,6 +211,10 @@ function dispatch(m) {
       if (m.last) render();
       break;
     case "event":
+      if (m.seq > S.lastSeq && m.event.type === "links_reissued") {  // live only: core's record of replaced links
+        forgetLinks((m.event.payload || {}).seats || []);
+        refreshSeats();
+      }
       accept(m);
       S.state = m.state;
       render();
@@ -237,7 +241,7 @@ function accept(item) {
 }
 
 function resetFight() {
-  S.state = null; S.lastSeq = 0; S.log = []; S.entries.clear();
+  S.state = null; S.lastSeq = 0; S.log = []; S.entries.clear(); S.seats = null;
   S.viewSeq = null; S.viewState = null; S.actKey = ""; S.promptKey = ""; S.disputeKey = ""; S.waitKey = null; S.rulingDrafts = {};
   $("#log").replaceChildren();
 }
@@ -895,10 +899,8 @@ async function addSeat(role, combatants, label, button) {
   button.disabled = true;
   try {
     const m = await request({ type: "add_seat", role, combatants, label });
-    const links = savedLinks();
-    links.push({ label: role === "spectator" ? "Spectators" : label, role, link: m.link });
-    localStorage.setItem("links:" + S.fightId, JSON.stringify(links));
-    renderLinks();
+    keepLink(m, role === "spectator" ? "Spectators" : label);
+    refreshSeats();
   } catch (err) {
     toast(describe(err), "error");
   } finally {
@@ -910,20 +912,71 @@ function savedLinks() {
   try { return JSON.parse(localStorage.getItem("links:" + S.fightId) || "[]"); } catch (e) { return []; }
 }
 
+// ---- seats and their links (#13): every seat of the fight (list_seats), with its link where this
+// browser kept it, else a button for a new one (new_link: the old link stops working, the log says so).
+
+/** Keep a seat's link in this browser (a `seat_added` reply: a new seat, or a new link for one). */
+function keepLink(reply, label) {
+  const links = savedLinks().filter((l) => l.seat_id !== reply.seat.seat_id);
+  links.push({ seat_id: reply.seat.seat_id, label: label || reply.seat.label || reply.seat.seat_id, role: reply.seat.role, link: reply.link });
+  localStorage.setItem("links:" + S.fightId, JSON.stringify(links));
+}
+
+/** The GM's list of seats, asked again (a seat added, a link replaced). */
+function refreshSeats() {
+  if (!isGM()) { renderLinks(); return; }
+  request({ type: "list_seats" }).then((m) => { S.seats = m.seats; renderLinks(); })
+    .catch((err) => { if (err.code !== "client/disconnected") toast(describe(err), "error"); });
+}
+
+/** Links replaced elsewhere (`combat-server links`, another GM page): the kept ones are dead. */
+function forgetLinks(seatIds) {
+  const links = savedLinks().filter((l) => !seatIds.includes(l.seat_id));
+  localStorage.setItem("links:" + S.fightId, JSON.stringify(links));
+}
+
+async function newLink(seat, label, button) {
+  if (!confirm(`Make a new link for ${label}? The old link stops working.`)) return;
+  button.disabled = true;
+  try {
+    keepLink(await request({ type: "new_link", seat: seat.seat_id }), label);
+    refreshSeats();
+  } catch (err) {
+    toast(describe(err), "error");
+    button.disabled = false;
+  }
+}
+
 function renderLinks() {
   const ul = $("#links");
-  ul.replaceChildren(...savedLinks().map((l) => {
-    const input = h("input", { class: "link-text", readonly: true, value: l.link, "aria-label": `link for ${l.label}` });
-    return h("li", { class: "link-row", dataset: { label: l.label } },
-      h("span", { class: "link-label" }, l.label),
-      input,
-      h("button", { type: "button", onclick: async (e) => {
-        input.select();
-        try { await navigator.clipboard.writeText(l.link); } catch (err) { document.execCommand && document.execCommand("copy"); }
-        e.currentTarget.textContent = "Copied";
-      } }, "Copy"),
-      h("a", { href: l.link, target: "_blank", rel: "noopener", class: "button" }, "Open"));
-  }));
+  const saved = savedLinks();
+  const rows = !S.seats ? saved.map((l) => ({ seat: null, label: l.label, link: l.link }))
+    : S.seats.filter((x) => x.role !== "gm").map((x) => {
+      const l = saved.find((y) => y.seat_id === x.seat_id);
+      return { seat: x, label: l ? l.label : (x.role === "spectator" ? "Spectators" : x.label || x.seat_id), link: l ? l.link : null };
+    });
+  ul.replaceChildren(...rows.map((row) => row.link ? linkRow(row.label, row.link, row.seat)
+    : h("li", { class: "link-row lost", dataset: { label: row.label, seat: row.seat.seat_id } },
+      h("span", { class: "link-label" }, row.label),
+      h("span", { class: "hint grow" }, "link not kept in this browser"),
+      h("button", { type: "button", onclick: (e) => newLink(row.seat, row.label, e.currentTarget) }, "New link"))));
+  const mine = $("#gm-link");
+  if (mine) mine.value = isGM() ? location.href : "";
+}
+
+function linkRow(label, link, seat) {
+  const input = h("input", { class: "link-text", readonly: true, value: link, "aria-label": `link for ${label}` });
+  return h("li", { class: "link-row", dataset: { label, seat: seat ? seat.seat_id : null } },
+    h("span", { class: "link-label" }, label),
+    input,
+    h("button", { type: "button", onclick: async (e) => {
+      input.select();
+      try { await navigator.clipboard.writeText(link); } catch (err) { document.execCommand && document.execCommand("copy"); }
+      e.currentTarget.textContent = "Copied";
+    } }, "Copy"),
+    h("a", { href: link, target: "_blank", rel: "noopener", class: "button" }, "Open"),
+    seat ? h("button", { type: "button", class: "link", title: "replace this link: the old one stops working",
+      onclick: (e) => newLink(seat, label, e.currentTarget) }, "New link") : null);
 }
 
 // ---- the log
@@ -1105,7 +1158,7 @@ function showLanding() {
 function showFight() {
   $("#landing").hidden = true;
   $("#fight").hidden = false;
-  renderLinks();
+  refreshSeats();
   render();
 }
 
@@ -1373,6 +1426,7 @@ function fillSheetEditor(root, sheet, prefix = "") {
 async function createFight(opts) {
   const m = await request({ type: "create_fight", ...opts });
   join(m.token);
+  toast("Keep this page's link (bookmark it): it is your GM link, the only way back to this fight as its GM.", "ok");
   return m;
 }
 
@@ -1387,11 +1441,9 @@ async function openDemo(button) {
     if (demo.note) await command("note", { text: demo.note });
     for (const { id, name, side } of demo.combatants) {
       if (side !== "pc") continue;
-      const s = await request({ type: "add_seat", role: "player", combatants: [id], label: name });
-      const links = savedLinks(); links.push({ label: name, role: "player", link: s.link });
-      localStorage.setItem("links:" + S.fightId, JSON.stringify(links));
+      keepLink(await request({ type: "add_seat", role: "player", combatants: [id], label: name }), name);
     }
-    renderLinks();
+    refreshSeats();
     toast("Demo fight created: hand out the player links, then start combat.", "ok");
   } catch (err) {
     toast(describe(err), "error");
