@@ -929,7 +929,7 @@ function refreshSeats() {
     .catch((err) => { if (err.code !== "client/disconnected") toast(describe(err), "error"); });
 }
 
-/** Links replaced elsewhere (`combat-server links`, another GM page): the kept ones are dead. */
+/** Links replaced elsewhere (`combat-server links`, another GM page): the kept ones no longer work. */
 function forgetLinks(seatIds) {
   const links = savedLinks().filter((l) => !seatIds.includes(l.seat_id));
   localStorage.setItem("links:" + S.fightId, JSON.stringify(links));
