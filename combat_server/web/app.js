@@ -312,7 +312,9 @@ function ruleText(text) {
 function render() {
   if (!S.state) return;
   const st = shown();
-  document.title = (S.state.title || "Fight") + " · combat-server";
+  const attention = attentionTitle();
+  document.title = attention + (S.state.title || "Fight") + " · combat-server";
+  chime(attention);
   $("#fight-title").textContent = S.state.title || `Fight ${S.fightId}`;
   const badge = $("#seat-badge");
   badge.hidden = !S.seat;
@@ -332,6 +334,7 @@ function render() {
   renderSheetEditor();
   renderScrubber();
   markUndone();
+  renderQuietToggle();
 }
 
 function renderTurn(st) {
@@ -1020,10 +1023,12 @@ function appendLogEntry(data) {
     h("p", { class: "expl" }, ruleText(data.explanation || human(e.type))),
     payloadDice(p));
   const ol = $("#log");
-  const nearBottom = ol.scrollHeight - ol.scrollTop - ol.clientHeight < 80;
+  const nearBottom = logAtBottom(ol);
+  if (quietTypes().has(e.type)) li.classList.add("quiet");
   ol.append(li);
   S.entries.set(data.seq, { data, li });
   if (nearBottom) ol.scrollTop = ol.scrollHeight;
+  else if (S.viewSeq === null && li.offsetParent !== null) countUnseen(1);
   void canDispute;
 }
 
@@ -1460,6 +1465,75 @@ function waitFor(pred, ms = 10000) {
   });
 }
 
+// ------------------------------------------------------------------ a log that follows the table (#13)
+// The log follows new events while the reader is at its end; scrolled up, it keeps still and a
+// button counts what came ("N new events ↓"). Events the ruleset calls turn bookkeeping
+// (welcome.rulesets[].quiet_events) fold away unless asked for. The tab title, and a sound when
+// asked for, say that it is this seat's turn or that a prompt waits for it.
+
+const logAtBottom = (ol) => ol.scrollHeight - ol.scrollTop - ol.clientHeight < 80;
+
+/** Turn bookkeeping event types: the fight's ruleset's (any ruleset's while the fight is not known yet). */
+function quietTypes() {
+  const rs = fightRuleset();
+  const all = rs ? [rs] : ((S.welcome && S.welcome.rulesets) || []);
+  return new Set(all.flatMap((r) => r.quiet_events || []));
+}
+
+function countUnseen(n) {
+  S.unseen = n ? (S.unseen || 0) + n : 0;
+  const btn = $("#log-new");
+  btn.hidden = !S.unseen;
+  btn.textContent = `${S.unseen} new event${S.unseen === 1 ? "" : "s"} ↓`;
+}
+
+function renderQuietToggle() {
+  const quiet = $$("#log > li.quiet").length;
+  $("#quiet-toggle").hidden = !quiet;
+  $("#quiet-count").textContent = quiet ? `(${quiet})` : "";
+}
+
+/** What waits for this seat now, or "" (the tab title's prefix). */
+function attentionTitle() {
+  const st = S.state;
+  if (!st || !S.seat || isSpectator() || st.status !== "active") return "";
+  const prompts = (st.prompts || []).filter((p) => p.kind !== "dispute" ? ownsTurn(p.combatant) : isGM());
+  if (prompts.length) return "● Waiting for you · ";
+  const blocking = (st.prompts || []).some((p) => p.kind !== "dispute");
+  const cur = st.combat && st.combat.current;
+  if (!blocking && cur && ownsTurn(cur)) return "● Your turn · ";  // the GM's: an NPC's turn
+  return "";
+}
+
+/** A short tone (Web Audio: nothing to download), when the seat asked for sound and something new waits for it. */
+function chime(now) {
+  const was = S.attention || "";
+  S.attention = now;
+  if (!now || now === was || !$("#sound-on").checked) return;
+  S.chimes = (S.chimes || 0) + 1;
+  try {
+    const ctx = S.audio || (S.audio = new AudioContext());
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, ctx.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.4);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start();
+    osc.stop(ctx.currentTime + 0.4);
+  } catch (err) { /* no audio device: the title still says it */ }
+}
+
+function wireLog() {
+  const ol = $("#log");
+  ol.addEventListener("scroll", () => { if (logAtBottom(ol)) countUnseen(0); });
+  $("#log-new").addEventListener("click", () => { ol.scrollTop = ol.scrollHeight; countUnseen(0); });
+  $("#show-quiet").addEventListener("change", (e) => ol.classList.toggle("fold-quiet", !e.currentTarget.checked));
+  const sound = $("#sound-on");
+  sound.checked = localStorage.getItem("sound") === "on";
+  sound.addEventListener("change", () => localStorage.setItem("sound", sound.checked ? "on" : "off"));
+}
+
 // ------------------------------------------------------------------ editing and removing combatants (#13)
 // The GM edits a combatant in the Add-a-combatant form, filled with its sheet (update_combatant),
 // or removes it (remove_combatant); both are events in the log like any command.
@@ -1763,6 +1837,7 @@ function wire() {
   });
   $("#live-btn").addEventListener("click", backToLive);
   wireImport();
+  wireLog();
   $$("dialog .cancel").forEach((b) => b.addEventListener("click", () => b.closest("dialog").close()));
   window.addEventListener("hashchange", () => {
     const token = tokenFromText(location.hash);
