@@ -300,7 +300,9 @@ function ruleText(text) {
   let last = 0, m;
   while ((m = re.exec(text))) {
     if (m.index > last) out.push(text.slice(last, m.index));
-    out.push(h("abbr", { class: "rule", title: `rule ${m[1]} in the rules catalogue` }, m[1]));
+    const said = ruleTextOf(m[1]);
+    out.push(h("abbr", { class: "rule", tabindex: 0, role: "button", "aria-haspopup": "dialog", dataset: { rule: m[1] },
+      title: said ? `${m[1]}: ${said}` : `rule ${m[1]} in the rules catalogue` }, m[1]));
     last = re.lastIndex;
   }
   if (last < text.length) out.push(text.slice(last));
@@ -1465,6 +1467,54 @@ function waitFor(pred, ms = 10000) {
   });
 }
 
+// ------------------------------------------------------------------ rule texts (#13)
+// A rule id anywhere in the page (ruleText) opens a short explanation in the project's own words,
+// shipped by the ruleset (welcome.rulesets[].rule_texts); an id it has none for says so.
+
+/** The ruleset's explanation of rule ``id``: the fight's ruleset's, or any ruleset's before a fight is open. */
+function ruleTextOf(id) {
+  const rs = fightRuleset();
+  for (const r of rs ? [rs] : ((S.welcome && S.welcome.rulesets) || [])) {
+    if (r.rule_texts && r.rule_texts[id]) return r.rule_texts[id];
+  }
+  return "";
+}
+
+function showRule(el) {
+  const pop = $("#rule-pop");
+  const id = el.dataset.rule;
+  $("#rule-pop-id").textContent = id;
+  $("#rule-pop-text").textContent = ruleTextOf(id) || "This ruleset ships no explanation of this rule; the rules catalogue has it.";
+  pop.hidden = false;
+  const r = el.getBoundingClientRect();
+  pop.style.top = `${window.scrollY + r.bottom + 6}px`;
+  pop.style.left = `${Math.max(8, Math.min(window.scrollX + r.left, window.scrollX + document.documentElement.clientWidth - pop.offsetWidth - 8))}px`;
+  S.ruleFrom = el;
+  $("#rule-pop-close").focus();
+}
+
+function hideRule() {
+  const pop = $("#rule-pop");
+  if (pop.hidden) return;
+  pop.hidden = true;
+  if (S.ruleFrom && S.ruleFrom.isConnected) S.ruleFrom.focus();
+  S.ruleFrom = null;
+}
+
+function wireRuleTexts() {
+  document.addEventListener("click", (e) => {
+    const el = e.target.closest && e.target.closest("abbr.rule[data-rule]");
+    if (el) { e.preventDefault(); showRule(el); return; }
+    if (!e.target.closest || !e.target.closest("#rule-pop")) hideRule();
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") { hideRule(); return; }
+    const el = e.target.closest && e.target.closest("abbr.rule[data-rule]");
+    if (el && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); showRule(el); }
+  });
+  $("#rule-pop-close").addEventListener("click", hideRule);
+}
+
 // ------------------------------------------------------------------ a log that follows the table (#13)
 // The log follows new events while the reader is at its end; scrolled up, it keeps still and a
 // button counts what came ("N new events ↓"). Events the ruleset calls turn bookkeeping
@@ -1838,6 +1888,7 @@ function wire() {
   $("#live-btn").addEventListener("click", backToLive);
   wireImport();
   wireLog();
+  wireRuleTexts();
   $$("dialog .cancel").forEach((b) => b.addEventListener("click", () => b.closest("dialog").close()));
   window.addEventListener("hashchange", () => {
     const token = tokenFromText(location.hash);

@@ -13,6 +13,7 @@ from combat_server.rules.gurps.commands import COMMANDS
 from combat_server.rules.gurps.events import COMBAT_SECRETS, EVENTS, HIDDEN_PROMPT_TEXT, VISIBLE_CONDITION
 from combat_server.rules.gurps.explain import combatant_view
 from combat_server.rules.gurps.presentation import ADJUST_FIELDS, QUIET_EVENTS
+from combat_server.rules.gurps.rule_texts import RULE_TEXTS
 from combat_server.rules.gurps.turns import settle, start_combat
 from combat_server.rules.gurps.sheet import Sheet
 from combat_server.rules.gurps.demo import DEMO
@@ -70,6 +71,7 @@ class GurpsRuleset(Ruleset[Sheet, Condition, Combat]):
     hidden_prompt_text: ClassVar[Mapping[str, str]] = HIDDEN_PROMPT_TEXT
     adjust_fields: ClassVar[tuple[Field, ...]] = ADJUST_FIELDS
     quiet_events: ClassVar[frozenset[str]] = QUIET_EVENTS
+    rule_texts: ClassVar[Mapping[str, str]] = RULE_TEXTS
 
     def validate_sheet(self, raw: Mapping[str, JSON]) -> Sheet:
         return sheet_mod.validate_sheet(raw)
