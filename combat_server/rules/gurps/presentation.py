@@ -48,34 +48,31 @@ def card(c: Combatant) -> tuple[Stat, ...]:
 
 
 def _card(c: Combatant) -> Iterator[Stat]:
+    """The card's numbers; each cites its rule, whose text (rule_texts.py) says how it is made."""
     sheet, cond = c.sheet, c.condition
     assert isinstance(sheet, Sheet) and isinstance(cond, Condition)
     cid = c.id
-    yield Stat(cid, "Defences", "Dodge", str(derived.dodge(sheet, cond)), "G-39",
-               "Basic Speed + 3, less encumbrance; halved when reeling or tired")
+    yield Stat(cid, "Defences", "Dodge", str(derived.dodge(sheet, cond)), "G-39")
     for w in sheet.all_weapons():
         p = derived.parry(w, sheet)
         if p is not None:
-            yield Stat(cid, "Defences", f"Parry ({w.name})", str(p), "G-41", "3 + half the weapon's skill + its parry bonus")
+            yield Stat(cid, "Defences", f"Parry ({w.name})", str(p), "G-41")
     b = derived.block(sheet)
     if b is not None:
-        yield Stat(cid, "Defences", f"Block ({sheet.shield_name or 'shield'})", str(b), "G-40",
-                   "3 + half the shield skill")
+        yield Stat(cid, "Defences", f"Block ({sheet.shield_name or 'shield'})", str(b), "G-40")
     if sheet.db:
-        yield Stat(cid, "Defences", "Shield DB", f"+{sheet.db}", "G-40", "added to Dodge, Parry and Block")
-    yield Stat(cid, "Armour", "DR", str(sheet.dr), "G-42", "taken off each hit's damage")
+        yield Stat(cid, "Defences", "Shield DB", f"+{sheet.db}", "G-40", "added to every defence")
+    yield Stat(cid, "Armour", "DR", str(sheet.dr), "G-42")
     for location, dr in sheet.dr_locations.items():
-        yield Stat(cid, "Armour", f"DR {location}", str(dr), "G-42")
+        yield Stat(cid, "Armour", f"DR {location}", str(dr))
     yield Stat(cid, "Scores", "Will", str(sheet.will_score), "G-18")
     yield Stat(cid, "Scores", "Per", str(sheet.per_score))
-    yield Stat(cid, "Scores", "Move", str(derived.move(sheet, cond)), "G-09", "yards per second, after encumbrance")
-    yield Stat(cid, "Scores", "Encumbrance", str(derived.encumbrance_level(sheet)), "G-02", "0 none .. 4 extra-heavy")
+    yield Stat(cid, "Scores", "Move", str(derived.move(sheet, cond)), "G-09")
+    yield Stat(cid, "Scores", "Encumbrance", str(derived.encumbrance_level(sheet)), "G-02")
     for w in sheet.weapons:
         if w.shots:
-            yield Stat(cid, "Ammunition", w.name, f"{w.shots} shot{'s' if w.shots != 1 else ''}", "",
-                       "shots before reloading")
+            yield Stat(cid, "Ammunition", w.name, f"{w.shots} shot{'s' if w.shots != 1 else ''}")
     hp = sheet.hp_max
-    yield Stat(cid, "When HP falls", "HP ≤ 0", "0", "G-44", "an HT roll each turn to stay conscious")
+    yield Stat(cid, "When HP falls", "HP ≤ 0", "0", "G-44", "HT roll each turn")
     for n in range(1, 6):
-        yield Stat(cid, "When HP falls", f"−{n}×HP", str(-n * hp), "G-45",
-                   "dead" if n == 5 else "an HT roll or die")
+        yield Stat(cid, "When HP falls", f"−{n}×HP", str(-n * hp), "G-45", "dead" if n == 5 else "HT roll or die")
