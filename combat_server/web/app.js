@@ -1844,7 +1844,7 @@ function wire() {
     const editing = f.dataset.editing;
     const r = editing ? await act("update_combatant", { id: editing, ...args }, undefined, $("button[type=submit]", f))
       : await act("add_combatant", args, undefined, $("button[type=submit]", f));
-    if (r) {
+    if (r && f.dataset.editing === editing) {  // unless the GM began editing another one meanwhile
       stopEditing();
       el.name.focus();
       toast(editing ? `${args.name} changed.` : `${args.name} added.`, "ok");

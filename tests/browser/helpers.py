@@ -47,6 +47,8 @@ def add_from_json(gm: Any, name: str, side: str, sheet: dict[str, Any]) -> None:
     form.get_by_label("Sheet JSON").fill(json.dumps(sheet))
     form.get_by_role("button", name="Add combatant").click()
     expect(gm.locator("#roster li.combatant", has_text=name)).to_be_visible()
+    # the form empties when the command's result arrives (after the event): filling it sooner races that
+    expect(form.locator("[name=name]")).to_have_value("")
 
 
 def player_page(browser: Any, gm: Any, name: str) -> Any:

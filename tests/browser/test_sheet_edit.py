@@ -57,6 +57,7 @@ def test_a_two_weapon_fighter_with_a_shield_is_added_then_edited_then_removed(
     form.get_by_role("button", name="Add combatant").click()
     ulla = gm.locator("#roster li[data-cid=ulla]")
     expect(ulla).to_be_visible()
+    expect(form.locator("[name=name]")).to_have_value("")  # the add's result came: the form is empty again
     ulla.locator("details.c-card > summary").click()
     expect(_stat(gm, "ulla", "Dodge")).to_have_text("9")
     expect(_stat(gm, "ulla", "Move")).to_have_text("4")
