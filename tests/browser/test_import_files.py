@@ -111,3 +111,21 @@ def test_a_player_loads_a_file_over_its_own_combatant_with_the_picker_and_keeps_
     assert gm.js_errors == [] and player.js_errors == []
     gm.context.close()
     player.context.close()
+
+
+def test_a_file_dropped_on_a_combatant_updates_that_combatant(browser: Any, server: ServerProcess) -> None:
+    title = "GM re-import by dropping"
+    gm = gm_page(browser, server, title)
+    _drop(gm, "#roster", [(KNIGHT_GCS.name, KNIGHT_GCS.read_text(encoding="utf-8"))])
+    knight = gm.locator("#roster li.combatant", has_text="Sir Henryk")
+    expect(knight).to_be_visible()
+    cid = knight.get_attribute("data-cid")
+    _drop(gm, f"#roster li[data-cid='{cid}'] .c-name", [(ARCHER_GCS.name, ARCHER_GCS.read_text(encoding="utf-8"))])
+    expect(gm.locator("#import-report li.import-ok", has_text=ARCHER_GCS.name)).to_be_visible()
+    expect(gm.locator("#roster li.combatant")).to_have_count(1)  # the same combatant, not a new one
+    # the archer's HP 12 as the maximum; the knight's current 15 HP is kept, as a re-import keeps it (#13)
+    expect(knight.locator(".bar-num").first).to_have_text("15/12")
+    imported = [e.payload for e in stored_events(server, title) if e.type == "character_imported"]
+    assert [(p["replaced"], p["id"]) for p in imported] == [(False, cid), (True, cid)]
+    assert gm.js_errors == []
+    gm.context.close()
