@@ -1,4 +1,4 @@
-"""#13 rule texts: every G- rule the gurps ruleset cites has a short explanation, sent to clients
+"""#13 rule texts: every G-, A- and R- rule id the gurps ruleset cites has a short explanation, sent to clients
 in welcome.rulesets[].rule_texts, written in our own words (no run of eight words from a seed text)."""
 
 from __future__ import annotations
@@ -19,14 +19,14 @@ SEEDS = next((p / "shared" / "rules" / "seeds" for p in Path(__file__).resolve()
 def _cited() -> set[str]:
     root = Path(gurps_package.__file__).parent
     return {m for path in root.rglob("*.py") if path.name != "rule_texts.py"
-            for m in re.findall(r"\bG-\d{2}\b", path.read_text(encoding="utf-8"))}
+            for m in re.findall(r"\b[GAR]-\d{2}\b", path.read_text(encoding="utf-8"))}
 
 
 def _words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", text.lower())
 
 
-def test_every_g_rule_gurps_cites_has_an_explanation() -> None:
+def test_every_rule_gurps_cites_has_an_explanation() -> None:
     missing = sorted(_cited() - set(RULE_TEXTS))
     assert not missing, f"rule ids cited in rules/gurps without a text in rule_texts.py: {missing}"
     assert all(10 <= len(text) <= 300 for text in RULE_TEXTS.values())

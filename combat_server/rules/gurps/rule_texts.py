@@ -1,10 +1,11 @@
-"""Short explanations of the G- rules the gurps ruleset cites, in this project's own words (#13).
+"""Short explanations of the rules the gurps ruleset cites, in this project's own words (#13).
 
 Why here: a rule id in the web page (the log, a badge, a threshold) opens one of these, so a
 player learns what G-43 means at the table without the rulebook. They summarise what the rules
 in this package do (rules/gurps), never the seed's text; the catalogue
-(/work/shared/rules/CATALOGUE.md) stays the reference. tests/gurps/test_rule_texts.py checks that
-every G- id cited in rules/gurps has one.
+(/work/shared/rules/CATALOGUE.md) stays the reference. The A- and R- texts say how this server
+settles a gap or an ambiguity of the rule it names. tests/gurps/test_rule_texts.py checks that
+every G-, A- and R- id cited in rules/gurps has one.
 """
 
 from __future__ import annotations
@@ -77,4 +78,42 @@ RULE_TEXTS: Mapping[str, str] = {
     "G-49": "An unconscious combatant wakes with time, or with HT rolls, depending on how low the HP is.",
     "G-51": "Fatigue: below a third of full FP, Move, Dodge and ST are halved. At 0 FP or less each maneuver "
             "needs a Will roll and lost FP also costs HP; at -FP the combatant passes out.",
+    # how this server reads the rules where they are silent or unclear (the catalogue's A- and R- rulings)
+    "A-01": "Tables the rules refer to but do not give (the damage table, falling) come from configuration data.",
+    "A-03": "Criticals on rolls other than attacks and defences: 3-4 (5 or 6 with high skill) succeed "
+            "critically, 18 (17 at skill 15 or less, or 10 over the skill) fails critically. An option.",
+    "A-06": "A sprint's extra fifth of Move is kept exactly for the distance; a move allows its whole yards.",
+    "A-07": "The throwing-distance table is used as given: a ratio between rows takes the heavier row; "
+            "over 8 times Basic Lift cannot be thrown.",
+    "A-08": "Half a point per die, rounded down: 3 dice lose 1.",
+    "A-09": "A Fright Check's stun lasts its rolled seconds; no recovery roll ends it sooner.",
+    "A-10": "Equal Basic Speed: the GM may set the order; else higher DX goes first when a PC is tied; "
+            "else a roll decides, logged.",
+    "A-11": "Where a maneuver's movement or defences are not stated, this server follows the usual "
+            "table; a step is one yard (an option).",
+    "A-12": "Half Move rounds down, but is never less than a step.",
+    "A-13": "Posture changes attack and defence by the usual table (an option).",
+    "A-14": "When the foe fails to resist a feint, only the feinter's own margin counts.",
+    "A-17": "From the 1/2D range on, damage is halved; the range penalty comes from range plus speed.",
+    "A-18": "Every critical hit skips the defence; 5 is critical from skill 15 and 6 from skill 16.",
+    "A-19": "Any number of parries per turn; an option adds -4 for each parry after the first.",
+    "A-20": "Multiplied injury rounds down but is at least 1 when anything got through; other damage "
+            "types multiply by 1 (an option gives piercing its own).",
+    "A-21": "Move and Dodge: encumbrance first (down, at least 1), then halve for wounds, then for "
+            "fatigue (each rounding up), then the maneuver's and posture's changes.",
+    "A-22": "The roll to stay conscious at 0 HP or less comes at the start of each of the combatant's "
+            "turns; after waking, none until hurt again.",
+    "A-23": "One blow that crosses several -HP lines calls for a HT roll per line; any failure kills.",
+    "A-24": "A failed major-wound roll stuns and knocks down; failing by 5 or more knocks out. Every hit "
+            "counts as a torso hit.",
+    "A-25": "Shock is injury times 10 over full HP, rounded down; several injuries add up to -4 at most; "
+            "defences do not suffer it.",
+    "A-26": "At 0 FP or less, only points lost once already at 0 or below cost HP too; below -FP every "
+            "point comes off HP.",
+    "R-04": "Fatigue's combat effects start below a third of full FP; running and swimming slow at a third or less.",
+    "R-05": "Shock from an injury taken during the victim's own turn counts on its next turn.",
+    "R-06": "HP lost through fatigue is injury: it causes shock and death checks, never a major wound.",
+    "R-07": "An unbalanced weapon that attacked, hit or miss, cannot parry until its wielder's next turn.",
+    "R-21": "Tied fighters each roll 3d6, higher first, rolling again among those still tied; the GM may "
+            "set the order instead.",
 }
