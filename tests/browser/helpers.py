@@ -26,12 +26,15 @@ def page_at(browser: Any, url: str, viewport: dict[str, int] = LAPTOP) -> Any:
     return page
 
 
-def gm_page(browser: Any, server: ServerProcess, title: str, ruleset: str | None = None) -> Any:
+def gm_page(browser: Any, server: ServerProcess, title: str, ruleset: str | None = None,
+            manual_dice: bool = False) -> Any:
     """The GM's page of a new fight called ``title``, its Add-a-combatant block open."""
     gm = page_at(browser, server.url + "/")
     if ruleset:
         gm.locator("#create-ruleset").select_option(ruleset)
     gm.get_by_label("Title").fill(title)
+    if manual_dice:
+        gm.get_by_label("We roll physical dice").check()
     gm.get_by_role("button", name="Create fight").click()
     expect(gm.locator("#seat-badge")).to_have_text("GM")
     gm.locator("details:has(#add-form)").evaluate("d => { d.open = true; }")

@@ -82,6 +82,29 @@ def test_the_tab_title_and_a_sound_tell_a_seat_its_turn_came(browser: Any, serve
     alice.context.close()
 
 
+def test_the_tab_title_tells_the_gm_a_prompt_waits_for_it(browser: Any, server: ServerProcess) -> None:
+    title = "Who answers"
+    gm = gm_page(browser, server, title, manual_dice=True)
+    add_from_json(gm, "Alice", "pc", {"dx": 14})
+    add_from_json(gm, "Orc", "npc", {})
+    alice = player_page(browser, gm, "Alice")
+    gm.get_by_role("button", name="Start combat").click()
+    expect(alice).to_have_title(f"● Your turn · {title} · combat-server")
+    act = alice.locator("#act")
+    act.get_by_label("Target", exact=True).select_option("orc")
+    dice = act.locator("#attack-dice .die-input")
+    expect(dice).to_have_count(3)
+    for i in range(3):
+        dice.nth(i).fill("2")  # 6 against DX 14: a hit (G-36), the Orc's defence is the GM's to roll
+    act.locator("#go-btn").click()
+    expect(gm.locator(".prompt.mine")).to_be_visible()
+    expect(gm).to_have_title(f"● Waiting for you · {title} · combat-server")
+    expect(alice).to_have_title(f"{title} · combat-server")  # her turn waits on the Orc's answer
+    assert alice.js_errors == [] and gm.js_errors == []
+    gm.context.close()
+    alice.context.close()
+
+
 def test_dispute_and_undo_show_on_keyboard_focus_and_on_a_touch_screen(browser: Any, server: ServerProcess) -> None:
     gm = gm_page(browser, server, "Controls without hover")
     entry = gm.locator("#log li.entry").first
