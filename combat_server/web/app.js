@@ -1026,7 +1026,12 @@ function appendLogEntry(data) {
     payloadDice(p));
   const ol = $("#log");
   const nearBottom = logAtBottom(ol);
-  if (quietTypes().has(e.type)) li.classList.add("quiet");
+  if (quietTypes().has(e.type)) {
+    // A run of bookkeeping folds into its last event (a turn's start): one divider per turn.
+    const prev = ol.lastElementChild;
+    if (prev && prev.classList.contains("quiet")) prev.classList.remove("run-last");
+    li.classList.add("quiet", "run-last");
+  }
   ol.append(li);
   S.entries.set(data.seq, { data, li });
   if (nearBottom) ol.scrollTop = ol.scrollHeight;
@@ -1518,7 +1523,8 @@ function wireRuleTexts() {
 // ------------------------------------------------------------------ a log that follows the table (#13)
 // The log follows new events while the reader is at its end; scrolled up, it keeps still and a
 // button counts what came ("N new events ↓"). Events the ruleset calls turn bookkeeping
-// (welcome.rulesets[].quiet_events) fold away unless asked for. The tab title, and a sound when
+// (welcome.rulesets[].quiet_events) fold away unless asked for: each run of them shows as one
+// divider, the run's last event (a new turn), so the log reads turn by turn. The tab title, and a sound when
 // asked for, say that it is this seat's turn or that a prompt waits for it.
 
 const logAtBottom = (ol) => ol.scrollHeight - ol.scrollTop - ol.clientHeight < 80;

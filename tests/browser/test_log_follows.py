@@ -47,19 +47,29 @@ def test_the_log_follows_new_events_unless_scrolled_up_then_counts_them(browser:
     gm.context.close()
 
 
-def test_turn_bookkeeping_is_folded_away_until_asked_for(browser: Any, server: ServerProcess) -> None:
+def test_turn_bookkeeping_folds_into_one_divider_per_turn_until_asked_for(
+        browser: Any, server: ServerProcess) -> None:
     gm = gm_page(browser, server, "Folded bookkeeping")
-    add_from_json(gm, "Alice", "pc", {"dx": 14})
-    add_from_json(gm, "Orc", "npc", {})
+    add_from_json(gm, "Orc", "npc", {"dx": 14})  # Basic Speed 6: first (G-19), the GM's to run
+    add_from_json(gm, "Alice", "pc", {})
     gm.get_by_role("button", name="Start combat").click()
-    started = gm.locator("#log li[data-type=turn_started]")
-    expect(started).to_have_count(1)
-    expect(started).to_be_hidden()
-    expect(gm.locator("#quiet-toggle")).to_contain_text("Show turn bookkeeping (1)")
+    gm.locator("label.maneuver-choice", has_text="Do nothing").click()
+    gm.locator("#go-btn").click()
+    expect(gm.locator("#current-name")).to_have_text("Alice")
+    quiet = gm.locator("#log li.quiet")
+    count = quiet.count()
+    assert count >= 3  # a turn started; then its end and the next turn's start
+    # folded: one divider per turn, each the run's last event, which names the new turn
+    shown = gm.locator("#log li.quiet:visible")
+    expect(shown).to_have_count(2)
+    expect(shown.nth(0)).to_contain_text("Round 1: Orc's turn")
+    expect(shown.nth(1)).to_contain_text("Alice's turn")
+    expect(shown.nth(1).get_by_role("button", name="Dispute")).to_be_hidden()
+    expect(gm.locator("#quiet-toggle")).to_contain_text(f"Show turn bookkeeping ({count})")
     gm.get_by_label("Show turn bookkeeping").check()
-    expect(started).to_be_visible()
+    expect(gm.locator("#log li.quiet:visible")).to_have_count(count)
     gm.get_by_label("Show turn bookkeeping").uncheck()
-    expect(started).to_be_hidden()
+    expect(gm.locator("#log li.quiet:visible")).to_have_count(2)
     assert gm.js_errors == []
     gm.context.close()
 
