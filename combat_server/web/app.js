@@ -1780,8 +1780,9 @@ function importedLine(name, r, fc) {
   const entries = [];
   for (let seq = r.first_seq; seq <= r.last_seq; seq++) { const e = S.entries.get(seq); if (e) entries.push(e.data); }
   const left = fc.file.report ? entries.flatMap((d) => (d.event.payload || {})[fc.file.report] || []) : [];
+  // With a report, its items are the news (the log has the whole explanation, which lists them too).
   return h("li", { class: "import-ok" }, h("b", {}, name), ": ",
-    entries.map((d) => ruleText(d.explanation)),
+    left.length ? `imported (event #${r.first_seq}).` : entries.map((d) => ruleText(d.explanation)),
     left.length ? h("details", { class: "import-left" }, h("summary", {}, `${fc.file.report_label || fc.file.report} (${left.length})`),
       h("ul", {}, left.map((x) => h("li", {}, String(x))))) : null);
 }
