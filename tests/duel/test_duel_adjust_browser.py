@@ -43,3 +43,32 @@ def test_the_adjust_form_offers_the_condition_fields_of_a_ruleset_that_declares_
     assert adjusted == [{"vigour": 9}]
     assert gm.js_errors == []
     gm.context.close()
+
+
+def test_a_combatant_of_a_ruleset_the_page_never_heard_of_is_edited_and_removed(
+        browser: Any, server: ServerProcess) -> None:  # noqa: F811
+    """#13: Edit fills the form the duel's schema built with the combatant's sheet; Save sends
+    update_combatant; Remove sends remove_combatant."""
+    title = "Duel edit"
+    gm = gm_page(browser, server, title, ruleset="duel")
+    form = gm.locator("#add-form")
+    form.locator("[name=name]").fill("Boris")
+    form.get_by_label("Vigour").fill("8")
+    form.get_by_role("button", name="Add combatant").click()
+    boris = gm.locator("#roster li[data-cid=boris]")
+    expect(boris).to_be_visible()
+    expect(form.locator("[name=name]")).to_have_value("")
+    boris.get_by_role("button", name="Edit").click()
+    expect(form.get_by_label("Vigour")).to_have_value("8")
+    expect(form.get_by_label("Nimbleness")).to_have_value("3")
+    form.get_by_label("Nimbleness").fill("5")
+    form.locator("[name=name]").fill("Boris the Quick")
+    form.get_by_role("button", name="Save changes").click()
+    expect(boris).to_contain_text("Boris the Quick")
+    updated = [e.payload for e in stored_events(server, title) if e.type == "combatant_updated"]
+    assert [(p["name"], p["sheet"]) for p in updated] == [("Boris the Quick", {"vigour": 8, "nimbleness": 5})]
+    gm.once("dialog", lambda d: d.accept())
+    boris.get_by_role("button", name="Remove").click()
+    expect(gm.locator("#roster li.combatant")).to_have_count(0)
+    assert gm.js_errors == []
+    gm.context.close()
