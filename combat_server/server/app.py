@@ -49,7 +49,8 @@ from combat_server.server.httpbody import HTTP_METHODS, BodyAwareConnection, met
 from combat_server.server.hub import MAX_PAGE, FightHub, Seat
 from combat_server.server.peers import PeerListener
 from combat_server.server.protocol import (
-    CLOSE_FLOODING, CLOSE_REASONS, CLOSE_SHUTDOWN, CLOSE_TOO_SLOW, MAX_DEPTH, MAX_TEXT, PROTOCOL_VERSION,
+    CLOSE_FLOODING, CLOSE_LINK_REPLACED, CLOSE_REASONS, CLOSE_SHUTDOWN, CLOSE_TOO_SLOW, MAX_DEPTH, MAX_TEXT,
+    PROTOCOL_VERSION,
     ProtocolError, dumps, decode_client_message, error_message, peek_ref, reply_ref, validate_client_message,
 )
 from combat_server.store.sql import SeatRow
@@ -809,8 +810,8 @@ class Session:
         Why here and not the ``reissue_links`` command alone: only the server holds the seat table
         and can hand the new token to the GM who asked. The change is recorded as that command's
         ``links_reissued`` event (sent as the system, as ``combat-server links`` does), so the table
-        sees when the old link stopped working. A connection already open with the old link stays
-        open; the old link cannot join again.
+        sees when the old link stopped working. Connections open with the old link are closed
+        (CLOSE_LINK_REPLACED) once the event is published; the old link cannot join again.
         """
         seat, hub = self._joined()
         if seat.role != "gm":
@@ -830,6 +831,10 @@ class Session:
             token = new_token()
             store.replace_tokens(seat.fight_id, {target: token_hash(token)})
             self.server.forget_seat(seat.fight_id, target)
+            loop = asyncio.get_running_loop()
+            for sub in [s for s in hub.subscribers if s.seat is not None and s.seat.seat_id == target]:
+                if isinstance(sub, Session):
+                    loop.create_task(sub.close(CLOSE_LINK_REPLACED))
         log.info("link_reissued", fight_id=seat.fight_id, seat=target)
         new = Seat(row.fight_id, row.seat_id, row.role, row.label, tuple(row.combatants))
         return {"type": "seat_added", "seat": new.to_json(), "token": token, "link": self.server.link(token)}

@@ -78,11 +78,13 @@ CLOSE_TOO_SLOW = 4008  # the client fell too far behind; reconnect with the last
 CLOSE_FLOODING = 4029  # far past the rate limit, repeatedly
 CLOSE_SHUTDOWN = 1001  # going away (RFC 6455 section 7.4.1)
 CLOSE_TOO_BIG = 1009  # message too big (RFC 6455 section 7.4.1), past the hard size limit
+CLOSE_LINK_REPLACED = 4003  # the seat got a new link (new_link): this connection's token no longer joins
 
 CLOSE_REASONS: Mapping[int, str] = {
     CLOSE_TOO_SLOW: "too slow: reconnect and subscribe with your last seq",
     CLOSE_FLOODING: "flooding: too many messages past the rate limit",
     CLOSE_SHUTDOWN: "server shutting down",
+    CLOSE_LINK_REPLACED: "this seat's link was replaced: ask the GM for the new one",
 }
 
 
@@ -369,7 +371,7 @@ def _sendable_tree(value: Any) -> Any:
 
 __all__ = [
     "PROTOCOL_VERSION", "CLIENT_MESSAGES", "SERVER_MESSAGES", "SERVER_ERRORS", "ProtocolError",
-    "CLOSE_TOO_SLOW", "CLOSE_FLOODING", "CLOSE_SHUTDOWN", "CLOSE_TOO_BIG", "CLOSE_REASONS",
+    "CLOSE_TOO_SLOW", "CLOSE_FLOODING", "CLOSE_SHUTDOWN", "CLOSE_TOO_BIG", "CLOSE_LINK_REPLACED", "CLOSE_REASONS",
     "MAX_TEXT", "MAX_DEPTH", "MAX_INT", "too_deep", "peek_ref",
     "schema", "parse_client_message", "decode_client_message", "validate_client_message", "reply_ref", "validate_server_message", "dumps", "error_message",
 ]

@@ -101,6 +101,8 @@ function resubscribe() {
   }).catch((err) => {
     if (err.code === "auth/bad_token") {
       toast("This link is not valid any more: ask the GM for a new one.", "error");
+      hideBanner();  // no reconnecting with it (a replaced link is closed by the server, then refused)
+      S.everSubscribed = false;
       S.token = null;
       history.replaceState(null, "", location.pathname);
       showLanding();

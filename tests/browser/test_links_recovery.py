@@ -1,6 +1,7 @@
 """#13 links that can be found again: the GM page lists every seat of the fight (list_seats), with
 the link this browser kept or, where it kept none (another browser, a cleared one), a New link
-button: the seat gets a new token, its old link stops working, the log records links_reissued."""
+button: the seat gets a new token, its old link stops working (a page open with it is closed and
+told so), the log records links_reissued."""
 
 from __future__ import annotations
 
@@ -41,6 +42,10 @@ def test_the_gm_page_lists_every_seat_and_replaces_a_lost_link(browser: Any, ser
     expect(again.locator("#log li[data-type=links_reissued]")).to_be_visible()
     expect(gm.locator("#log li[data-type=links_reissued]")).to_be_visible()
 
+    # Alice's page, open with the old link, is closed by the server and told so
+    expect(alice.locator("#landing")).to_be_visible()
+    expect(alice.locator(".toast", has_text="not valid any more")).to_be_visible()
+    expect(alice.locator("#banner")).to_be_hidden()
     # the old link no longer joins; the new one does, as Alice
     stale = page_at(browser, old_link)
     expect(stale.locator(".toast")).to_contain_text("not valid any more")

@@ -1,11 +1,13 @@
 """#13 links recovery from the GM page: ``new_link`` gives one seat a new token, the old one stops
-joining, and the table's log says so (``links_reissued``), on a real server over loopback."""
+joining (its open connections are closed with 4003), and the table's log says so
+(``links_reissued``), on a real server over loopback."""
 
 from __future__ import annotations
 
 import pytest
 
 from combat_server.client import ServerError
+from combat_server.server.protocol import CLOSE_LINK_REPLACED
 
 from .conftest import Connect, Table
 
@@ -15,6 +17,9 @@ async def test_a_seat_gets_a_new_link_and_the_old_one_no_longer_joins(table: Tab
     reply = await table.gm.request({"type": "new_link", "seat": seats["alice"]})
     assert reply["type"] == "seat_added" and reply["seat"]["seat_id"] == seats["alice"]
     assert reply["seat"]["combatants"] == ["alice"] and reply["link"].endswith("#token=" + reply["token"])
+    # Alice's open connection, made with the old link, is closed: it cannot go on as her seat
+    await table.alice.wait_until(lambda c: bool(c.close_codes), 5)
+    assert table.alice.close_codes[0] == CLOSE_LINK_REPLACED
     late = await connect()
     with pytest.raises(ServerError) as refused:
         await late.subscribe(table.tokens["alice"])
