@@ -295,6 +295,13 @@ function bar(b, value) {
     h("span", { class: "bar-num" }, known ? `${v}/${b.max}` : "?"));
 }
 
+/** A rule id as a small badge that opens the ruleset's explanation of it (rule texts, below). */
+function ruleBadge(id) {
+  const said = ruleTextOf(id);
+  return h("abbr", { class: "rule", tabindex: 0, role: "button", "aria-haspopup": "dialog", dataset: { rule: id },
+    title: said ? `${id}: ${said}` : `rule ${id} in the rules catalogue` }, id);
+}
+
 function ruleText(text) {
   // Turn rule ids (G-36, A-10, R-21) into small badges; everything else stays text.
   const out = [];
@@ -302,9 +309,7 @@ function ruleText(text) {
   let last = 0, m;
   while ((m = re.exec(text))) {
     if (m.index > last) out.push(text.slice(last, m.index));
-    const said = ruleTextOf(m[1]);
-    out.push(h("abbr", { class: "rule", tabindex: 0, role: "button", "aria-haspopup": "dialog", dataset: { rule: m[1] },
-      title: said ? `${m[1]}: ${said}` : `rule ${m[1]} in the rules catalogue` }, m[1]));
+    out.push(ruleBadge(m[1]));
     last = re.lastIndex;
   }
   if (last < text.length) out.push(text.slice(last));
@@ -1660,7 +1665,7 @@ function statCard(cid) {
       h("dd", {}, items.map((x) => h("span", { class: "stat", dataset: { label: x.label },
         title: [x.help, x.rule].filter(Boolean).join(" · ") || null },
         h("span", { class: "stat-label" }, x.label), " ", h("b", { class: "stat-value" }, x.value),
-        x.rule ? [" ", ...ruleText(x.rule)] : null)))))));
+        x.rule ? [" ", ruleBadge(x.rule)] : null)))))));
   box.addEventListener("toggle", () => cardOpen.set(cid, box.open));
   return box;
 }

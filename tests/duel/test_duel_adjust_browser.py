@@ -1,5 +1,6 @@
-"""#9 leftover: a ruleset that declares no adjustable fields gets its condition's whole-number and
-true/false fields in the GM's Adjust form (the duel: vigour and exposed), and adjusting works."""
+"""#9 leftover, #13: a ruleset that declares no adjustable fields gets its condition's whole-number
+and true/false fields in the GM's Adjust form (the duel: vigour and exposed), and adjusting works;
+the duel's own card (describe's stats) and sheet edits render like GURPS's."""
 
 from __future__ import annotations
 
@@ -39,6 +40,11 @@ def test_the_adjust_form_offers_the_condition_fields_of_a_ruleset_that_declares_
     adjust.get_by_label("Reason").fill("a bad night")
     adjust.get_by_role("button", name="Apply").click()
     expect(gm.locator("#roster li[data-cid=anna] .bar-num")).to_have_text("9/12")
+    # its card, from the duel's own stats: a group and a labelled value with its rule id
+    gm.locator("#roster li[data-cid=anna] details.c-card > summary").click()
+    stat = gm.locator("#roster li[data-cid=anna] .card-group[data-group=Footwork] .stat[data-label=Sidestep]")
+    expect(stat.locator(".stat-value")).to_have_text("3 or less on 1d6")
+    expect(stat.locator("abbr.rule")).to_have_text("D-3")
     adjusted = [e.payload["changes"] for e in stored_events(server, title) if e.type == "condition_adjusted"]
     assert adjusted == [{"vigour": 9}]
     assert gm.js_errors == []
