@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import abc
 import importlib.metadata
+import typing
 from typing import Any, Callable, ClassVar, Generic, Iterable, Mapping
 
 import attrs
@@ -17,7 +18,7 @@ from typing_extensions import TypeVar
 
 from combat_server.errors import CombatError, reject
 from combat_server.rules.commands import CommandSpec
-from combat_server.rules.describe import Description, Viewer
+from combat_server.rules.describe import Description, Field, Viewer, field_json
 from combat_server.rules.kit.calculators import CalculatorSpec
 from combat_server.rules.kit.events import EventSpec, Secret
 from combat_server.rules.model import JSON, Command, DiceSource, Event, EventDraft, FightState, Prompt
@@ -71,6 +72,24 @@ class Ruleset(abc.ABC, Generic[SheetT, ConditionT, CombatT]):
     #: A short explanation, in the project's own words, of each rule id the ruleset cites
     #: (rules/rule_text.py), sent in ``welcome.rulesets[].rule_texts``: clients open it from an id.
     rule_texts: ClassVar[Mapping[str, RuleText]] = {}
+
+    # ----------------------------------------------------------------- what clients render (#13)
+    #: What the GM's Adjust form and a ruling's override offer to set on a combatant's condition, one
+    #: ``describe.Field`` each (label, help, rule id, bounds). Empty: every whole-number and true/false
+    #: field of ``condition_type``, labelled by its name (``adjustable()``). The ``adjust`` command
+    #: itself accepts any scalar condition field (core.adjustable_fields); this is what a form shows.
+    adjust_fields: ClassVar[tuple[Field, ...]] = ()
+    #: Event types that only keep the turn's books (a turn began or ended): a client may fold them away.
+    quiet_events: ClassVar[frozenset[str]] = frozenset()
+
+    def adjustable(self) -> tuple[Field, ...]:
+        """``adjust_fields``, or the condition's whole-number and true/false fields when none are declared."""
+        if self.adjust_fields:
+            return self.adjust_fields
+        hints = typing.get_type_hints(self.condition_type)
+        kinds = {int: "integer", bool: "boolean"}
+        return tuple(Field(f.name, kinds[hints[f.name]], f.name.replace("_", " "))
+                     for f in attrs.fields(self.condition_type) if hints[f.name] in kinds)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -342,7 +361,10 @@ def rulesets_json() -> list[dict[str, JSON]]:
         ruleset = _REGISTRY[(name, latest)]
         specs: list[JSON] = [spec.to_json() for spec in ruleset.option_specs]
         entry: dict[str, JSON] = {"name": name, "version": latest, "versions": versions, "options": specs,
-                                   "sheet": ruleset.sheet_schema(), "rule_texts": rule_texts_json(ruleset.rule_texts)}
+                                   "sheet": ruleset.sheet_schema(),
+                                   "adjust": [field_json(f) for f in ruleset.adjustable()],
+                                   "rule_texts": rule_texts_json(ruleset.rule_texts),
+                                   "quiet_events": sorted(ruleset.quiet_events)}
         if ruleset.demo is not None:
             entry["demo"] = dict(ruleset.demo)
         out.append(entry)

@@ -113,3 +113,21 @@ def test_tabbing_past_the_rule_text_closes_it_and_returns_to_its_id(browser: Any
     expect(pop).to_be_hidden()
     expect(rule).to_be_focused()
     gm.context.close()
+
+
+def test_a_rule_id_on_a_combatants_card_opens_its_text_by_keyboard(browser: Any, server: ServerProcess) -> None:
+    """A card stat cites its rule (describe's stats, #13): the HP thresholds' G-45 opens its text with Enter."""
+    gm = _gm_with_started_demo(browser, server)
+    card = gm.locator("#roster li[data-cid=orc] details.c-card")
+    card.locator("summary").click()
+    rule = card.locator("button.rule[data-rule='G-45']").first
+    rule.focus()
+    gm.keyboard.press("Enter")
+    told = GurpsRuleset.rule_texts["G-45"]
+    pop = gm.get_by_role("dialog", name=f"G-45 · {told.title}")
+    expect(pop).to_contain_text(told.text)
+    pop.get_by_role("button", name="Close the rule").click()
+    expect(pop).to_be_hidden()
+    expect(rule).to_be_focused()
+    assert gm.js_errors == []
+    gm.context.close()

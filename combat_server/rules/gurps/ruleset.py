@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any, ClassVar, Mapping
 
 from combat_server.rules.gurps import attacks, checks, importing, maneuvers, sheet as sheet_mod, tool_apply
-from combat_server.rules.describe import Description, Viewer
+from combat_server.rules.describe import Description, Field, Viewer
 from combat_server.rules.gurps.apply import after_core
 from combat_server.rules.gurps.describe import describe
 from combat_server.rules.gurps.batch import Batch
 from combat_server.rules.gurps.commands import COMMANDS
 from combat_server.rules.gurps.events import COMBAT_SECRETS, EVENTS, HIDDEN_PROMPT_TEXT, VISIBLE_CONDITION
 from combat_server.rules.gurps.explain import combatant_view
+from combat_server.rules.gurps.presentation import ADJUST_FIELDS, QUIET_EVENTS
 from combat_server.rules.gurps.turns import settle, start_combat
 from combat_server.rules.gurps.sheet import Sheet
 from combat_server.rules.gurps.demo import DEMO
@@ -74,6 +75,8 @@ class GurpsRuleset(Ruleset[Sheet, Condition, Combat]):
     visible_condition: ClassVar[tuple[str, ...]] = VISIBLE_CONDITION
     combat_secrets: ClassVar[tuple[Secret, ...]] = COMBAT_SECRETS
     hidden_prompt_text: ClassVar[Mapping[str, str]] = HIDDEN_PROMPT_TEXT
+    adjust_fields: ClassVar[tuple[Field, ...]] = ADJUST_FIELDS
+    quiet_events: ClassVar[frozenset[str]] = QUIET_EVENTS
 
     def validate_sheet(self, raw: Mapping[str, JSON]) -> Sheet:
         return sheet_mod.validate_sheet(raw)
