@@ -217,7 +217,7 @@ class FightHub:
         assert self.lock.locked(), "publish only while holding the fight lock"
         if result.first_seq - 1 > self.synced_seq:
             before = self._push_from_store(result.first_seq - 1)
-        self._push(before, result.events, result.explanations, result.state)
+        self._push(before, result.events, result.explanations, result.states or (result.state,))
 
     def catch_up(self, state: FightState, events: Sequence[Event] | None = None) -> None:
         """Push what other processes appended up to ``state`` (the engine's fresh state), in order.
@@ -247,14 +247,15 @@ class FightHub:
             return self.synced_state
         if not events or events[0].seq != self.synced_seq + 1 or events[-1].seq != upto:
             events = self.engine.store.events(self.fight_id, after=self.synced_seq, upto=upto)
-        return self._push(self.synced_state, events, (), final)
+        return self._push(self.synced_state, events, (), [*([None] * (len(events) - 1)), final])
 
     def _push(self, before: FightState, events: Sequence[Event], explanations: Sequence[str],
-              final: FightState | None) -> FightState:
+              states: Sequence[FightState | None]) -> FightState:
         """Push ``events`` (consecutive, starting right after ``before``); returns the state after the last.
 
-        ``explanations`` may be shorter than ``events`` (the rest are explained
-        here); ``final`` is the state after the last event if the caller has it.
+        ``explanations`` and ``states`` (the state right after each event, as the
+        engine folded them: issue 16, fold once) are used as given; a missing one
+        (events read back from the store) is explained or folded here.
         """
         if not events:
             return before
@@ -265,8 +266,8 @@ class FightHub:
         dropped: list[Subscriber] = []
         for i, event in enumerate(events):
             prev = state
-            last = i == len(events) - 1
-            state = final if last and final is not None else self.engine.state_after(state, event)
+            given = states[i] if i < len(states) else None
+            state = given if given is not None else self.engine.state_after(state, event)
             explanation = explanations[i] if i < len(explanations) else core.explain(rs, prev, event)
             hidden = hidden_during(prev, state)
             entry = _Entry(event, explanation, prev if hidden else None, hidden)
