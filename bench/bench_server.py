@@ -605,11 +605,71 @@ async def bench_replay(args: argparse.Namespace) -> None:
         server.stop()
 
 
+# --------------------------------------------------------------------------- (8) append
+
+
+def _append_figures(n: int) -> dict[str, float]:
+    """Microseconds per one-event append with its command row, in one process, on one SQLite file:
+    the store's path, the pooled ``engine.begin()`` path it replaced, and the bare ``sqlite3`` driver."""
+    import sqlite3
+
+    from combat_server.rules.model import Event
+    from combat_server.store.sql import _SQLITE_COMMAND, _SQLITE_EVENT, open_store
+
+    tmp = tempfile.mkdtemp(prefix="combat-bench-")
+    store = open_store(f"sqlite:///{tmp}/append.sqlite", migrate=True)
+    with store.engine.begin() as conn:
+        conn.exec_driver_sql("INSERT INTO fights (fight_id, ruleset, ruleset_version, title, created_at) "
+                             "VALUES ('f', 'gurps', '1', 'bench', 'now')")
+    payload = {"before": {"hp": 5}, "changes": {"hp": 6}, "combatant": "c", "reason": "bench"}
+    seq = 0
+
+    def event(i: int) -> Event:
+        return Event("f", i, "condition_adjusted", payload, "gm", f"gm:{i}", "now", "1", "p" * 64, "h" * 64)
+
+    def store_path(i: int) -> None:
+        store.append("f", i - 1, [event(i)], f"gm:{i}", "gm", "d" * 64)
+
+    def pooled(i: int) -> None:
+        with store.engine.begin() as conn:
+            conn.exec_driver_sql(_SQLITE_COMMAND, ("f", f"gm:{i}", i, i, "gm", "d" * 64))
+            conn.exec_driver_sql(_SQLITE_EVENT, store._event_row(event(i)))
+
+    bare = sqlite3.connect(f"{tmp}/append.sqlite", isolation_level=None)
+    bare.execute("PRAGMA synchronous=NORMAL")
+
+    def bare_driver(i: int) -> None:
+        bare.execute("BEGIN")
+        bare.execute(_SQLITE_COMMAND, ("f", f"gm:{i}", i, i, "gm", "d" * 64))
+        bare.execute(_SQLITE_EVENT, store._event_row(event(i)))
+        bare.execute("COMMIT")
+
+    out: dict[str, list[float]] = {"store": [], "pooled_begin": [], "bare_sqlite3": []}
+    for _ in range(5):  # alternating blocks: the machine's noise falls on all three alike
+        for name, fn in (("store", store_path), ("pooled_begin", pooled), ("bare_sqlite3", bare_driver)):
+            t0 = time.perf_counter()
+            for _ in range(n):
+                seq += 1
+                fn(seq)
+            out[name].append((time.perf_counter() - t0) / n * 1e6)
+    bare.close()
+    store.dispose()
+    return {name: statistics.median(v) for name, v in out.items()}
+
+
+async def bench_append(args: argparse.Namespace) -> None:
+    figures = await asyncio.to_thread(_append_figures, 1000)
+    RESULTS["append"] = {f"{k}_us": v for k, v in figures.items()}
+    row("(8) one-event append, SQLite", f"store {figures['store']:.0f} us, pooled begin {figures['pooled_begin']:.0f}"
+        f" us, bare sqlite3 {figures['bare_sqlite3']:.0f} us", f"ratio to bare {figures['store'] / figures['bare_sqlite3']:.2f}",
+        None)
+
+
 # --------------------------------------------------------------------------- main
 
 BENCHES: dict[str, Callable[[argparse.Namespace], Awaitable[None]]] = {
     "latency": bench_latency, "load": bench_load, "throughput": bench_throughput, "cold_load": bench_cold_load,
-    "catchup": bench_catchup, "memory": bench_memory, "replay": bench_replay,
+    "catchup": bench_catchup, "memory": bench_memory, "replay": bench_replay, "append": bench_append,
 }
 
 
