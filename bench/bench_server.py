@@ -66,6 +66,12 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def proc_cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) process ``pid`` used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class ServerProcess:
     """``python -m combat_server.server`` on a fresh database, on loopback."""
 
@@ -99,8 +105,7 @@ class ServerProcess:
     def cpu_s(self) -> float:
         """CPU seconds (user + system) the server process used so far."""
         assert self.proc is not None
-        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return proc_cpu_s(self.proc.pid)
 
     def rss_kib(self) -> int:
         assert self.proc is not None
@@ -605,6 +610,123 @@ async def bench_replay(args: argparse.Namespace) -> None:
         server.stop()
 
 
+# --------------------------------------------------------------------------- (9) fan-out and the floor
+
+
+async def _ours(n: int, commands: int, url: str, server: ServerProcess) -> dict[str, Any]:
+    """Command -> last of ``n`` subscribers (the GM and n - 1 spectators) on our server."""
+    import orjson
+
+    arrivals = Arrivals(n)
+    gm, tokens, _ = await new_fight(url, players=0, spectators=n - 1)
+    gm.on_event = arrivals.hook
+    clients = [gm]
+    for t in tokens:
+        c = await CombatClient.connect(url, on_event=arrivals.hook)
+        await c.subscribe(t)
+        clients.append(c)
+    latencies: list[float] = []
+    meter: CpuMeter | None = None
+    gm.received = []
+    warm = min(50, commands // 5)
+    for i in range(commands + warm):
+        if i == warm:
+            meter = CpuMeter(server)
+        kind, a = adjust(i)
+        t0 = time.perf_counter()
+        r = await gm.command(kind, a)
+        await asyncio.wait_for(arrivals.event(r["last_seq"]).wait(), 30)
+        if i >= warm:
+            latencies.append((max(arrivals.seen[r["last_seq"]]) - t0) * 1000)
+        if len(gm.received) > 100:
+            del gm.received[:-10]
+    assert meter is not None
+    cpu = meter.done(len(latencies))
+    push = next(m for m in reversed(gm.received) if m.get("type") == "event")
+    for c in clients:
+        await c.close()
+    return {"p50_ms": pct(latencies, 50), "p99_ms": pct(latencies, 99), "server_cpu_ms": cpu["server_cpu_ms_per_cmd"],
+            "bytes_per_push": len(orjson.dumps(push)), "payload": orjson.dumps(push).decode("utf-8")}
+
+
+async def _floor(n: int, broadcasts: int, payload: str) -> dict[str, Any]:
+    """The same payload from a bare ``websockets`` broadcast to ``n`` clients that decode it (bench/floor_server.py)."""
+    import orjson
+    from websockets.asyncio.client import connect
+
+    tmp = Path(tempfile.mkdtemp(prefix="combat-floor-")) / "payload.json"
+    tmp.write_text(payload, "utf-8")
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, str(ROOT / "bench" / "floor_server.py"), str(port), str(tmp)],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        assert proc.stdout is not None
+        await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 30)
+        socks = [await connect(f"ws://127.0.0.1:{port}", compression=None, max_size=None) for _ in range(n)]
+        got: list[float] = []
+        done = asyncio.Event()
+
+        async def reader(ws: Any) -> None:
+            async for raw in ws:
+                orjson.loads(raw)
+                got.append(time.perf_counter())
+                if len(got) == n:
+                    done.set()
+
+        tasks = [asyncio.ensure_future(reader(ws)) for ws in socks]
+        latencies: list[float] = []
+        c0, s0 = own_cpu_s(), proc_cpu_s(proc.pid)
+        warm = min(50, broadcasts // 5)
+        for i in range(broadcasts + warm):
+            if i == warm:
+                s0 = proc_cpu_s(proc.pid)
+            got.clear()
+            done.clear()
+            t0 = time.perf_counter()
+            await socks[0].send("go")
+            await asyncio.wait_for(done.wait(), 30)
+            if i >= warm:
+                latencies.append((max(got) - t0) * 1000)
+        server_ms = (proc_cpu_s(proc.pid) - s0) * 1000 / broadcasts
+        del c0
+        for task in tasks:
+            task.cancel()
+        for ws in socks:
+            await ws.close()
+        return {"p50_ms": pct(latencies, 50), "p99_ms": pct(latencies, 99), "server_cpu_ms": server_ms}
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+async def bench_fanout(args: argparse.Namespace) -> None:
+    """Issue 16: one command to 1, 8, 32 and 128 subscribers, each size in alternating blocks with the
+    bare-broadcast floor of the same payload to the same number of clients."""
+    server = await ServerProcess().start()
+    out: dict[str, Any] = {}
+    try:
+        for n in args.watchers:
+            commands = args.fanout_commands if n <= 32 else max(100, args.fanout_commands // 3)
+            blocks: dict[str, list[dict[str, Any]]] = {"ours": [], "floor": []}
+            for _ in range(args.blocks):
+                ours = await _ours(n, commands, server.url, server)
+                blocks["ours"].append(ours)
+                blocks["floor"].append(await _floor(n, commands, ours["payload"]))
+            fig = {side: {k: statistics.median(b[k] for b in runs) for k in ("p50_ms", "p99_ms", "server_cpu_ms")}
+                   for side, runs in blocks.items()}
+            fig["ours"]["bytes_per_push"] = blocks["ours"][-1]["bytes_per_push"]
+            out[str(n)] = fig
+            o, f = fig["ours"], fig["floor"]
+            row(f"(9) fan-out, {n} subscribers", f"p50 {o['p50_ms']:.2f} p99 {o['p99_ms']:.2f} ms, cpu {o['server_cpu_ms']:.2f} ms,"
+                f" {o['bytes_per_push']} B/push", "", None)
+            row("    bare broadcast, same payload", f"p50 {f['p50_ms']:.2f} p99 {f['p99_ms']:.2f} ms, cpu {f['server_cpu_ms']:.2f} ms",
+                f"ratio p50 {o['p50_ms'] / f['p50_ms']:.1f}x, cpu {o['server_cpu_ms'] / max(f['server_cpu_ms'], 1e-9):.1f}x",
+                None)
+    finally:
+        server.stop()
+    RESULTS["fanout"] = out
+
+
 # --------------------------------------------------------------------------- (8) append
 
 
@@ -670,6 +792,7 @@ async def bench_append(args: argparse.Namespace) -> None:
 BENCHES: dict[str, Callable[[argparse.Namespace], Awaitable[None]]] = {
     "latency": bench_latency, "load": bench_load, "throughput": bench_throughput, "cold_load": bench_cold_load,
     "catchup": bench_catchup, "memory": bench_memory, "replay": bench_replay, "append": bench_append,
+    "fanout": bench_fanout,
 }
 
 
@@ -689,6 +812,9 @@ async def main() -> None:
     p.add_argument("--replay-events", type=int, default=100_000, help="(7) events in the long fight")
     p.add_argument("--replay-pages", type=int, default=10, help="(7) pages timed one at a time")
     p.add_argument("--replay-seconds", type=float, default=20, help="(7) seconds of commands while pages are read")
+    p.add_argument("--watchers", type=int, nargs="+", default=[1, 8, 32, 128], help="(9) subscriber counts")
+    p.add_argument("--fanout-commands", type=int, default=300, help="(9) commands per block (a third past 32)")
+    p.add_argument("--blocks", type=int, default=3, help="(9), (10) alternating blocks per size; medians reported")
     p.add_argument("--client-gc", action="store_true", help="keep the clients' cyclic GC on while measuring")
     p.add_argument("--json", default=str(ROOT / "bench" / "results.json"), help="where to write the results")
     args = p.parse_args()

@@ -453,6 +453,7 @@ class Session:
             "list_seats": self._list_seats,
             "state_at": self._state_at,
             "replay": self._replay,
+            "view": self._view,
         }
 
     # ------------------------------------------------------------------ outgoing
@@ -665,8 +666,9 @@ class Session:
             state, catchup, from_store = hub.add(self, after, live=bool(m.get("live", True)))
             if from_store:
                 self._held, self._held_size = [], 0  # before the lock is released: nothing live is pushed ahead
+            seq, view, digest = hub.live_view(self)  # the view its live patches start from (protocol 2)
             reply = {"type": "subscribed", "fight_id": seat.fight_id, "seat": seat.to_json(),
-                     "last_seq": state.seq, "after": after, "state": hub.view(seat, state),
+                     "last_seq": seq, "after": after, "state": view, "view_hash": digest,
                      "commands": [spec.to_json() for spec in command_specs(hub.ruleset())]}
             if m.get("describe"):  # a client that renders descriptions asks for them (#9, describe)
                 reply["description"] = hub.describe(self, state)
@@ -810,6 +812,14 @@ class Session:
         seat, hub = self._joined()
         state = await self.server.read(self.server.engine.state_at, seat.fight_id, int(m["seq"]))
         return {"type": "state", "fight_id": seat.fight_id, "seq": state.seq, "state": hub.view(seat, state)}
+
+    async def _view(self, m: dict[str, Any]) -> dict[str, Any]:
+        """The seat's whole view at the seq its pushes have reached, with its hash: what a client
+        whose patched copy no longer matches a push's ``view_hash`` asks for (protocol 2, issue 16).
+        The next push's patch starts from exactly this view."""
+        seat, hub = self._joined()
+        seq, view, digest = hub.live_view(self)
+        return {"type": "full_view", "fight_id": seat.fight_id, "seq": seq, "state": view, "view_hash": digest}
 
     async def _replay(self, m: dict[str, Any]) -> dict[str, Any]:
         seat, hub = self._joined()

@@ -70,11 +70,21 @@ WAL_LIMIT_BYTES = 64 * 1024 * 1024
 TRUNCATE_WAIT_MS = 200
 
 
-def _sqlite_pragmas(autocheckpoint: bool, wal_limit: int = WAL_LIMIT_BYTES) -> Callable[[Any, Any], None]:
+#: ``serve --durability``: SQLite's ``synchronous`` setting (WAL mode). ``normal``: a committed event
+#: survives a crash of the process, not a power loss or an OS crash (the last commits may be lost
+#: then, never half-written); ``full``: every commit is fsynced, and survives those too, at the cost
+#: measured in docs/benchmarks.md. PostgreSQL's durability is its own configuration's.
+DURABILITY = {"normal": "NORMAL", "full": "FULL"}
+
+
+def _sqlite_pragmas(autocheckpoint: bool, wal_limit: int = WAL_LIMIT_BYTES,
+                    durability: str = "normal") -> Callable[[Any, Any], None]:
+    synchronous = DURABILITY[durability]
+
     def on_connect(dbapi_conn: Any, _record: Any) -> None:
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA journal_mode=WAL")
-        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute(f"PRAGMA synchronous={synchronous}")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute("PRAGMA busy_timeout=10000")
         cur.execute(f"PRAGMA journal_size_limit={int(wal_limit)}")
@@ -85,9 +95,11 @@ def _sqlite_pragmas(autocheckpoint: bool, wal_limit: int = WAL_LIMIT_BYTES) -> C
     return on_connect
 
 
-def make_engine(url: str, *, background_checkpoints: bool = False, wal_limit: int = WAL_LIMIT_BYTES) -> Engine:
+def make_engine(url: str, *, background_checkpoints: bool = False, wal_limit: int = WAL_LIMIT_BYTES,
+                durability: str = "normal") -> Engine:
     """``background_checkpoints`` (SQLite): commits never checkpoint the WAL; call
     :meth:`SqlStore.checkpoint` from another thread instead (the server does).
+    ``durability`` (SQLite): ``normal`` or ``full``, see :data:`DURABILITY`.
 
     JSON columns are written as canonical JSON on both engines: the bytes stored are
     the bytes hashed (#15 item 4)."""
@@ -96,7 +108,7 @@ def make_engine(url: str, *, background_checkpoints: bool = False, wal_limit: in
         # payloads hold hidden sheets) into the logs.
         engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 10},
                                   hide_parameters=True, json_serializer=canonical_json)
-        sa_event.listen(engine, "connect", _sqlite_pragmas(not background_checkpoints, wal_limit))
+        sa_event.listen(engine, "connect", _sqlite_pragmas(not background_checkpoints, wal_limit, durability))
         return engine
     # No pre-ping: it would cost a round trip per command. A connection dropped by a
     # database restart fails one command (the client retries with the same command id)
@@ -118,10 +130,14 @@ class SqlStore:
     """The fight log in SQL. Every public method is one transaction."""
 
     def __init__(self, url: str, engine: Engine | None = None, *, background_checkpoints: bool = False,
-                 wal_limit: int = WAL_LIMIT_BYTES) -> None:
+                 wal_limit: int = WAL_LIMIT_BYTES, durability: str = "normal") -> None:
+        if durability not in DURABILITY:
+            raise ValueError(f"durability must be one of {', '.join(DURABILITY)}, not {durability!r}")
         self.url = url
         self.wal_limit = wal_limit
-        self.engine = engine or make_engine(url, background_checkpoints=background_checkpoints, wal_limit=wal_limit)
+        self.durability = durability
+        self.engine = engine or make_engine(url, background_checkpoints=background_checkpoints, wal_limit=wal_limit,
+                                            durability=durability)
         self.background_checkpoints = background_checkpoints and self.engine.dialect.name == "sqlite"
         self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         #: SQLite: the one connection appends go through, kept checked out (issue 16, a lean append:
@@ -604,10 +620,11 @@ def _row_to_seat(r: Any) -> SeatRow:
 
 
 def open_store(url: str | None = None, *, migrate: bool = False, check: bool = True,
-               background_checkpoints: bool = False) -> SqlStore:
+               background_checkpoints: bool = False, durability: str = "normal") -> SqlStore:
     """Open the store at ``url``; migrate it, or refuse to use an unmigrated one.
 
-    ``background_checkpoints``: see :meth:`SqlStore.checkpoint` (SQLite only).
+    ``background_checkpoints``: see :meth:`SqlStore.checkpoint`; ``durability``: see
+    :data:`DURABILITY` (both SQLite only).
     """
     url = url or default_database_url()
     sqlite_path = sa.engine.make_url(url).database if url.startswith("sqlite") else None
@@ -615,7 +632,7 @@ def open_store(url: str | None = None, *, migrate: bool = False, check: bool = T
         # Refuse before SQLite creates an empty file as a side effect of looking.
         raise MigrationMissing(None, f"no database at {sqlite_path}: run `combat-server migrate` first",
                                current=None, head=None)
-    store = SqlStore(url, background_checkpoints=background_checkpoints)
+    store = SqlStore(url, background_checkpoints=background_checkpoints, durability=durability)
     try:
         if migrate:
             store.migrate()
