@@ -34,7 +34,7 @@ from combat_server.rules.model import (
 from combat_server.rules.commands import check_command
 from combat_server.rules.ruleset import Ruleset, get_ruleset
 from combat_server.rules.serialize import state_bytes, state_from_json, state_to_json
-from combat_server.store.sql import SeatRow, SqlStore
+from combat_server.store.recorder import SeatRow, Store
 
 log = structlog.get_logger("combat_server.engine")
 
@@ -101,7 +101,7 @@ class Engine:
 
     def __init__(
         self,
-        store: SqlStore,
+        store: Store,
         *,
         snapshot_every: int = 100,
         cache_size: int = 1024,

@@ -10,7 +10,7 @@ runs in worker threads (round trips release the GIL). Reads of the log that can 
 long (replay and catch-up pages, ``state_at``) always run in read worker threads
 (:meth:`CombatServer.read`). Fights are independent:
 one fight's lock never waits for another's. Several processes can serve the
-same fights on one PostgreSQL database (server/peers.py).
+same fights on one PostgreSQL database (store/pg_listen.py).
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable, Mapping, TypeVar
 
 import attrs
-import sqlalchemy as sa
 import structlog
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
@@ -41,18 +40,18 @@ from websockets.protocol import State
 from websockets.http11 import Request, Response
 
 from combat_server.engine.fight import CommandResult, Engine
-from combat_server.errors import CombatError, reject
+from combat_server.errors import CombatError, StoreUnavailable, reject
 from combat_server.rules.core import command_specs
 from combat_server.rules.model import GM_ACTOR, Command, Event, FightState
 from combat_server.rules.ruleset import default_ruleset_name, rulesets_json
 from combat_server.server.httpbody import HTTP_METHODS, BodyAwareConnection, method_not_allowed
 from combat_server.server.hub import MAX_PAGE, FightHub, Seat
-from combat_server.server.peers import PeerListener
 from combat_server.server.protocol import (
     CLOSE_FLOODING, CLOSE_REASONS, CLOSE_SHUTDOWN, CLOSE_TOO_SLOW, MAX_DEPTH, MAX_TEXT, PROTOCOL_VERSION,
     ProtocolError, dumps, decode_client_message, error_message, peek_ref, reply_ref, validate_client_message,
 )
-from combat_server.store.sql import SeatRow
+from combat_server.store.pg_listen import PeerListener
+from combat_server.store.recorder import SeatRow
 
 WEB_DIR = Path(__file__).resolve().parents[1] / "web"
 WS_PATH = "/ws"
@@ -101,7 +100,7 @@ class ServerConfig:
     #: Fights whose hubs (subscribers, catch-up cache) are kept in memory.
     max_hubs: int = 4096
     #: On PostgreSQL, LISTEN for other server processes' appends and push them to this
-    #: process's subscribers (several processes serving the same fights, server/peers.py).
+    #: process's subscribers (several processes serving the same fights, store/pg_listen.py).
     listen_peers: bool = True
     #: permessage-deflate for clients that offer it (browsers do): about a fifth of the
     #: bytes on the wire, but each message is compressed per connection, which halves
@@ -613,14 +612,13 @@ class Session:
                 if ref is not None:
                     reply["ref"] = ref
                 self.send(reply)
-        except CombatError as exc:
-            self.send(error_message(exc, ref, command_id))
-        except (sa.exc.OperationalError, sa.exc.InterfaceError) as exc:  # the database is down or dropped us
+        except StoreUnavailable as exc:  # the database is down or dropped us (translated by the store)
             if self.seat is not None:
                 self.server.engine.forget(self.seat.fight_id)
-            log.warning("store_unavailable", seat=self.seat.seat_id if self.seat else None,
-                        error=f"{type(exc.orig).__name__}: {str(exc.orig).strip()[:200]}")
+            log.warning("store_unavailable", seat=self.seat.seat_id if self.seat else None, error=exc.message)
             self.send(error_message(ProtocolError("store/unavailable"), ref, command_id))
+        except CombatError as exc:
+            self.send(error_message(exc, ref, command_id))
         except Exception as exc:  # a bug: say so, keep serving the others
             log.exception("internal_error", seat=self.seat.seat_id if self.seat else None)
             self.send(error_message(ProtocolError("internal/error", f"internal error: {type(exc).__name__}"),
@@ -728,9 +726,6 @@ class Session:
                     "duplicate": result.duplicate}
         except CombatError as exc:
             outcome = exc.code
-            raise
-        except (sa.exc.OperationalError, sa.exc.InterfaceError):
-            outcome = "store/unavailable"
             raise
         except Exception:
             outcome = "internal/error"

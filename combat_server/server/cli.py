@@ -22,7 +22,7 @@ from combat_server.rules.model import GM_ACTOR, Command
 from combat_server.rules.ruleset import load_rulesets
 from combat_server.server.app import CombatServer, ServerConfig, is_loopback
 from combat_server.server.gcpolicy import GcPolicy
-from combat_server.store.sql import SqlStore, default_database_url, open_store
+from combat_server.store import SqlStore, default_database_url, open_store
 
 __all__ = ["add_serve_command", "run_serve", "build_demo", "checkpoint_loop", "main"]
 

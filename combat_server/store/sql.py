@@ -15,15 +15,15 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-import attrs
 import sqlalchemy as sa
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Connection, Engine
 
 from combat_server.canonical import canonical_json, parse_stored, state_digest
-from combat_server.errors import Conflict, Corrupt, MigrationMissing, StoreError, UnknownFight
+from combat_server.errors import Conflict, Corrupt, MigrationMissing, StoreError, StoreUnavailable, UnknownFight
 from combat_server.rules.model import JSON, Event
 from combat_server.store import tables as t
+from combat_server.store.recorder import FightRow, SeatRow
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 
@@ -43,24 +43,33 @@ def default_database_url() -> str:
     return os.environ.get("COMBAT_DATABASE_URL") or "sqlite:///combat.sqlite"
 
 
-@attrs.frozen
-class FightRow:
-    fight_id: str
-    ruleset: str
-    ruleset_version: str
-    title: str
-    created_at: str
-    last_seq: int
+def _translated(method: Callable[..., Any]) -> Callable[..., Any]:
+    """The method with the driver's "cannot reach the database" errors raised as ``store/unavailable``
+    (issue 16: the engine and the server know store errors only, never the driver's)."""
+    @functools.wraps(method)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(*args, **kwargs)
+        except (sa.exc.OperationalError, sa.exc.InterfaceError, sqlite3.OperationalError,
+                sqlite3.InterfaceError) as exc:
+            orig = getattr(exc, "orig", None) or exc
+            raise StoreUnavailable(None, f"the database could not be reached: {type(orig).__name__}: "
+                                         f"{str(orig).strip()[:200]}") from exc
+
+    return wrapper
 
 
-@attrs.frozen
-class SeatRow:
-    fight_id: str
-    seat_id: str
-    role: str
-    label: str
-    combatants: tuple[str, ...]
-    token_hash: str
+#: SqlStore methods left as they are: schema checks (open_store turns their errors into
+#: store/unreachable) and the server's upkeep (it logs what fails there and tries again).
+_UNTRANSLATED = frozenset({"migrate", "current_revision", "head_revision", "check_schema", "checkpoint", "wal_size",
+                           "dispose"})
+
+
+def _translate_driver_errors(cls: type) -> type:
+    for name, value in list(vars(cls).items()):
+        if callable(value) and not name.startswith("_") and name not in _UNTRANSLATED:
+            setattr(cls, name, _translated(value))
+    return cls
 
 
 #: A WAL file larger than this is checkpointed with TRUNCATE (and trimmed to it by journal_size_limit) by
@@ -126,8 +135,10 @@ def alembic_config(url: str) -> Any:
     return cfg
 
 
+@_translate_driver_errors
 class SqlStore:
-    """The fight log in SQL. Every public method is one transaction."""
+    """The fight log in SQL (a :class:`~combat_server.store.recorder.Store`). Every public method is one
+    transaction, and raises store errors only (:func:`_translated`)."""
 
     def __init__(self, url: str, engine: Engine | None = None, *, background_checkpoints: bool = False,
                  wal_limit: int = WAL_LIMIT_BYTES, durability: str = "normal") -> None:
