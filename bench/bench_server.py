@@ -14,6 +14,11 @@ Measurements and targets (2-core machine):
   memory      per connection and per loaded fight                      target <= 40 KiB per connection
   replay      one page of 1,000 events of a 100,000-event fight;       target page <= 200 ms,
               another fight's commands while 10 such pages are read    p99 <= 50 ms
+  append      one-event append: the store, the pooled path, bare sqlite3 (issue 16)
+  fanout      command -> last of 1/8/32/128 subscribers, alternating with the bare-broadcast
+              floor (bench/floor_server.py: the same payload to the same clients)
+  peer        the same workload on a Colyseus 0.16 room (bench/peers/colyseus, needs node and
+              `npm install` there; skipped otherwise), alternating blocks, ratios printed
 
 Prints a table and writes bench/results.json. The command sent is a GM's
 ``adjust`` (a constant-size state); the fights have the four demo combatants.
@@ -727,6 +732,64 @@ async def bench_fanout(args: argparse.Namespace) -> None:
     RESULTS["fanout"] = out
 
 
+# --------------------------------------------------------------------------- (10) the peer: Colyseus
+
+PEER_DIR = ROOT / "bench" / "peers" / "colyseus"
+
+
+async def _colyseus(url: str, n: int, moves: int, pid: int) -> dict[str, Any]:
+    s0 = proc_cpu_s(pid)
+    proc = await asyncio.create_subprocess_exec("node", "client.mjs", url, str(n), str(moves), cwd=PEER_DIR,
+                                                stdout=asyncio.subprocess.PIPE)
+    out, _ = await asyncio.wait_for(proc.communicate(), 600)
+    warm = min(50, moves // 5)
+    figures: dict[str, Any] = json.loads(out.decode().strip().splitlines()[-1])
+    figures["server_cpu_ms"] = (proc_cpu_s(pid) - s0) * 1000 / (moves + warm)  # joins included: a small overcount
+    return figures
+
+
+async def bench_peer(args: argparse.Namespace) -> None:
+    """Issue 16: the same workload (one command changes one HP value and appends to the log) on a
+    Colyseus 0.16 room, in alternating blocks with ours, same client counts; prints the ratios.
+    Skipped with a message where node or the peer's packages are missing (not part of CI)."""
+    import shutil
+
+    if shutil.which("node") is None or not (PEER_DIR / "node_modules").is_dir():
+        print(f"(10) peer scenario skipped: needs node and `npm install` in {PEER_DIR.relative_to(ROOT)}", flush=True)
+        return
+    ours_server = await ServerProcess().start()
+    port = free_port()
+    peer = subprocess.Popen(["node", "server.mjs", str(port)], cwd=PEER_DIR, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL)
+    out: dict[str, Any] = {}
+    try:
+        assert peer.stdout is not None
+        while b"listening" not in await asyncio.wait_for(asyncio.to_thread(peer.stdout.readline), 30):
+            pass
+        for n in args.watchers:
+            commands = args.fanout_commands if n <= 32 else max(100, args.fanout_commands // 3)
+            runs: dict[str, list[dict[str, Any]]] = {"ours": [], "colyseus": []}
+            for _ in range(args.blocks):
+                runs["ours"].append(await _ours(n, commands, ours_server.url, ours_server))
+                runs["colyseus"].append(await _colyseus(f"ws://127.0.0.1:{port}", n, commands, peer.pid))
+            fig = {side: {k: statistics.median(b[k] for b in r) for k in ("p50_ms", "p99_ms", "server_cpu_ms")}
+                   for side, r in runs.items()}
+            fig["ours"]["bytes_per_push"] = runs["ours"][-1]["bytes_per_push"]
+            fig["colyseus"]["bytes_per_push"] = runs["colyseus"][-1]["bytes_per_update"]
+            fig["ratio"] = {k: fig["ours"][k] / max(fig["colyseus"][k], 1e-9) for k in ("p50_ms", "p99_ms", "server_cpu_ms")}
+            out[str(n)] = fig
+            o, c, r = fig["ours"], fig["colyseus"], fig["ratio"]
+            row(f"(10) {n} clients: ours", f"p50 {o['p50_ms']:.2f} p99 {o['p99_ms']:.2f} ms, cpu {o['server_cpu_ms']:.2f} ms, "
+                f"{o['bytes_per_push']:.0f} B", "", None)
+            row("     Colyseus 0.16", f"p50 {c['p50_ms']:.2f} p99 {c['p99_ms']:.2f} ms, cpu {c['server_cpu_ms']:.2f} ms, "
+                f"{c['bytes_per_push']:.0f} B", f"ours/peer p50 {r['p50_ms']:.1f}x p99 {r['p99_ms']:.1f}x", None)
+    finally:
+        ours_server.stop()
+        peer.kill()
+        peer.wait()
+    RESULTS["peer"] = out
+
+
 # --------------------------------------------------------------------------- (8) append
 
 
@@ -792,7 +855,7 @@ async def bench_append(args: argparse.Namespace) -> None:
 BENCHES: dict[str, Callable[[argparse.Namespace], Awaitable[None]]] = {
     "latency": bench_latency, "load": bench_load, "throughput": bench_throughput, "cold_load": bench_cold_load,
     "catchup": bench_catchup, "memory": bench_memory, "replay": bench_replay, "append": bench_append,
-    "fanout": bench_fanout,
+    "fanout": bench_fanout, "peer": bench_peer,
 }
 
 
