@@ -46,9 +46,10 @@ from combat_server.rules.model import GM_ACTOR, Command, Event, FightState
 from combat_server.rules.ruleset import default_ruleset_name, rulesets_json
 from combat_server.server.httpbody import HTTP_METHODS, BodyAwareConnection, method_not_allowed
 from combat_server.server.hub import MAX_PAGE, FightHub, Seat
+from combat_server.server.inbound import Close, Inbound, Refuse
 from combat_server.server.protocol import (
-    CLOSE_FLOODING, CLOSE_REASONS, CLOSE_SHUTDOWN, CLOSE_TOO_SLOW, MAX_DEPTH, MAX_TEXT, PROTOCOL_VERSION,
-    ProtocolError, dumps, decode_client_message, error_message, peek_ref, reply_ref, validate_client_message,
+    CLOSE_REASONS, CLOSE_SHUTDOWN, CLOSE_TOO_SLOW, MAX_DEPTH, MAX_TEXT, PROTOCOL_VERSION, ProtocolError, dumps,
+    error_message,
 )
 from combat_server.store.pg_listen import PeerListener
 from combat_server.store.recorder import SeatRow
@@ -64,8 +65,6 @@ CLOSE_CATCH_UP_FAILED = 1011
 READ_WORKERS = 2
 #: Seconds a shutdown waits for clients to answer its close (1001) before it drops their connections.
 SHUTDOWN_GRACE = 2.0
-#: The flood count starts again after this many seconds without a rate-limited message.
-FLOOD_QUIET = 1.0
 
 log = structlog.get_logger("combat_server.server")
 T = TypeVar("T")
@@ -433,10 +432,10 @@ class Session:
         #: Texts waiting for the writer, each with the characters it counts against ``queue_bytes``.
         self._queue: asyncio.Queue[tuple[str, int] | None] = asyncio.Queue(maxsize=server.config.queue_size)
         self._queued = 0  # characters counted in the queue
-        self._tokens = float(server.config.burst)
-        self._refilled = time.monotonic()
-        self._limited = 0  # rate-limited messages since the last quiet second
-        self._last_limited = 0.0
+        cfg = server.config
+        #: Rate, size, decoding and schema checks, sans I/O (server/inbound.py).
+        self.inbound = Inbound(rate=cfg.rate, burst=cfg.burst, flood_close=cfg.flood_close,
+                               max_message=cfg.max_message, clock=time.monotonic)
         self._closing = False
         self._sending = False  # the writer task is inside ws.send (maybe waiting for the socket to drain)
         #: Live messages held back while a catch-up is read from the store (``None``: not holding).
@@ -564,49 +563,18 @@ class Session:
             except (asyncio.CancelledError, ConnectionClosed):
                 pass
 
-    def _allow(self) -> bool:
-        cfg = self.server.config
-        now = time.monotonic()
-        self._tokens = min(float(cfg.burst), self._tokens + (now - self._refilled) * cfg.rate)
-        self._refilled = now
-        if self._tokens >= 1.0:
-            self._tokens -= 1.0
-            return True
-        # A message let through does not reset the count (at the refill rate one always is):
-        # only a quiet second does, so a client that keeps ignoring the limit is closed.
-        if now - self._last_limited > FLOOD_QUIET:
-            self._limited = 0
-        self._limited += 1
-        self._last_limited = now
-        return False
-
     async def _receive(self, raw: str | bytes) -> None:
-        ref: str | None = None
-        command_id: str | None = None
+        step = self.inbound.receive(raw)
+        if isinstance(step, Close):
+            self._closing = True
+            asyncio.get_running_loop().create_task(self.close(step.code))
+            return
+        if isinstance(step, Refuse):
+            self.send(error_message(step.error, step.ref, None))
+            return
+        message, ref = step.message, step.ref
+        command_id: str | None = message.get("command_id")
         try:
-            cfg = self.server.config
-            # Rate and size first, on the raw text: a flood or an oversized message costs no decoding.
-            if not self._allow():
-                if self._limited >= cfg.flood_close:
-                    self._closing = True
-                    asyncio.get_running_loop().create_task(self.close(CLOSE_FLOODING))
-                    return
-                ref = peek_ref(raw) if isinstance(raw, str) else None
-                raise ProtocolError("rate/limited", retry_after_ms=int(1000 / cfg.rate) + 1)
-            if isinstance(raw, bytes):
-                raise ProtocolError("protocol/binary")
-            if len(raw) > cfg.max_message:
-                ref = peek_ref(raw)
-                raise ProtocolError("protocol/too_big", f"messages are limited to {cfg.max_message} characters",
-                                    limit=cfg.max_message)
-            try:
-                message = decode_client_message(raw)
-            except ProtocolError:
-                ref = peek_ref(raw)  # unreadable or too deep: echo a plain ref if there is one
-                raise
-            ref = reply_ref(message)
-            validate_client_message(message)
-            command_id = message.get("command_id")
             reply = await self._handlers[message["type"]](message)
             if reply is not None:
                 if ref is not None:
