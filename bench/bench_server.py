@@ -17,6 +17,7 @@ Measurements and targets (2-core machine):
   append      one-event append: the store, the pooled path, bare sqlite3 (issue 16)
   fanout      command -> last of 1/8/32/128 subscribers, alternating with the bare-broadcast
               floor (bench/floor_server.py: the same payload to the same clients)
+  bytes       bytes per subscriber of a one-HP push with 4 and 500 combatants (in process)
   peer        the same workload on a Colyseus 0.16 room (bench/peers/colyseus, needs node and
               `npm install` there; skipped otherwise), alternating blocks, ratios printed
 
@@ -732,6 +733,67 @@ async def bench_fanout(args: argparse.Namespace) -> None:
     RESULTS["fanout"] = out
 
 
+# --------------------------------------------------------------------------- (11) bytes per push by fight size
+
+
+class _Counting:
+    """A subscriber that only counts what it is sent (in-process: the bytes do not depend on sockets)."""
+
+    def __init__(self, seat: Any) -> None:
+        self.seat = seat
+        self.sent: list[str] = []
+
+    def deliver(self, text: str) -> bool:
+        self.sent.append(text)
+        return True
+
+    def drop_too_slow(self) -> None:
+        pass
+
+
+def _bytes_for(combatants: int, commands: int) -> dict[str, float]:
+    from combat_server.engine.fight import Engine
+    from combat_server.rules.model import GM_ACTOR, Command
+    from combat_server.server.hub import FightHub, Seat
+    from combat_server.store.sql import open_store
+
+    store = open_store(f"sqlite:///{tempfile.mkdtemp(prefix='combat-bench-')}/bytes.sqlite", migrate=True)
+    engine = Engine(store)
+    fid = engine.create_fight("gurps", title="bytes").fight_id
+    for i in range(combatants):
+        cid = "abcd"[i] if i < 4 else f"x{i}"  # the bench's adjust names "c"
+        engine.execute(fid, Command("add_combatant", {"id": cid, "name": cid.upper(), "side": "npc", "sheet": SHEET},
+                                    GM_ACTOR, f"gm:add-{i}"))
+    hub = FightHub(engine, fid)
+    watcher = _Counting(Seat(fid, "spectator-1", "spectator"))
+
+    async def run() -> float:
+        async with hub.lock:
+            hub.add(watcher, hub.synced_seq)
+            t0 = time.perf_counter()
+            for i in range(commands):
+                before = hub.state()
+                kind, a = adjust(i)
+                result = engine.execute(fid, Command(kind, a, GM_ACTOR, f"gm:adjust-{i}"))
+                hub.publish(result, before)
+            return (time.perf_counter() - t0) * 1000 / commands
+
+    ms = asyncio.run(run())
+    store.dispose()
+    pushes = [len(t.encode("utf-8")) for t in watcher.sent]
+    return {"bytes_per_push": statistics.median(pushes), "execute_and_publish_ms": ms}
+
+
+async def bench_bytes(args: argparse.Namespace) -> None:
+    """Issue 16: what a one-HP change costs on the wire, per subscriber, as the fight grows."""
+    out = {}
+    for n in (4, 500):
+        out[str(n)] = fig = await asyncio.to_thread(_bytes_for, n, 200)
+        row(f"(11) one-HP push, {n} combatants", f"{fig['bytes_per_push']:.0f} B per subscriber; execute + publish "
+            f"{fig['execute_and_publish_ms']:.2f} ms (1 watcher, in process)", "<= 300 B", fig["bytes_per_push"] <= 300)
+    RESULTS["bytes"] = out
+
+
 # --------------------------------------------------------------------------- (10) the peer: Colyseus
 
 PEER_DIR = ROOT / "bench" / "peers" / "colyseus"
@@ -855,7 +917,7 @@ async def bench_append(args: argparse.Namespace) -> None:
 BENCHES: dict[str, Callable[[argparse.Namespace], Awaitable[None]]] = {
     "latency": bench_latency, "load": bench_load, "throughput": bench_throughput, "cold_load": bench_cold_load,
     "catchup": bench_catchup, "memory": bench_memory, "replay": bench_replay, "append": bench_append,
-    "fanout": bench_fanout, "peer": bench_peer,
+    "fanout": bench_fanout, "peer": bench_peer, "bytes": bench_bytes,
 }
 
 
