@@ -3,7 +3,7 @@ reveals, hides, sheet changes, HP adjustments, undo, redo) while they fight, no
 message a player or spectator receives carries a number of a hidden sheet: not the
 live pushes, not a catch-up from 0 or from midway (from the hub's cache or, as after
 a restart, from the store), not ``replay`` (whole and in pages), not ``state_at`` at
-any seq, not the patches of the seat's view that live pushes carry (protocol 2,
+any seq, not the whole view on request (`view`), not the patches of the seat's view that live pushes carry (protocol 2,
 issue 16: a patch is read as the values it writes under its path's last key), and
 the view those patches build is, at the end, exactly the full view the seat is sent.
 
@@ -212,8 +212,8 @@ async def test_no_hidden_number_reaches_a_player_or_spectator(server: CombatServ
         replies += [await client.request({"type": "replay", "after": a, "upto": min(a + 5, last)})
                     for a in range(0, last, 5)]
         replies += [await client.request({"type": "state_at", "seq": seq}) for seq in range(1, last + 1)]
-        assert leaks(received + replies, forbidden) == [], role
-        assert any(m.get("type") == "event" and m.get("patch") for m in received)
         patched = client.state
-        full = await client.request({"type": "view"})
+        full = await client.request({"type": "view"})  # the whole view on request: scanned too
+        assert leaks(received + replies + [full], forbidden) == [], role
+        assert any(m.get("type") == "event" and m.get("patch") for m in received)
         assert client.resyncs == 0 and patched == full["state"], role  # the patches built the true view
