@@ -14,6 +14,12 @@ Measurements and targets (2-core machine):
   memory      per connection and per loaded fight                      target <= 40 KiB per connection
   replay      one page of 1,000 events of a 100,000-event fight;       target page <= 200 ms,
               another fight's commands while 10 such pages are read    p99 <= 50 ms
+  append      one-event append: the store, the pooled path, bare sqlite3 (issue 16)
+  fanout      command -> last of 1/8/32/128 subscribers, alternating with the bare-broadcast
+              floor (bench/floor_server.py: the same payload to the same clients)
+  bytes       bytes per subscriber of a one-HP push with 4 and 500 combatants (in process)
+  peer        the same workload on a Colyseus 0.16 room (bench/peers/colyseus, needs node and
+              `npm install` there; skipped otherwise), alternating blocks, ratios printed
 
 Prints a table and writes bench/results.json. The command sent is a GM's
 ``adjust`` (a constant-size state); the fights have the four demo combatants.
@@ -66,6 +72,12 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def proc_cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) process ``pid`` used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class ServerProcess:
     """``python -m combat_server.server`` on a fresh database, on loopback."""
 
@@ -99,8 +111,7 @@ class ServerProcess:
     def cpu_s(self) -> float:
         """CPU seconds (user + system) the server process used so far."""
         assert self.proc is not None
-        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return proc_cpu_s(self.proc.pid)
 
     def rss_kib(self) -> int:
         assert self.proc is not None
@@ -605,11 +616,308 @@ async def bench_replay(args: argparse.Namespace) -> None:
         server.stop()
 
 
+# --------------------------------------------------------------------------- (9) fan-out and the floor
+
+
+async def _ours(n: int, commands: int, url: str, server: ServerProcess) -> dict[str, Any]:
+    """Command -> last of ``n`` subscribers (the GM and n - 1 spectators) on our server."""
+    import orjson
+
+    arrivals = Arrivals(n)
+    gm, tokens, _ = await new_fight(url, players=0, spectators=n - 1)
+    gm.on_event = arrivals.hook
+    clients = [gm]
+    for t in tokens:
+        c = await CombatClient.connect(url, on_event=arrivals.hook)
+        await c.subscribe(t)
+        clients.append(c)
+    latencies: list[float] = []
+    meter: CpuMeter | None = None
+    gm.received = []
+    warm = min(50, commands // 5)
+    for i in range(commands + warm):
+        if i == warm:
+            meter = CpuMeter(server)
+        kind, a = adjust(i)
+        t0 = time.perf_counter()
+        r = await gm.command(kind, a)
+        await asyncio.wait_for(arrivals.event(r["last_seq"]).wait(), 30)
+        if i >= warm:
+            latencies.append((max(arrivals.seen[r["last_seq"]]) - t0) * 1000)
+        if len(gm.received) > 100:
+            del gm.received[:-10]
+    assert meter is not None
+    cpu = meter.done(len(latencies))
+    push = next(m for m in reversed(gm.received) if m.get("type") == "event")
+    for c in clients:
+        await c.close()
+    return {"p50_ms": pct(latencies, 50), "p99_ms": pct(latencies, 99), "server_cpu_ms": cpu["server_cpu_ms_per_cmd"],
+            "bytes_per_push": len(orjson.dumps(push)), "payload": orjson.dumps(push).decode("utf-8")}
+
+
+async def _floor(n: int, broadcasts: int, payload: str) -> dict[str, Any]:
+    """The same payload from a bare ``websockets`` broadcast to ``n`` clients that decode it (bench/floor_server.py)."""
+    import orjson
+    from websockets.asyncio.client import connect
+
+    tmp = Path(tempfile.mkdtemp(prefix="combat-floor-")) / "payload.json"
+    tmp.write_text(payload, "utf-8")
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, str(ROOT / "bench" / "floor_server.py"), str(port), str(tmp)],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        assert proc.stdout is not None
+        await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 30)
+        socks = [await connect(f"ws://127.0.0.1:{port}", compression=None, max_size=None) for _ in range(n)]
+        got: list[float] = []
+        done = asyncio.Event()
+
+        async def reader(ws: Any) -> None:
+            async for raw in ws:
+                orjson.loads(raw)
+                got.append(time.perf_counter())
+                if len(got) == n:
+                    done.set()
+
+        tasks = [asyncio.ensure_future(reader(ws)) for ws in socks]
+        latencies: list[float] = []
+        c0, s0 = own_cpu_s(), proc_cpu_s(proc.pid)
+        warm = min(50, broadcasts // 5)
+        for i in range(broadcasts + warm):
+            if i == warm:
+                s0 = proc_cpu_s(proc.pid)
+            got.clear()
+            done.clear()
+            t0 = time.perf_counter()
+            await socks[0].send("go")
+            await asyncio.wait_for(done.wait(), 30)
+            if i >= warm:
+                latencies.append((max(got) - t0) * 1000)
+        server_ms = (proc_cpu_s(proc.pid) - s0) * 1000 / broadcasts
+        del c0
+        for task in tasks:
+            task.cancel()
+        for ws in socks:
+            await ws.close()
+        return {"p50_ms": pct(latencies, 50), "p99_ms": pct(latencies, 99), "server_cpu_ms": server_ms}
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+async def bench_fanout(args: argparse.Namespace) -> None:
+    """Issue 16: one command to 1, 8, 32 and 128 subscribers, each size in alternating blocks with the
+    bare-broadcast floor of the same payload to the same number of clients."""
+    server = await ServerProcess().start()
+    out: dict[str, Any] = {}
+    try:
+        for n in args.watchers:
+            commands = args.fanout_commands if n <= 32 else max(100, args.fanout_commands // 3)
+            blocks: dict[str, list[dict[str, Any]]] = {"ours": [], "floor": []}
+            for _ in range(args.blocks):
+                ours = await _ours(n, commands, server.url, server)
+                blocks["ours"].append(ours)
+                blocks["floor"].append(await _floor(n, commands, ours["payload"]))
+            fig = {side: {k: statistics.median(b[k] for b in runs) for k in ("p50_ms", "p99_ms", "server_cpu_ms")}
+                   for side, runs in blocks.items()}
+            fig["ours"]["bytes_per_push"] = blocks["ours"][-1]["bytes_per_push"]
+            out[str(n)] = fig
+            o, f = fig["ours"], fig["floor"]
+            row(f"(9) fan-out, {n} subscribers", f"p50 {o['p50_ms']:.2f} p99 {o['p99_ms']:.2f} ms, cpu {o['server_cpu_ms']:.2f} ms,"
+                f" {o['bytes_per_push']} B/push", "", None)
+            row("    bare broadcast, same payload", f"p50 {f['p50_ms']:.2f} p99 {f['p99_ms']:.2f} ms, cpu {f['server_cpu_ms']:.2f} ms",
+                f"ratio p50 {o['p50_ms'] / f['p50_ms']:.1f}x, cpu {o['server_cpu_ms'] / max(f['server_cpu_ms'], 1e-9):.1f}x",
+                None)
+    finally:
+        server.stop()
+    RESULTS["fanout"] = out
+
+
+# --------------------------------------------------------------------------- (11) bytes per push by fight size
+
+
+class _Counting:
+    """A subscriber that only counts what it is sent (in-process: the bytes do not depend on sockets)."""
+
+    def __init__(self, seat: Any) -> None:
+        self.seat = seat
+        self.sent: list[str] = []
+
+    def deliver(self, text: str) -> bool:
+        self.sent.append(text)
+        return True
+
+    def drop_too_slow(self) -> None:
+        pass
+
+
+def _bytes_for(combatants: int, commands: int) -> dict[str, float]:
+    from combat_server.engine.fight import Engine
+    from combat_server.rules.model import GM_ACTOR, Command
+    from combat_server.server.hub import FightHub, Seat
+    from combat_server.store.sql import open_store
+
+    store = open_store(f"sqlite:///{tempfile.mkdtemp(prefix='combat-bench-')}/bytes.sqlite", migrate=True)
+    engine = Engine(store)
+    fid = engine.create_fight("gurps", title="bytes").fight_id
+    for i in range(combatants):
+        cid = "abcd"[i] if i < 4 else f"x{i}"  # the bench's adjust names "c"
+        engine.execute(fid, Command("add_combatant", {"id": cid, "name": cid.upper(), "side": "npc", "sheet": SHEET},
+                                    GM_ACTOR, f"gm:add-{i}"))
+    hub = FightHub(engine, fid)
+    watcher = _Counting(Seat(fid, "spectator-1", "spectator"))
+
+    async def run() -> float:
+        async with hub.lock:
+            hub.add(watcher, hub.synced_seq)
+            t0 = time.perf_counter()
+            for i in range(commands):
+                before = hub.state()
+                kind, a = adjust(i)
+                result = engine.execute(fid, Command(kind, a, GM_ACTOR, f"gm:adjust-{i}"))
+                hub.publish(result, before)
+            return (time.perf_counter() - t0) * 1000 / commands
+
+    ms = asyncio.run(run())
+    store.dispose()
+    pushes = [len(t.encode("utf-8")) for t in watcher.sent]
+    return {"bytes_per_push": statistics.median(pushes), "execute_and_publish_ms": ms}
+
+
+async def bench_bytes(args: argparse.Namespace) -> None:
+    """Issue 16: what a one-HP change costs on the wire, per subscriber, as the fight grows."""
+    out = {}
+    for n in (4, 500):
+        out[str(n)] = fig = await asyncio.to_thread(_bytes_for, n, 200)
+        row(f"(11) one-HP push, {n} combatants", f"{fig['bytes_per_push']:.0f} B per subscriber; execute + publish "
+            f"{fig['execute_and_publish_ms']:.2f} ms (1 watcher, in process)", "<= 300 B", fig["bytes_per_push"] <= 300)
+    RESULTS["bytes"] = out
+
+
+# --------------------------------------------------------------------------- (10) the peer: Colyseus
+
+PEER_DIR = ROOT / "bench" / "peers" / "colyseus"
+
+
+async def _colyseus(url: str, n: int, moves: int, pid: int) -> dict[str, Any]:
+    s0 = proc_cpu_s(pid)
+    proc = await asyncio.create_subprocess_exec("node", "client.mjs", url, str(n), str(moves), cwd=PEER_DIR,
+                                                stdout=asyncio.subprocess.PIPE)
+    out, _ = await asyncio.wait_for(proc.communicate(), 600)
+    warm = min(50, moves // 5)
+    figures: dict[str, Any] = json.loads(out.decode().strip().splitlines()[-1])
+    figures["server_cpu_ms"] = (proc_cpu_s(pid) - s0) * 1000 / (moves + warm)  # joins included: a small overcount
+    return figures
+
+
+async def bench_peer(args: argparse.Namespace) -> None:
+    """Issue 16: the same workload (one command changes one HP value and appends to the log) on a
+    Colyseus 0.16 room, in alternating blocks with ours, same client counts; prints the ratios.
+    Skipped with a message where node or the peer's packages are missing (not part of CI)."""
+    import shutil
+
+    if shutil.which("node") is None or not (PEER_DIR / "node_modules").is_dir():
+        print(f"(10) peer scenario skipped: needs node and `npm install` in {PEER_DIR.relative_to(ROOT)}", flush=True)
+        return
+    ours_server = await ServerProcess().start()
+    port = free_port()
+    peer = subprocess.Popen(["node", "server.mjs", str(port)], cwd=PEER_DIR, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL)
+    out: dict[str, Any] = {}
+    try:
+        assert peer.stdout is not None
+        while b"listening" not in await asyncio.wait_for(asyncio.to_thread(peer.stdout.readline), 30):
+            pass
+        for n in args.watchers:
+            commands = args.fanout_commands if n <= 32 else max(100, args.fanout_commands // 3)
+            runs: dict[str, list[dict[str, Any]]] = {"ours": [], "colyseus": []}
+            for _ in range(args.blocks):
+                runs["ours"].append(await _ours(n, commands, ours_server.url, ours_server))
+                runs["colyseus"].append(await _colyseus(f"ws://127.0.0.1:{port}", n, commands, peer.pid))
+            fig = {side: {k: statistics.median(b[k] for b in r) for k in ("p50_ms", "p99_ms", "server_cpu_ms")}
+                   for side, r in runs.items()}
+            fig["ours"]["bytes_per_push"] = runs["ours"][-1]["bytes_per_push"]
+            fig["colyseus"]["bytes_per_push"] = runs["colyseus"][-1]["bytes_per_update"]
+            fig["ratio"] = {k: fig["ours"][k] / max(fig["colyseus"][k], 1e-9) for k in ("p50_ms", "p99_ms", "server_cpu_ms")}
+            out[str(n)] = fig
+            o, c, r = fig["ours"], fig["colyseus"], fig["ratio"]
+            row(f"(10) {n} clients: ours", f"p50 {o['p50_ms']:.2f} p99 {o['p99_ms']:.2f} ms, cpu {o['server_cpu_ms']:.2f} ms, "
+                f"{o['bytes_per_push']:.0f} B", "", None)
+            row("     Colyseus 0.16", f"p50 {c['p50_ms']:.2f} p99 {c['p99_ms']:.2f} ms, cpu {c['server_cpu_ms']:.2f} ms, "
+                f"{c['bytes_per_push']:.0f} B", f"ours/peer p50 {r['p50_ms']:.1f}x p99 {r['p99_ms']:.1f}x", None)
+    finally:
+        ours_server.stop()
+        peer.kill()
+        peer.wait()
+    RESULTS["peer"] = out
+
+
+# --------------------------------------------------------------------------- (8) append
+
+
+def _append_figures(n: int) -> dict[str, float]:
+    """Microseconds per one-event append with its command row, in one process, on one SQLite file:
+    the store's path, the pooled ``engine.begin()`` path it replaced, and the bare ``sqlite3`` driver."""
+    import sqlite3
+
+    from combat_server.rules.model import Event
+    from combat_server.store.sql import _SQLITE_COMMAND, _SQLITE_EVENT, open_store
+
+    tmp = tempfile.mkdtemp(prefix="combat-bench-")
+    store = open_store(f"sqlite:///{tmp}/append.sqlite", migrate=True)
+    with store.engine.begin() as conn:
+        conn.exec_driver_sql("INSERT INTO fights (fight_id, ruleset, ruleset_version, title, created_at) "
+                             "VALUES ('f', 'gurps', '1', 'bench', 'now')")
+    payload = {"before": {"hp": 5}, "changes": {"hp": 6}, "combatant": "c", "reason": "bench"}
+    seq = 0
+
+    def event(i: int) -> Event:
+        return Event("f", i, "condition_adjusted", payload, "gm", f"gm:{i}", "now", "1", "p" * 64, "h" * 64)
+
+    def store_path(i: int) -> None:
+        store.append("f", i - 1, [event(i)], f"gm:{i}", "gm", "d" * 64)
+
+    def pooled(i: int) -> None:
+        with store.engine.begin() as conn:
+            conn.exec_driver_sql(_SQLITE_COMMAND, ("f", f"gm:{i}", i, i, "gm", "d" * 64))
+            conn.exec_driver_sql(_SQLITE_EVENT, store._event_row(event(i)))
+
+    bare = sqlite3.connect(f"{tmp}/append.sqlite", isolation_level=None)
+    bare.execute("PRAGMA synchronous=NORMAL")
+
+    def bare_driver(i: int) -> None:
+        bare.execute("BEGIN")
+        bare.execute(_SQLITE_COMMAND, ("f", f"gm:{i}", i, i, "gm", "d" * 64))
+        bare.execute(_SQLITE_EVENT, store._event_row(event(i)))
+        bare.execute("COMMIT")
+
+    out: dict[str, list[float]] = {"store": [], "pooled_begin": [], "bare_sqlite3": []}
+    for _ in range(5):  # alternating blocks: the machine's noise falls on all three alike
+        for name, fn in (("store", store_path), ("pooled_begin", pooled), ("bare_sqlite3", bare_driver)):
+            t0 = time.perf_counter()
+            for _ in range(n):
+                seq += 1
+                fn(seq)
+            out[name].append((time.perf_counter() - t0) / n * 1e6)
+    bare.close()
+    store.dispose()
+    return {name: statistics.median(v) for name, v in out.items()}
+
+
+async def bench_append(args: argparse.Namespace) -> None:
+    figures = await asyncio.to_thread(_append_figures, 1000)
+    RESULTS["append"] = {f"{k}_us": v for k, v in figures.items()}
+    row("(8) one-event append, SQLite", f"store {figures['store']:.0f} us, pooled begin {figures['pooled_begin']:.0f}"
+        f" us, bare sqlite3 {figures['bare_sqlite3']:.0f} us", f"ratio to bare {figures['store'] / figures['bare_sqlite3']:.2f}",
+        None)
+
+
 # --------------------------------------------------------------------------- main
 
 BENCHES: dict[str, Callable[[argparse.Namespace], Awaitable[None]]] = {
     "latency": bench_latency, "load": bench_load, "throughput": bench_throughput, "cold_load": bench_cold_load,
-    "catchup": bench_catchup, "memory": bench_memory, "replay": bench_replay,
+    "catchup": bench_catchup, "memory": bench_memory, "replay": bench_replay, "append": bench_append,
+    "fanout": bench_fanout, "peer": bench_peer, "bytes": bench_bytes,
 }
 
 
@@ -629,6 +937,9 @@ async def main() -> None:
     p.add_argument("--replay-events", type=int, default=100_000, help="(7) events in the long fight")
     p.add_argument("--replay-pages", type=int, default=10, help="(7) pages timed one at a time")
     p.add_argument("--replay-seconds", type=float, default=20, help="(7) seconds of commands while pages are read")
+    p.add_argument("--watchers", type=int, nargs="+", default=[1, 8, 32, 128], help="(9) subscriber counts")
+    p.add_argument("--fanout-commands", type=int, default=300, help="(9) commands per block (a third past 32)")
+    p.add_argument("--blocks", type=int, default=3, help="(9), (10) alternating blocks per size; medians reported")
     p.add_argument("--client-gc", action="store_true", help="keep the clients' cyclic GC on while measuring")
     p.add_argument("--json", default=str(ROOT / "bench" / "results.json"), help="where to write the results")
     args = p.parse_args()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import Any, Mapping
 
 GENESIS_HASH = "0" * 64
 
@@ -44,3 +44,13 @@ def _refuse_constant(name: str) -> Any:
 
 
 _DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
+
+
+def plain_json(value: Any) -> Any:
+    """Deep-copy a payload into plain JSON types (tuples -> lists), as the store returns it: a state
+    folded from a fresh draft must equal the one refolded from the stored log."""
+    if isinstance(value, Mapping):
+        return {str(k): plain_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain_json(v) for v in value]
+    return value

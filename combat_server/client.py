@@ -28,6 +28,8 @@ import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from combat_server.patch import PatchError, apply_patch, view_hash
+
 __all__ = ["CombatClient", "ServerError", "PushedEvent", "GapError"]
 
 #: Requests that are safe to send again after a reconnect (idempotent or read-only).
@@ -59,7 +61,9 @@ class GapError(RuntimeError):
 
 @attrs.frozen
 class PushedEvent:
-    """One event as this seat received it (``state`` is None for catch-up items)."""
+    """One event as this seat received it. ``state``: the seat's view right after it, the push's
+    patch applied to the view before (``None`` for catch-up items, and while the client waits for
+    the full view after a patch did not give the push's ``view_hash``)."""
 
     seq: int
     event: Mapping[str, Any]
@@ -88,6 +92,13 @@ class CombatClient:
         self.fight_id: str | None = None
         self.token: str | None = None
         self.state: dict[str, Any] | None = None
+        #: The seq :attr:`state` is at; live pushes patch it (protocol 2).
+        self.state_seq = 0
+        #: Whether :attr:`state` is known to be wrong (a patch did not give the pushed hash) until the
+        #: full view asked for arrives; pushes meanwhile are kept without a view.
+        self.view_stale = False
+        #: How many times a patched view did not match its hash (each time the full view was asked for).
+        self.resyncs = 0
         #: What this seat can do and see now (``subscribed`` and ``description`` messages, #9 describe).
         self.description: dict[str, Any] | None = None
         #: The GM tools of the fight's ruleset (``subscribed.tools``, #12).
@@ -109,6 +120,7 @@ class CombatClient:
         self._connected = asyncio.Event()
         self._closed = False
         self._changed = asyncio.Event()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ connection
 
@@ -232,8 +244,8 @@ class CombatClient:
         if self.received is not None:
             self.received.append(m)
         if kind == "event":
-            self._accept(PushedEvent(m["seq"], m["event"], m["explanation"], m["state"], now))
-            self.state = m["state"]
+            view = self._patched(m)
+            self._accept(PushedEvent(m["seq"], m["event"], m["explanation"], view, now))
         elif kind == "events":
             for item in m["items"]:
                 self._accept(PushedEvent(item["seq"], item["event"], item["explanation"], None, now))
@@ -242,10 +254,11 @@ class CombatClient:
         elif kind == "subscribed":
             self.seat = m["seat"]
             self.fight_id = m["fight_id"]
-            if self.state is None or m["last_seq"] >= self.last_seq:
-                self.state = m["state"]
+            self._take_view(m["last_seq"], m["state"])
             self.description = m.get("description")
             self.tools = list(m.get("tools", []))
+        elif kind == "full_view":
+            self._take_view(m["seq"], m["state"])
         elif kind == "description":
             self.description = m["description"]
         if kind == "error" and "ref" not in m:
@@ -259,6 +272,44 @@ class CombatClient:
                 else:
                     fut.set_result(m)
         self._changed.set()
+
+    def _patched(self, m: Mapping[str, Any]) -> dict[str, Any] | None:
+        """Apply a push's patch to :attr:`state`; on a mismatch with its ``view_hash`` (or a patch that
+        does not fit) ask for the full view and keep none until it comes (docs/protocol.md)."""
+        seq = int(m["seq"])
+        if self.view_stale or self.state is None or seq != self.state_seq + 1:
+            return None  # a full view is on its way (or this push is one the held view already has)
+        try:
+            view: dict[str, Any] = apply_patch(self.state, m["patch"])
+            ok = isinstance(view, dict) and view_hash(view) == m["view_hash"]
+        except (PatchError, TypeError, ValueError):
+            ok = False
+        if not ok:
+            self.view_stale = True
+            self.resyncs += 1
+            self._ask_for_view()
+            return None
+        self.state, self.state_seq = view, seq
+        return view
+
+    def _take_view(self, seq: int, view: dict[str, Any]) -> None:
+        """A full view (``subscribed``, ``full_view``): the base of the following patches."""
+        if self.state is None or self.view_stale or seq >= self.state_seq:
+            self.state, self.state_seq, self.view_stale = view, seq, False
+
+    def _ask_for_view(self) -> None:
+        if self._ws is None or not self._connected.is_set():
+            return  # the resubscribe after the reconnect brings a full view
+
+        async def ask() -> None:
+            try:
+                await self.request({"type": "view"})
+            except (ServerError, asyncio.TimeoutError, ConnectionClosed):
+                pass  # the next mismatch or reconnect asks again
+
+        task = asyncio.get_running_loop().create_task(ask())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _accept(self, pushed: PushedEvent) -> None:
         if pushed.seq <= self.last_seq:

@@ -54,6 +54,13 @@ class Conflict(StoreError):
     code = "store/conflict"
 
 
+class StoreUnavailable(StoreError):
+    """The database could not be reached or dropped the connection: the driver's error, translated
+    by the store (issue 16) so that nothing above it knows the driver. Nothing was appended."""
+
+    code = "store/unavailable"
+
+
 class UnknownFight(StoreError):
     code = "fight/unknown"
 

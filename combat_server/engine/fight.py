@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 import attrs
 import structlog
 
-from combat_server.canonical import GENESIS_HASH, canonical_json, chain_hash
+from combat_server.canonical import GENESIS_HASH, canonical_json, chain_hash, plain_json
 from combat_server.engine.dice import ManualDice, SeededDice, ServerDice
 from combat_server.engine.history import decide_redo, decide_undo
 from combat_server.errors import CombatError, Conflict, Corrupt, IntegrityFailure, InvariantBroken, Rejected, reject
@@ -34,7 +34,7 @@ from combat_server.rules.model import (
 from combat_server.rules.commands import check_command
 from combat_server.rules.ruleset import Ruleset, get_ruleset
 from combat_server.rules.serialize import state_bytes, state_from_json, state_to_json
-from combat_server.store.sql import SeatRow, SqlStore
+from combat_server.store.recorder import SeatRow, Store
 
 log = structlog.get_logger("combat_server.engine")
 
@@ -52,7 +52,7 @@ CONFLICT_ATTEMPTS = 10
 
 def command_digest(command: Command) -> str:
     """What a command asks for (type and args), hashed: a retry must ask for the same thing."""
-    body = canonical_json({"type": command.type, "args": _plain(command.args)})
+    body = canonical_json({"type": command.type, "args": plain_json(command.args)})
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
@@ -62,6 +62,10 @@ def utc_now() -> str:
 
 @attrs.frozen
 class CommandResult:
+    """What a command appended. ``explanations`` and ``states`` (the state right after each event),
+    when given, run parallel to ``events``: the server publishes them as they are and never folds
+    or explains an event again (issue 16, fold once); a duplicate carries neither."""
+
     fight_id: str
     first_seq: int
     last_seq: int
@@ -69,6 +73,7 @@ class CommandResult:
     state: FightState
     duplicate: bool = False
     explanations: tuple[str, ...] = ()
+    states: tuple[FightState, ...] = ()
 
 
 @attrs.frozen
@@ -96,7 +101,7 @@ class Engine:
 
     def __init__(
         self,
-        store: SqlStore,
+        store: Store,
         *,
         snapshot_every: int = 100,
         cache_size: int = 1024,
@@ -304,7 +309,7 @@ class Engine:
                     raise reject("command/stale_seq", f"the fight is at seq {state.seq}, not {expect_seq}",
                                  expected=expect_seq, actual=state.seq)
                 decided, new_state = self._decide_batch(state, last_hash, command, faces)
-                events = [event for event, _ in decided]
+                events = [event for event, _, _ in decided]
                 self.store.append(fight_id, state.seq, events, command.command_id, command.actor.seat_id,
                                   command_digest(command))
             except Rejected:
@@ -327,14 +332,16 @@ class Engine:
                     time.sleep(random.uniform(0, 0.002 * attempt))
                 self.refresh(fight_id)  # another writer (process) got there first: decide again on its result
                 continue
+            states = [after for _, _, after in decided]
             if any(e.type in core.CONTROL_EVENTS for e in events):
                 self.forget(fight_id)
                 new_state = self.load(fight_id)
+                states[-1] = new_state  # an undo/redo is a batch of one: its state is the refold's
             else:
                 self._remember(new_state, events[-1].hash)
             self._maybe_snapshot(state.seq, new_state, events[-1].hash)
             return CommandResult(fight_id, events[0].seq, events[-1].seq, tuple(events), new_state,
-                                 explanations=tuple(text for _, text in decided))
+                                 explanations=tuple(text for _, text, _ in decided), states=tuple(states))
         raise InvariantBroken(None, "unreachable")
 
     def _duplicate(self, fight_id: str, command: Command, done: tuple[int, int, str | None]) -> CommandResult:
@@ -366,8 +373,9 @@ class Engine:
 
     def _decide_batch(
         self, state: FightState, last_hash: str, command: Command, faces: Sequence[Sequence[int]] | None
-    ) -> tuple[list[tuple[Event, str]], FightState]:
-        """The command's events, each with its explanation, and the state after them."""
+    ) -> tuple[list[tuple[Event, str, FightState]], FightState]:
+        """The command's events, each with its explanation and the state right after it, and the state
+        after them all (for an undo/redo: the state before it; the caller reloads)."""
         rs = get_ruleset(state.ruleset, state.ruleset_version)
         dice = self.dice_for(state, faces)
         if command.type in ("undo", "redo"):
@@ -381,9 +389,9 @@ class Engine:
                      else decide_redo(state, self.store.control_events(fid), read))
             event = self._make_event(state.fight_id, state.seq + 1, last_hash, draft, command.actor.seat_id,
                                      command.command_id, state.ruleset_version)
-            return [(event, core.explain(rs, state, event))], state
+            return [(event, core.explain(rs, state, event), state)], state
         drafts = core.decide(rs, state, command, dice)
-        events: list[tuple[Event, str]] = []
+        events: list[tuple[Event, str, FightState]] = []
         state, last_hash = self._fold_drafts(rs, state, last_hash, drafts, command, events)
         if command.type in core.CORE_COMMANDS:  # the ruleset settles what a core command changed (G-19)
             state, last_hash = self._fold_drafts(rs, state, last_hash, rs.follow_up(state, dice), command, events)
@@ -406,22 +414,26 @@ class Engine:
 
     def _fold_drafts(
         self, rs: Ruleset, state: FightState, last_hash: str, drafts: Iterable[EventDraft], command: Command,
-        out: list[tuple[Event, str]],
+        out: list[tuple[Event, str, FightState]],
     ) -> tuple[FightState, str]:
         for draft in drafts:
             event = self._make_event(state.fight_id, state.seq + 1, last_hash, draft, command.actor.seat_id,
                                      command.command_id, state.ruleset_version)
-            out.append((event, core.explain(rs, state, event)))
-            state = core.apply(rs, state, event)
+            explanation = core.explain(rs, state, event)
+            # Folded once: a draft the kit's Batch folded from this very state carries the state after it.
+            state = draft.after if draft.after is not None and draft.before is state else core.apply(rs, state, event)
+            out.append((event, explanation, state))
             last_hash = event.hash
         return state, last_hash
 
     def _make_event(
         self, fight_id: str, seq: int, prev_hash: str, draft: EventDraft, actor: str, command_id: str, version: str
     ) -> Event:
-        payload = _plain(draft.payload)
-        body = Event(fight_id, seq, draft.type, payload, actor, command_id, self.clock(), version, prev_hash, "")
-        return attrs.evolve(body, hash=chain_hash(prev_hash, body.canonical()))
+        payload = draft.payload if draft.after is not None else plain_json(draft.payload)  # Batch made it plain
+        recorded_at = self.clock()
+        body = Event(fight_id, seq, draft.type, payload, actor, command_id, recorded_at, version, prev_hash, "")
+        return Event(fight_id, seq, draft.type, payload, actor, command_id, recorded_at, version, prev_hash,
+                     chain_hash(prev_hash, body.canonical()))
 
     def _maybe_snapshot(self, before: int, state: FightState, last_hash: str) -> None:
         n = self.snapshot_every
@@ -649,11 +661,4 @@ def verify_events(events: Sequence[Event], fight_id: str) -> VerifyReport:
     return VerifyReport(fight_id, len(events), True)
 
 
-def _plain(value: Any) -> Any:
-    """Deep-copy a payload into plain JSON types (tuples -> lists), as the store returns it."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
 

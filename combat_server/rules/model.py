@@ -82,6 +82,11 @@ class EventDraft:
 
     type: str
     payload: Mapping[str, JSON] = attrs.field(factory=dict)
+    #: The state the draft was decided on and the state after it, when whoever drafted it already folded
+    #: it (the kit's ``Batch``): the engine then reuses ``after`` instead of folding the event again
+    #: (issue 16, fold once). Not part of the draft's value.
+    before: "FightState | None" = attrs.field(default=None, eq=False, repr=False)
+    after: "FightState | None" = attrs.field(default=None, eq=False, repr=False)
 
 
 @attrs.frozen

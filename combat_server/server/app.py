@@ -10,7 +10,7 @@ runs in worker threads (round trips release the GIL). Reads of the log that can 
 long (replay and catch-up pages, ``state_at``) always run in read worker threads
 (:meth:`CombatServer.read`). Fights are independent:
 one fight's lock never waits for another's. Several processes can serve the
-same fights on one PostgreSQL database (server/peers.py).
+same fights on one PostgreSQL database (store/pg_listen.py).
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable, Mapping, TypeVar
 
 import attrs
-import sqlalchemy as sa
 import structlog
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
@@ -41,19 +40,19 @@ from websockets.protocol import State
 from websockets.http11 import Request, Response
 
 from combat_server.engine.fight import CommandResult, Engine
-from combat_server.errors import CombatError, reject
+from combat_server.errors import CombatError, StoreUnavailable, reject
 from combat_server.rules.core import command_specs
 from combat_server.rules.model import GM_ACTOR, SYSTEM_ACTOR, Command, Event, FightState
 from combat_server.rules.ruleset import default_ruleset_name, rulesets_json
 from combat_server.server.httpbody import HTTP_METHODS, BodyAwareConnection, method_not_allowed
 from combat_server.server.hub import MAX_PAGE, FightHub, Seat
-from combat_server.server.peers import PeerListener
+from combat_server.server.inbound import Close, Inbound, Refuse
 from combat_server.server.protocol import (
-    CLOSE_FLOODING, CLOSE_LINK_REPLACED, CLOSE_REASONS, CLOSE_SHUTDOWN, CLOSE_TOO_SLOW, MAX_DEPTH, MAX_TEXT,
-    PROTOCOL_VERSION,
-    ProtocolError, dumps, decode_client_message, error_message, peek_ref, reply_ref, validate_client_message,
+    CLOSE_LINK_REPLACED, CLOSE_REASONS, CLOSE_SHUTDOWN, CLOSE_TOO_SLOW, MAX_DEPTH, MAX_TEXT, PROTOCOL_VERSION,
+    ProtocolError, dumps, error_message,
 )
-from combat_server.store.sql import SeatRow
+from combat_server.store.pg_listen import PeerListener
+from combat_server.store.recorder import SeatRow
 
 WEB_DIR = Path(__file__).resolve().parents[1] / "web"
 WS_PATH = "/ws"
@@ -66,8 +65,6 @@ CLOSE_CATCH_UP_FAILED = 1011
 READ_WORKERS = 2
 #: Seconds a shutdown waits for clients to answer its close (1001) before it drops their connections.
 SHUTDOWN_GRACE = 2.0
-#: The flood count starts again after this many seconds without a rate-limited message.
-FLOOD_QUIET = 1.0
 
 log = structlog.get_logger("combat_server.server")
 T = TypeVar("T")
@@ -102,7 +99,7 @@ class ServerConfig:
     #: Fights whose hubs (subscribers, catch-up cache) are kept in memory.
     max_hubs: int = 4096
     #: On PostgreSQL, LISTEN for other server processes' appends and push them to this
-    #: process's subscribers (several processes serving the same fights, server/peers.py).
+    #: process's subscribers (several processes serving the same fights, store/pg_listen.py).
     listen_peers: bool = True
     #: permessage-deflate for clients that offer it (browsers do): about a fifth of the
     #: bytes on the wire, but each message is compressed per connection, which halves
@@ -440,10 +437,10 @@ class Session:
         #: Texts waiting for the writer, each with the characters it counts against ``queue_bytes``.
         self._queue: asyncio.Queue[tuple[str, int] | None] = asyncio.Queue(maxsize=server.config.queue_size)
         self._queued = 0  # characters counted in the queue
-        self._tokens = float(server.config.burst)
-        self._refilled = time.monotonic()
-        self._limited = 0  # rate-limited messages since the last quiet second
-        self._last_limited = 0.0
+        cfg = server.config
+        #: Rate, size, decoding and schema checks, sans I/O (server/inbound.py).
+        self.inbound = Inbound(rate=cfg.rate, burst=cfg.burst, flood_close=cfg.flood_close,
+                               max_message=cfg.max_message, clock=time.monotonic)
         self._closing = False
         self._sending = False  # the writer task is inside ws.send (maybe waiting for the socket to drain)
         #: Live messages held back while a catch-up is read from the store (``None``: not holding).
@@ -461,6 +458,7 @@ class Session:
             "new_link": self._new_link,
             "state_at": self._state_at,
             "replay": self._replay,
+            "view": self._view,
         }
 
     # ------------------------------------------------------------------ outgoing
@@ -572,62 +570,30 @@ class Session:
             except (asyncio.CancelledError, ConnectionClosed):
                 pass
 
-    def _allow(self) -> bool:
-        cfg = self.server.config
-        now = time.monotonic()
-        self._tokens = min(float(cfg.burst), self._tokens + (now - self._refilled) * cfg.rate)
-        self._refilled = now
-        if self._tokens >= 1.0:
-            self._tokens -= 1.0
-            return True
-        # A message let through does not reset the count (at the refill rate one always is):
-        # only a quiet second does, so a client that keeps ignoring the limit is closed.
-        if now - self._last_limited > FLOOD_QUIET:
-            self._limited = 0
-        self._limited += 1
-        self._last_limited = now
-        return False
-
     async def _receive(self, raw: str | bytes) -> None:
-        ref: str | None = None
-        command_id: str | None = None
+        step = self.inbound.receive(raw)
+        if isinstance(step, Close):
+            self._closing = True
+            asyncio.get_running_loop().create_task(self.close(step.code))
+            return
+        if isinstance(step, Refuse):
+            self.send(error_message(step.error, step.ref, None))
+            return
+        message, ref = step.message, step.ref
+        command_id: str | None = message.get("command_id")
         try:
-            cfg = self.server.config
-            # Rate and size first, on the raw text: a flood or an oversized message costs no decoding.
-            if not self._allow():
-                if self._limited >= cfg.flood_close:
-                    self._closing = True
-                    asyncio.get_running_loop().create_task(self.close(CLOSE_FLOODING))
-                    return
-                ref = peek_ref(raw) if isinstance(raw, str) else None
-                raise ProtocolError("rate/limited", retry_after_ms=int(1000 / cfg.rate) + 1)
-            if isinstance(raw, bytes):
-                raise ProtocolError("protocol/binary")
-            if len(raw) > cfg.max_message:
-                ref = peek_ref(raw)
-                raise ProtocolError("protocol/too_big", f"messages are limited to {cfg.max_message} characters",
-                                    limit=cfg.max_message)
-            try:
-                message = decode_client_message(raw)
-            except ProtocolError:
-                ref = peek_ref(raw)  # unreadable or too deep: echo a plain ref if there is one
-                raise
-            ref = reply_ref(message)
-            validate_client_message(message)
-            command_id = message.get("command_id")
             reply = await self._handlers[message["type"]](message)
             if reply is not None:
                 if ref is not None:
                     reply["ref"] = ref
                 self.send(reply)
-        except CombatError as exc:
-            self.send(error_message(exc, ref, command_id))
-        except (sa.exc.OperationalError, sa.exc.InterfaceError) as exc:  # the database is down or dropped us
+        except StoreUnavailable as exc:  # the database is down or dropped us (translated by the store)
             if self.seat is not None:
                 self.server.engine.forget(self.seat.fight_id)
-            log.warning("store_unavailable", seat=self.seat.seat_id if self.seat else None,
-                        error=f"{type(exc.orig).__name__}: {str(exc.orig).strip()[:200]}")
+            log.warning("store_unavailable", seat=self.seat.seat_id if self.seat else None, error=exc.message)
             self.send(error_message(ProtocolError("store/unavailable"), ref, command_id))
+        except CombatError as exc:
+            self.send(error_message(exc, ref, command_id))
         except Exception as exc:  # a bug: say so, keep serving the others
             log.exception("internal_error", seat=self.seat.seat_id if self.seat else None)
             self.send(error_message(ProtocolError("internal/error", f"internal error: {type(exc).__name__}"),
@@ -673,8 +639,9 @@ class Session:
             state, catchup, from_store = hub.add(self, after, live=bool(m.get("live", True)))
             if from_store:
                 self._held, self._held_size = [], 0  # before the lock is released: nothing live is pushed ahead
+            seq, view, digest = hub.live_view(self)  # the view its live patches start from (protocol 2)
             reply = {"type": "subscribed", "fight_id": seat.fight_id, "seat": seat.to_json(),
-                     "last_seq": state.seq, "after": after, "state": hub.view(seat, state),
+                     "last_seq": seq, "after": after, "state": view, "view_hash": digest,
                      "commands": [spec.to_json() for spec in command_specs(hub.ruleset())],
                      "tools": [spec.to_json() for spec in hub.ruleset().calculators.values()]}
             if m.get("describe"):  # a client that renders descriptions asks for them (#9, describe)
@@ -735,9 +702,6 @@ class Session:
                     "duplicate": result.duplicate}
         except CombatError as exc:
             outcome = exc.code
-            raise
-        except (sa.exc.OperationalError, sa.exc.InterfaceError):
-            outcome = "store/unavailable"
             raise
         except Exception:
             outcome = "internal/error"
@@ -863,6 +827,14 @@ class Session:
         seat, hub = self._joined()
         state = await self.server.read(self.server.engine.state_at, seat.fight_id, int(m["seq"]))
         return {"type": "state", "fight_id": seat.fight_id, "seq": state.seq, "state": hub.view(seat, state)}
+
+    async def _view(self, m: dict[str, Any]) -> dict[str, Any]:
+        """The seat's whole view at the seq its pushes have reached, with its hash: what a client
+        whose patched copy no longer matches a push's ``view_hash`` asks for (protocol 2, issue 16).
+        The next push's patch starts from exactly this view."""
+        seat, hub = self._joined()
+        seq, view, digest = hub.live_view(self)
+        return {"type": "full_view", "fight_id": seat.fight_id, "seq": seq, "state": view, "view_hash": digest}
 
     async def _replay(self, m: dict[str, Any]) -> dict[str, Any]:
         seat, hub = self._joined()

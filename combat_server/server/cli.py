@@ -22,7 +22,7 @@ from combat_server.rules.model import GM_ACTOR, Command
 from combat_server.rules.ruleset import load_rulesets
 from combat_server.server.app import CombatServer, ServerConfig, is_loopback
 from combat_server.server.gcpolicy import GcPolicy
-from combat_server.store.sql import SqlStore, default_database_url, open_store
+from combat_server.store import SqlStore, default_database_url, open_store
 
 __all__ = ["add_serve_command", "run_serve", "build_demo", "checkpoint_loop", "main"]
 
@@ -63,6 +63,10 @@ def add_serve_command(subparsers: Any, common: argparse.ArgumentParser | None = 
     p.add_argument("--gc-sweep", type=float, default=1.0, metavar="SECONDS",
                    help="run the garbage collector's full passes from a sweep every SECONDS instead of when CPython "
                         "decides (pauses stay short with many connections; 0 leaves CPython's default)")
+    p.add_argument("--durability", choices=("normal", "full"), default="normal",
+                   help="SQLite: 'normal' (default) keeps every committed event through a crash of the server "
+                        "process but may lose the last ones to a power loss or OS crash; 'full' fsyncs every "
+                        "commit and keeps them through those too, at a cost (docs/benchmarks.md)")
     p.add_argument("--log-level", dest="serve_log_level", default="info",
                    help="log level of the server (default info: one line per command)")
     p.set_defaults(func=run_serve)
@@ -150,7 +154,7 @@ def _gc_policy(args: argparse.Namespace, server: CombatServer) -> "asyncio.Task[
 
 
 async def _serve(args: argparse.Namespace, config: ServerConfig) -> None:
-    store = open_store(args.database_url, migrate=True, background_checkpoints=True)
+    store = open_store(args.database_url, migrate=True, background_checkpoints=True, durability=args.durability)
     engine = Engine(store, snapshot_every=args.snapshot_every)
     server = CombatServer(engine, config)
     try:

@@ -29,8 +29,9 @@ from combat_server.rules.describe import fields_of
 from combat_server.rules.model import Event, FightState, Principal
 from combat_server.rules.ruleset import Ruleset, get_ruleset
 from combat_server.server.protocol import dumps
+from combat_server.patch import diff, view_hash
 from combat_server.server.views import (
-    GM_VIEW, StateEncoder, event_view, full_state, hidden_during, hidden_ids, hidden_key, may_hide, payload_view,
+    GM_VIEW, ViewBuilder, event_view, full_state, hidden_during, hidden_ids, hidden_key, may_hide, payload_view,
     seat_hidden, state_view, view_key, visible_to, with_hidden_as_now,
 )
 
@@ -103,10 +104,13 @@ class FightHub:
         self.subscribers: list[Subscriber] = []
         self._recent: deque[_Entry] = deque(maxlen=RECENT_EVENTS)
         self._fid_json = _dumps(fight_id)
-        self._encoder = StateEncoder()
-        self._derived = self._encoder.derived
-        #: The last state pushed to the subscribers (each got every event up to its seq).
-        self.synced_state = engine.load(fight_id)
+        self._builder = ViewBuilder()
+        self._derived = self._builder.derived
+        #: Views of ``synced_state`` built so far, by what they hide (:func:`seat_hidden` of the hidden ones), with their hash.
+        self._views: dict[frozenset[str], tuple[dict[str, Any], str]] = {}
+        self._synced = engine.load(fight_id)
+        #: Per subscriber (by id): what the view it holds hides; its next patch starts from that view.
+        self._holds: dict[int, frozenset[str]] = {}
         #: Per subscriber (by id): the description text it was last sent; a push sends only a changed one.
         self._described: dict[int, str] = {}
 
@@ -204,6 +208,25 @@ class FightHub:
             groups.setdefault(hidden_key(seat.role, seat.combatants, hidden), []).append(sub)
         return groups
 
+    def _view(self, rs: Ruleset, state: FightState, hidden: frozenset[str]) -> tuple[dict[str, Any], str]:
+        """The view of ``state`` (the synced one) that hides ``hidden``, and its hash; built once per push."""
+        hit = self._views.get(hidden)
+        if hit is None:
+            view = self._builder.view(rs, state, hidden)
+            hit = self._views[hidden] = (view, view_hash(view))
+        return hit
+
+    def live_view(self, sub: Subscriber) -> tuple[int, dict[str, Any], str]:
+        """The seq the subscribers are at, ``sub``'s view there and its hash (``subscribed`` and ``view``):
+        the view its next patch starts from (protocol 2, issue 16)."""
+        seat = sub.seat
+        assert seat is not None
+        state = self.synced_state
+        hidden = seat_hidden(seat.role, seat.combatants, hidden_ids(state))
+        view, digest = self._view(get_ruleset(state.ruleset, state.ruleset_version), state, hidden)
+        self._holds[id(sub)] = hidden
+        return state.seq, view, digest
+
     # ------------------------------------------------------------------ publish (lock held)
 
     def publish(self, result: CommandResult, before: FightState) -> None:
@@ -217,7 +240,7 @@ class FightHub:
         assert self.lock.locked(), "publish only while holding the fight lock"
         if result.first_seq - 1 > self.synced_seq:
             before = self._push_from_store(result.first_seq - 1)
-        self._push(before, result.events, result.explanations, result.state)
+        self._push(before, result.events, result.explanations, result.states or (result.state,))
 
     def catch_up(self, state: FightState, events: Sequence[Event] | None = None) -> None:
         """Push what other processes appended up to ``state`` (the engine's fresh state), in order.
@@ -228,6 +251,16 @@ class FightHub:
         assert self.lock.locked(), "catch up only while holding the fight lock"
         if state.seq > self.synced_seq:
             self._push_from_store(state.seq, state, events)
+
+    @property
+    def synced_state(self) -> FightState:
+        """The last state pushed to the subscribers (each got every event up to its seq)."""
+        return self._synced
+
+    @synced_state.setter
+    def synced_state(self, state: FightState) -> None:
+        self._synced = state
+        self._views = {}
 
     @property
     def synced_seq(self) -> int:
@@ -247,14 +280,15 @@ class FightHub:
             return self.synced_state
         if not events or events[0].seq != self.synced_seq + 1 or events[-1].seq != upto:
             events = self.engine.store.events(self.fight_id, after=self.synced_seq, upto=upto)
-        return self._push(self.synced_state, events, (), final)
+        return self._push(self.synced_state, events, (), [*([None] * (len(events) - 1)), final])
 
     def _push(self, before: FightState, events: Sequence[Event], explanations: Sequence[str],
-              final: FightState | None) -> FightState:
+              states: Sequence[FightState | None]) -> FightState:
         """Push ``events`` (consecutive, starting right after ``before``); returns the state after the last.
 
-        ``explanations`` may be shorter than ``events`` (the rest are explained
-        here); ``final`` is the state after the last event if the caller has it.
+        ``explanations`` and ``states`` (the state right after each event, as the
+        engine folded them: issue 16, fold once) are used as given; a missing one
+        (events read back from the store) is explained or folded here.
         """
         if not events:
             return before
@@ -265,24 +299,38 @@ class FightHub:
         dropped: list[Subscriber] = []
         for i, event in enumerate(events):
             prev = state
-            last = i == len(events) - 1
-            state = final if last and final is not None else self.engine.state_after(state, event)
+            given = states[i] if i < len(states) else None
+            state = given if given is not None else self.engine.state_after(state, event)
             explanation = explanations[i] if i < len(explanations) else core.explain(rs, prev, event)
             hidden = hidden_during(prev, state)
             entry = _Entry(event, explanation, prev if hidden else None, hidden)
             self._recent.append(entry)
+            prev_views = self._views
             self.synced_state = state
             self._item(entry, frozenset(), state)  # encoded once, now: catch-ups reuse it
             if not self.subscribers:
                 continue
-            groups = self._groups(hidden)
-            texts = self._encoder.texts(rs, state, groups)
-            for key, subs in groups.items():
+            patches: dict[tuple[frozenset[str], frozenset[str]], str] = {}
+            hidden_now = hidden_ids(state)
+            for key, subs in self._groups(hidden).items():
                 shown = hidden - visible_to(key) if key != GM_VIEW else frozenset()
-                text = (f'{{"type":"event","fight_id":{self._fid_json},{self._item(entry, shown, state)},'
-                        f'"state":{texts[key]}}}')
+                head = f'{{"type":"event","fight_id":{self._fid_json},{self._item(entry, shown, state)},'
                 for sub in subs:
-                    if sub not in dropped and not sub.deliver(text):
+                    if sub in dropped:
+                        continue
+                    seat = sub.seat
+                    assert seat is not None
+                    held = self._holds.get(id(sub), frozenset())
+                    now = seat_hidden(seat.role, seat.combatants, hidden_now)
+                    tail = patches.get((held, now))
+                    if tail is None:
+                        old = prev_views.get(held)
+                        old_view = old[0] if old is not None else self._builder.view(rs, prev, held)
+                        new_view, new_hash = self._view(rs, state, now)
+                        tail = patches[(held, now)] = (f'"patch":{_dumps(diff(old_view, new_view))},'
+                                                       f'"view_hash":"{new_hash}"}}')
+                    self._holds[id(sub)] = now
+                    if not sub.deliver(head + tail):
                         dropped.append(sub)
         if self.subscribers:
             self._push_descriptions(rs, state, dropped)
@@ -339,6 +387,7 @@ class FightHub:
 
     def remove(self, sub: Subscriber) -> None:
         self._described.pop(id(sub), None)
+        self._holds.pop(id(sub), None)
         try:
             self.subscribers.remove(sub)
         except ValueError:

@@ -15,7 +15,7 @@ import attrs
 from combat_server.engine.fight import Engine
 from combat_server.rules.model import SYSTEM_ACTOR, Command
 from combat_server.server.app import new_token, token_hash
-from combat_server.store.sql import SeatRow
+from combat_server.store.recorder import SeatRow
 
 #: Where `serve` listens unless told otherwise: the links' default base.
 DEFAULT_BASE_URL = "http://127.0.0.1:8765"

@@ -1,4 +1,4 @@
-"""The wire protocol, version 1: message names, schemas, error and close codes.
+"""The wire protocol, version 2 (issue 16: pushes carry a patch of the seat's view, not the view): message names, schemas, error and close codes.
 
 Everything a client can rely on lives here (docs/protocol.md describes it for
 people): one JSON object per websocket text message, ``type`` names the message,
@@ -24,7 +24,7 @@ import orjson
 
 from combat_server.errors import CombatError
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
 
 #: Limits on what a client sends (docs/protocol.md, "Limits"). Every string in a message
@@ -39,11 +39,11 @@ MAX_INT = 2 ** 53 - 1
 
 #: Messages a client may send.
 CLIENT_MESSAGES = ("create_fight", "subscribe", "command", "preview", "calculate", "add_seat", "list_seats", "new_link",
-                   "state_at", "replay")
+                   "state_at", "replay", "view")
 #: Messages the server sends.
 SERVER_MESSAGES = (
     "welcome", "fight_created", "subscribed", "seat_added", "seats", "event", "events", "result", "error",
-    "state", "history", "preview_result", "calculation", "description",
+    "state", "history", "preview_result", "calculation", "description", "full_view",
 )
 
 #: Error codes the server adds to those of the engine: code -> (keeps connection open, meaning).
@@ -275,7 +275,7 @@ def _str(value: Any, lo: int, hi: int) -> bool:
 
 
 def _common(m: Mapping[str, Any]) -> bool:
-    return ("v" not in m or (type(m["v"]) is int and m["v"] == 1)) and ("ref" not in m or _str(m["ref"], 1, 128))
+    return ("v" not in m or (type(m["v"]) is int and m["v"] == PROTOCOL_VERSION)) and ("ref" not in m or _str(m["ref"], 1, 128))
 
 
 def _fast_command(m: Mapping[str, Any]) -> bool:

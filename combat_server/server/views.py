@@ -24,7 +24,7 @@ from combat_server.rules.core_events import CORE_EVENT_SPECS
 from combat_server.rules.kit.events import EventSpec, redact, redact_secrets
 from combat_server.rules.ruleset import Ruleset, get_ruleset
 from combat_server.rules.serialize import converter, state_to_json
-from combat_server.server.protocol import dumps as _dumps
+from combat_server.patch import normalize
 
 GM_VIEW = "gm"
 PUBLIC_VIEW = "public"
@@ -172,84 +172,86 @@ def _redacted(c: Mapping[str, Any], visible: tuple[str, ...]) -> dict[str, Any]:
             "condition": {k: condition[k] for k in visible if k in condition}}
 
 
-class StateEncoder:
-    """The state as JSON text per view, byte for byte ``_dumps(state_view(full_state(...), state, key))``.
+_COMBATANT_FIELDS = tuple(f.name for f in attrs.fields(Combatant))
 
-    Built for publishing, where only one or two combatants change per event:
-    each combatant's JSON (full and redacted) and each derived view's JSON is
-    encoded once and reused while that combatant is the same object (combatants
-    are frozen and replaced on every change, as :class:`DerivedCache` assumes);
-    only the small rest of the state is encoded per event. Views that hide the
-    same combatants share one text.
+
+class ViewBuilder:
+    """The state as each view sees it, as JSON values (``state_view(full_state(...))`` normalized,
+    :func:`combat_server.patch.normalize`), built for publishing patches (issue 16).
+
+    Only one or two combatants change per event: each combatant's value (full and
+    redacted), each derived view and each other field of the state is converted
+    once and reused while it is the same object (combatants are frozen and
+    replaced on every change, as :class:`DerivedCache` assumes). Views of the
+    same state share every unchanged part with the previous one, so
+    :func:`combat_server.patch.diff` skips them by identity.
     """
 
     def __init__(self) -> None:
         self.derived = DerivedCache()
-        #: cid -> (combatant, '"cid":' + its JSON, the same redacted or its dict until needed)
+        #: cid -> [combatant, its value, its redacted value or None until needed]
         self._combatants: dict[str, list[Any]] = {}
-        #: cid -> (derived view dict, '"cid":' + its JSON)
-        self._derived_json: dict[str, tuple[object, str]] = {}
+        #: cid -> (derived view dict, its value)
+        self._derived: dict[str, tuple[object, Any]] = {}
+        #: field name -> (field value in the state, its value)
+        self._fields: dict[str, tuple[object, Any]] = {}
+        self._names = [f.name for f in attrs.fields(FightState) if f.name != "notes"]  # notes: see full_state
 
-    def _combatant(self, cid: str, c: Combatant, redact: bool, visible: tuple[str, ...]) -> str:
+    def _combatant(self, cid: str, c: Combatant, redact: bool, visible: tuple[str, ...]) -> Any:
         hit = self._combatants.get(cid)
         if hit is None or hit[0] is not c:
-            data = converter().unstructure(c)
-            hit = [c, f"{_dumps(cid)}:{_dumps(data)}", data]
-            self._combatants[cid] = hit
+            # Field by field: a combatant whose condition changed keeps its sheet's value (the same
+            # object), so the patch's diff skips the sheet without looking inside.
+            old = hit[1] if hit is not None else {}
+            value = {}
+            for name in _COMBATANT_FIELDS:
+                part = getattr(c, name)
+                if type(part) in (str, int, bool) or part is None:
+                    value[name] = part
+                elif hit is not None and getattr(hit[0], name) is part:
+                    value[name] = old[name]
+                else:
+                    value[name] = normalize(converter().unstructure(part))
+            hit = self._combatants[cid] = [c, value, None]
         if not redact:
-            return str(hit[1])
-        if not isinstance(hit[2], str):
-            hit[2] = f"{_dumps(cid)}:{_dumps(_redacted(hit[2], visible))}"
-        return str(hit[2])
+            return hit[1]
+        if hit[2] is None:
+            hit[2] = _redacted(hit[1], visible)
+        return hit[2]
 
-    def _derived_text(self, cid: str, view: dict[str, Any]) -> str:
-        hit = self._derived_json.get(cid)
-        if hit is None or hit[0] is not view:
-            hit = (view, f"{_dumps(cid)}:{_dumps(view)}")
-            self._derived_json[cid] = hit
+    def _field(self, name: str, value: object) -> Any:
+        hit = self._fields.get(name)
+        if hit is None or hit[0] is not value:
+            hit = self._fields[name] = (value, normalize(converter().unstructure(value)))
         return hit[1]
 
-    def texts(self, ruleset: Ruleset, state: FightState, keys: Iterable[str]) -> dict[str, str]:
-        """The state's JSON text for each view key."""
-        rest = converter().unstructure(attrs.evolve(state, combatants={}, notes=()))
-        del rest["notes"]  # not pushed (see full_state)
-        names = list(rest)
-        at = names.index("combatants")
+    def _derived_view(self, cid: str, view: dict[str, Any]) -> Any:
+        hit = self._derived.get(cid)
+        if hit is None or hit[0] is not view:
+            hit = self._derived[cid] = (view, normalize(view))
+        return hit[1]
 
-        def head_tail(rest: Mapping[str, Any]) -> tuple[str, str]:
-            head = _dumps({k: rest[k] for k in names[:at]})[:-1]  # '{...' without the closing brace
-            tail = _dumps({k: rest[k] for k in names[at + 1:]})[1:-1]  # fields after, without braces
-            return head, tail
-
-        plain = head_tail(rest)
+    def view(self, ruleset: Ruleset, state: FightState, hidden: frozenset[str]) -> dict[str, Any]:
+        """The view of the seats that may not see the sheets of ``hidden`` (:func:`seat_hidden` of
+        :func:`hidden_ids`: the combatants hidden in ``state`` that the seat does not control)."""
         derived = self.derived.views(ruleset, state)
         for gone in set(self._combatants) - set(state.combatants):
             del self._combatants[gone]
-        for gone in set(self._derived_json) - set(derived):
-            del self._derived_json[gone]
-        by_hidden: dict[tuple[str, ...], str] = {}
-        out: dict[str, str] = {}
-        for key in keys:
-            hidden = hidden_from(key, state)
-            text = by_hidden.get(hidden)
-            if text is None:
-                head, tail = plain
-                if hidden:
-                    prompts, combat = rest.get("prompts"), rest.get("combat")
-                    shown_prompts = _prompts_view(prompts, state, hidden) if prompts else prompts
-                    shown_combat = _combat_view(ruleset, combat, hidden)
-                    if shown_prompts is not prompts or shown_combat is not combat:
-                        head, tail = head_tail(dict(rest, prompts=shown_prompts, combat=shown_combat))
-                visible = ruleset.visible_condition
-                cs = ",".join(self._combatant(cid, c, cid in hidden, visible) for cid, c in state.combatants.items())
-                ds = ",".join(self._derived_text(cid, view) for cid, view in derived.items() if cid not in hidden)
-                parts = [head[1:]] if len(head) > 1 else []
-                parts.append(f'"combatants":{{{cs}}}')
-                if tail:
-                    parts.append(tail)
-                parts.append(f'"derived":{{{ds}}}')
-                text = by_hidden[hidden] = "{" + ",".join(parts) + "}"
-            out[key] = text
+        for gone in set(self._derived) - set(derived):
+            del self._derived[gone]
+        visible = ruleset.visible_condition
+        out: dict[str, Any] = {}
+        for name in self._names:
+            if name == "combatants":
+                out[name] = {cid: self._combatant(cid, c, cid in hidden, visible)
+                             for cid, c in state.combatants.items()}
+            else:
+                out[name] = self._field(name, getattr(state, name))
+        if hidden:
+            if out.get("prompts"):
+                out["prompts"] = _prompts_view(out["prompts"], state, hidden)
+            out["combat"] = _combat_view(ruleset, out.get("combat"), hidden)
+        out["derived"] = {cid: self._derived_view(cid, view) for cid, view in derived.items() if cid not in hidden}
         return out
 
 
@@ -364,7 +366,7 @@ def event_view(event: Event, state: FightState, hidden: frozenset[str]) -> dict[
 
 
 __all__ = [
-    "GM_VIEW", "PUBLIC_VIEW", "DerivedCache", "StateEncoder", "view_key", "hidden_from", "full_state", "state_view",
+    "GM_VIEW", "PUBLIC_VIEW", "DerivedCache", "ViewBuilder", "view_key", "hidden_from", "full_state", "state_view",
     "event_view", "event_is_private", "prompt_view", "redact_payload", "with_hidden_as_now", "hidden_ids",
     "hidden_during", "may_hide", "seat_hidden", "payload_view", "hidden_key", "visible_to",
 ]

@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import functools
 import os
+import sqlite3
+import threading
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-import attrs
 import sqlalchemy as sa
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Connection, Engine
 
 from combat_server.canonical import canonical_json, parse_stored, state_digest
-from combat_server.errors import Conflict, Corrupt, MigrationMissing, StoreError, UnknownFight
+from combat_server.errors import Conflict, Corrupt, MigrationMissing, StoreError, StoreUnavailable, UnknownFight
 from combat_server.rules.model import JSON, Event
 from combat_server.store import tables as t
+from combat_server.store.recorder import FightRow, SeatRow
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 
@@ -41,24 +43,33 @@ def default_database_url() -> str:
     return os.environ.get("COMBAT_DATABASE_URL") or "sqlite:///combat.sqlite"
 
 
-@attrs.frozen
-class FightRow:
-    fight_id: str
-    ruleset: str
-    ruleset_version: str
-    title: str
-    created_at: str
-    last_seq: int
+def _translated(method: Callable[..., Any]) -> Callable[..., Any]:
+    """The method with the driver's "cannot reach the database" errors raised as ``store/unavailable``
+    (issue 16: the engine and the server know store errors only, never the driver's)."""
+    @functools.wraps(method)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(*args, **kwargs)
+        except (sa.exc.OperationalError, sa.exc.InterfaceError, sqlite3.OperationalError,
+                sqlite3.InterfaceError) as exc:
+            orig = getattr(exc, "orig", None) or exc
+            raise StoreUnavailable(None, f"the database could not be reached: {type(orig).__name__}: "
+                                         f"{str(orig).strip()[:200]}") from exc
+
+    return wrapper
 
 
-@attrs.frozen
-class SeatRow:
-    fight_id: str
-    seat_id: str
-    role: str
-    label: str
-    combatants: tuple[str, ...]
-    token_hash: str
+#: SqlStore methods left as they are: schema checks (open_store turns their errors into
+#: store/unreachable) and the server's upkeep (it logs what fails there and tries again).
+_UNTRANSLATED = frozenset({"migrate", "current_revision", "head_revision", "check_schema", "checkpoint", "wal_size",
+                           "dispose"})
+
+
+def _translate_driver_errors(cls: type) -> type:
+    for name, value in list(vars(cls).items()):
+        if callable(value) and not name.startswith("_") and name not in _UNTRANSLATED:
+            setattr(cls, name, _translated(value))
+    return cls
 
 
 #: A WAL file larger than this is checkpointed with TRUNCATE (and trimmed to it by journal_size_limit) by
@@ -68,11 +79,21 @@ WAL_LIMIT_BYTES = 64 * 1024 * 1024
 TRUNCATE_WAIT_MS = 200
 
 
-def _sqlite_pragmas(autocheckpoint: bool, wal_limit: int = WAL_LIMIT_BYTES) -> Callable[[Any, Any], None]:
+#: ``serve --durability``: SQLite's ``synchronous`` setting (WAL mode). ``normal``: a committed event
+#: survives a crash of the process, not a power loss or an OS crash (the last commits may be lost
+#: then, never half-written); ``full``: every commit is fsynced, and survives those too, at the cost
+#: measured in docs/benchmarks.md. PostgreSQL's durability is its own configuration's.
+DURABILITY = {"normal": "NORMAL", "full": "FULL"}
+
+
+def _sqlite_pragmas(autocheckpoint: bool, wal_limit: int = WAL_LIMIT_BYTES,
+                    durability: str = "normal") -> Callable[[Any, Any], None]:
+    synchronous = DURABILITY[durability]
+
     def on_connect(dbapi_conn: Any, _record: Any) -> None:
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA journal_mode=WAL")
-        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute(f"PRAGMA synchronous={synchronous}")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute("PRAGMA busy_timeout=10000")
         cur.execute(f"PRAGMA journal_size_limit={int(wal_limit)}")
@@ -83,9 +104,11 @@ def _sqlite_pragmas(autocheckpoint: bool, wal_limit: int = WAL_LIMIT_BYTES) -> C
     return on_connect
 
 
-def make_engine(url: str, *, background_checkpoints: bool = False, wal_limit: int = WAL_LIMIT_BYTES) -> Engine:
+def make_engine(url: str, *, background_checkpoints: bool = False, wal_limit: int = WAL_LIMIT_BYTES,
+                durability: str = "normal") -> Engine:
     """``background_checkpoints`` (SQLite): commits never checkpoint the WAL; call
     :meth:`SqlStore.checkpoint` from another thread instead (the server does).
+    ``durability`` (SQLite): ``normal`` or ``full``, see :data:`DURABILITY`.
 
     JSON columns are written as canonical JSON on both engines: the bytes stored are
     the bytes hashed (#15 item 4)."""
@@ -94,7 +117,7 @@ def make_engine(url: str, *, background_checkpoints: bool = False, wal_limit: in
         # payloads hold hidden sheets) into the logs.
         engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 10},
                                   hide_parameters=True, json_serializer=canonical_json)
-        sa_event.listen(engine, "connect", _sqlite_pragmas(not background_checkpoints, wal_limit))
+        sa_event.listen(engine, "connect", _sqlite_pragmas(not background_checkpoints, wal_limit, durability))
         return engine
     # No pre-ping: it would cost a round trip per command. A connection dropped by a
     # database restart fails one command (the client retries with the same command id)
@@ -112,16 +135,27 @@ def alembic_config(url: str) -> Any:
     return cfg
 
 
+@_translate_driver_errors
 class SqlStore:
-    """The fight log in SQL. Every public method is one transaction."""
+    """The fight log in SQL (a :class:`~combat_server.store.recorder.Store`). Every public method is one
+    transaction, and raises store errors only (:func:`_translated`)."""
 
     def __init__(self, url: str, engine: Engine | None = None, *, background_checkpoints: bool = False,
-                 wal_limit: int = WAL_LIMIT_BYTES) -> None:
+                 wal_limit: int = WAL_LIMIT_BYTES, durability: str = "normal") -> None:
+        if durability not in DURABILITY:
+            raise ValueError(f"durability must be one of {', '.join(DURABILITY)}, not {durability!r}")
         self.url = url
         self.wal_limit = wal_limit
-        self.engine = engine or make_engine(url, background_checkpoints=background_checkpoints, wal_limit=wal_limit)
+        self.durability = durability
+        self.engine = engine or make_engine(url, background_checkpoints=background_checkpoints, wal_limit=wal_limit,
+                                            durability=durability)
         self.background_checkpoints = background_checkpoints and self.engine.dialect.name == "sqlite"
         self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        #: SQLite: the one connection appends go through, kept checked out (issue 16, a lean append:
+        #: the pool checkout, reset and return per command cost a third of the append). SQLite has
+        #: one writer at a time anyway; the lock keeps threads (tests, tools) off it together.
+        self._writer: Connection | None = None
+        self._writer_lock = threading.Lock()
 
     @property
     def dialect(self) -> str:
@@ -283,12 +317,39 @@ class SqlStore:
                 e.ruleset_version, e.prev_hash, e.hash)
 
     def _append_sqlite(self, events: Sequence[Event], command_row: tuple[Any, ...] | None) -> None:
-        # The hot path: plain parameterised SQL, one transaction, no statement building per call.
-        with self.engine.begin() as conn:
-            if command_row is not None:
-                conn.exec_driver_sql(_SQLITE_COMMAND, command_row)
-            rows = [self._event_row(e) for e in events]
-            conn.exec_driver_sql(_SQLITE_EVENT, rows if len(rows) > 1 else rows[0])
+        # The hot path (issue 16, a lean append): plain parameterised SQL (executemany for a batch), one
+        # transaction, straight on the driver connection SQLAlchemy's pool gave the kept writer connection.
+        # Through ``exec_driver_sql`` each statement cost 22 us of bookkeeping for 6 us of SQLite
+        # (docs/benchmarks.md); the pool, URL and connect-time pragmas stay SQLAlchemy's.
+        rows = [self._event_row(e) for e in events]
+        with self._writer_lock:
+            conn = self._writer
+            if conn is None or conn.invalidated or conn.closed:
+                conn = self._writer = self.engine.connect()
+            driver = conn.connection.dbapi_connection
+            assert driver is not None
+            try:
+                cur = driver.cursor()
+                try:
+                    if command_row is not None:
+                        cur.execute(_SQLITE_COMMAND, command_row)
+                    if len(rows) > 1:
+                        cur.executemany(_SQLITE_EVENT, rows)
+                    else:
+                        cur.execute(_SQLITE_EVENT, rows[0])
+                finally:
+                    cur.close()
+                driver.commit()
+            except sqlite3.IntegrityError:
+                driver.rollback()  # nothing of the batch is written; the connection is fine
+                raise
+            except BaseException:
+                self._writer = None  # whatever broke it, the next append starts on a fresh connection
+                try:
+                    driver.rollback()
+                finally:
+                    conn.invalidate()
+                raise
 
     def _append_postgresql(self, events: Sequence[Event], command_row: tuple[Any, ...] | None) -> None:
         # One statement, one round trip: the command row and the events inserted by
@@ -329,13 +390,15 @@ class SqlStore:
                 self._append_postgresql(events, command_row)
             else:
                 self._append_sqlite(events, command_row)
-        except sa.exc.IntegrityError as exc:
+        except (sa.exc.IntegrityError, sqlite3.IntegrityError) as exc:
             with self.engine.connect() as conn:
                 last = self._last_seq(conn, fight_id)
             raise Conflict(None, f"fight {fight_id} moved on to seq {last} (expected {expected_seq})",
                            expected=expected_seq, actual=last) from exc
         except sa.exc.OperationalError as exc:
             raise Conflict(None, f"fight {fight_id} is busy: {exc.orig}", expected=expected_seq) from exc
+        except sqlite3.OperationalError as exc:
+            raise Conflict(None, f"fight {fight_id} is busy: {exc}", expected=expected_seq) from exc
 
     def import_events(self, events: Sequence[Event], ruleset: str, title: str) -> None:
         """Write a whole imported log in one transaction (all or nothing)."""
@@ -531,6 +594,10 @@ class SqlStore:
             return [_row_to_seat(r) for r in conn.execute(q)]
 
     def dispose(self) -> None:
+        with self._writer_lock:
+            if self._writer is not None:
+                self._writer.close()
+                self._writer = None
         self.engine.dispose()
 
 
@@ -564,10 +631,11 @@ def _row_to_seat(r: Any) -> SeatRow:
 
 
 def open_store(url: str | None = None, *, migrate: bool = False, check: bool = True,
-               background_checkpoints: bool = False) -> SqlStore:
+               background_checkpoints: bool = False, durability: str = "normal") -> SqlStore:
     """Open the store at ``url``; migrate it, or refuse to use an unmigrated one.
 
-    ``background_checkpoints``: see :meth:`SqlStore.checkpoint` (SQLite only).
+    ``background_checkpoints``: see :meth:`SqlStore.checkpoint`; ``durability``: see
+    :data:`DURABILITY` (both SQLite only).
     """
     url = url or default_database_url()
     sqlite_path = sa.engine.make_url(url).database if url.startswith("sqlite") else None
@@ -575,7 +643,7 @@ def open_store(url: str | None = None, *, migrate: bool = False, check: bool = T
         # Refuse before SQLite creates an empty file as a side effect of looking.
         raise MigrationMissing(None, f"no database at {sqlite_path}: run `combat-server migrate` first",
                                current=None, head=None)
-    store = SqlStore(url, background_checkpoints=background_checkpoints)
+    store = SqlStore(url, background_checkpoints=background_checkpoints, durability=durability)
     try:
         if migrate:
             store.migrate()

@@ -17,7 +17,7 @@ const RESENDABLE = new Set(["command", "state_at", "replay", "list_seats"]);
 
 const S = {
   ws: null, welcome: null, token: null, seat: null, fightId: null,
-  state: null, lastSeq: 0, log: [], entries: new Map(),
+  state: null, stateSeq: 0, viewStale: false, resyncs: 0, lastSeq: 0, log: [], entries: new Map(),
   pending: new Map(), refs: 0, cmds: 0,
   subscribed: false, everSubscribed: false, retry: 0, retryTimer: null, lostAt: 0, catchup: 0,
   viewSeq: null, viewState: null, actKey: "", promptKey: "", disputeKey: "", waitKey: null, rulingDrafts: {},
@@ -198,7 +198,7 @@ function dispatch(m) {
     case "subscribed":
       S.seat = m.seat;
       S.fightId = m.fight_id;
-      if (!S.state || m.last_seq >= S.lastSeq) S.state = m.state;
+      takeView(m.last_seq, m.state);
       S.description = m.description || null;
       S.tools = m.tools || [];
       S.commands = m.commands || [];
@@ -219,7 +219,11 @@ function dispatch(m) {
         refreshSeats();
       }
       accept(m);
-      S.state = m.state;
+      takePatch(m);
+      render();
+      break;
+    case "full_view":
+      takeView(m.seq, m.state);
       render();
       break;
     case "error":
@@ -243,7 +247,77 @@ function accept(item) {
   appendLogEntry(entry);
 }
 
+// ------------------------------------------------------------------ views and patches (protocol 2)
+// A push carries a patch of this seat's view and the CRC-32 of the whole view's canonical JSON
+// (docs/protocol.md, "Views and patches"; the same as combat_server/patch.py). A patch that does
+// not fit or does not give the hash: ask for the full view, patch nothing until it comes.
+
+/** Apply add/remove/replace ops (RFC 6902, object members only) to doc in place; false if one does not fit. */
+function applyPatch(doc, ops) {
+  const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+  const isObject = (o) => o !== null && typeof o === "object" && !Array.isArray(o);
+  const put = (o, k, value) => Object.defineProperty(o, k, { value, writable: true, enumerable: true, configurable: true });
+  for (const op of ops) {
+    if (typeof op.path !== "string" || !op.path.startsWith("/")) return false;
+    const keys = op.path.slice(1).split("/").map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~"));
+    let parent = doc;
+    for (const k of keys.slice(0, -1)) {
+      if (!isObject(parent) || !own(parent, k)) return false;
+      parent = parent[k];
+    }
+    const last = keys[keys.length - 1];
+    if (!isObject(parent)) return false;
+    if (op.op === "add") { delete parent[last]; put(parent, last, op.value); }
+    else if (op.op === "replace" && own(parent, last)) put(parent, last, op.value);
+    else if (op.op === "remove" && own(parent, last)) delete parent[last];
+    else return false;
+  }
+  return true;
+}
+
+/** Canonical JSON: keys sorted, no whitespace (JSON.stringify writes numbers and strings as the server does). */
+function canonicalJson(v) {
+  if (v === null || typeof v !== "object") return JSON.stringify(v);
+  if (Array.isArray(v)) return "[" + v.map(canonicalJson).join(",") + "]";
+  return "{" + Object.keys(v).sort().map((k) => JSON.stringify(k) + ":" + canonicalJson(v[k])).join(",") + "}";
+}
+
+const CRC_TABLE = (() => {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+})();
+
+/** CRC-32 (zlib's) of the UTF-8 bytes of text, as 8 hex digits: WebCrypto is missing on plain-http pages. */
+function crc32hex(text) {
+  const bytes = new TextEncoder().encode(text);
+  let c = 0xFFFFFFFF;
+  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xFF] ^ (c >>> 8);
+  return ((c ^ 0xFFFFFFFF) >>> 0).toString(16).padStart(8, "0");
+}
+
+/** A whole view (subscribed, full_view): the base the following pushes patch. */
+function takeView(seq, state) {
+  if (!S.state || S.viewStale || seq >= S.stateSeq) { S.state = state; S.stateSeq = seq; S.viewStale = false; }
+}
+
+function takePatch(m) {
+  if (S.viewStale || !S.state || m.seq !== S.stateSeq + 1) return;
+  if (applyPatch(S.state, m.patch || []) && crc32hex(canonicalJson(S.state)) === m.view_hash) {
+    S.stateSeq = m.seq;
+    return;
+  }
+  S.viewStale = true;
+  S.resyncs = (S.resyncs || 0) + 1;
+  request({ type: "view" }).catch(() => {});  // its reply is a full_view (dispatch takes it)
+}
+
 function resetFight() {
+  S.stateSeq = 0; S.viewStale = false;
   S.state = null; S.lastSeq = 0; S.log = []; S.entries.clear(); S.seats = null;
   S.viewSeq = null; S.viewState = null; S.actKey = ""; S.promptKey = ""; S.disputeKey = ""; S.waitKey = null; S.rulingDrafts = {};
   $("#log").replaceChildren();

@@ -87,7 +87,7 @@ CASES = [
     case("protocol/bad_json", lambda t, c: _pair(t.gm, _raw(t.gm, "{not json"))),
     case("protocol/unknown_type", lambda t, c: _pair(t.gm, _raw(t.gm, json.dumps({"type": "explode"})))),
     case("protocol/schema", lambda t, c: gm_req(t, {"type": "command", "command_id": "x"})),
-    case("protocol/version", lambda t, c: gm_req(t, {"type": "state_at", "seq": 1, "v": 2})),
+    case("protocol/version", lambda t, c: gm_req(t, {"type": "state_at", "seq": 1, "v": 1})),
     case("protocol/too_big", lambda t, c: gm_req(t, cmd("note", {"text": "x" * 5000}))),
     case("protocol/too_deep", lambda t, c: gm_req(t, cmd("note", {"text": "n", "deep": _nested(40)}))),
     case("protocol/binary", lambda t, c: _pair(t.gm, _raw(t.gm, b"\x00\x01"))),

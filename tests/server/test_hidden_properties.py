@@ -3,7 +3,9 @@ reveals, hides, sheet changes, HP adjustments, undo, redo) while they fight, no
 message a player or spectator receives carries a number of a hidden sheet: not the
 live pushes, not a catch-up from 0 or from midway (from the hub's cache or, as after
 a restart, from the store), not ``replay`` (whole and in pages), not ``state_at`` at
-any seq.
+any seq, not the whole view on request (`view`), not the patches of the seat's view that live pushes carry (protocol 2,
+issue 16: a patch is read as the values it writes under its path's last key), and
+the view those patches build is, at the end, exactly the full view the seat is sent.
 
 Each hidden combatant has numbers that appear nowhere else at the table (skill 37+,
 HP 947/847/747 and what damage and adjustments leave of it, FP 187/157/127, DR 333),
@@ -68,6 +70,8 @@ def numbers(value: Any, key: str = "") -> Iterator[tuple[str, int]]:
     elif isinstance(value, str) and key not in IDENTIFIERS:
         for m in NUMBER.finditer(NOT_SHEET.sub("", value)):
             yield f"{key}: {value!r}", int(m.group())
+    elif isinstance(value, dict) and isinstance(value.get("path"), str) and "op" in value:  # a patch op
+        yield from numbers(value.get("value"), value["path"].rsplit("/", 1)[-1])
     elif isinstance(value, dict):
         for k, v in value.items():
             yield from numbers(v, str(k))
@@ -215,4 +219,10 @@ async def test_no_hidden_number_reaches_a_player_or_spectator(server: CombatServ
         replies += [await client.request({"type": "replay", "after": a, "upto": min(a + 5, last)})
                     for a in range(0, last, 5)]
         replies += [await client.request({"type": "state_at", "seq": seq}) for seq in range(1, last + 1)]
-        assert leaks(received + replies, forbidden) == [], role
+        patched = client.state
+        full = await client.request({"type": "view"})  # the whole view on request: scanned too
+        assert leaks(received + replies + [full], forbidden) == [], role
+        # every live push is a patch (protocol 2); a program whose steps were all refused, or changed
+        # nothing this seat sees, pushes empty ones
+        assert all("patch" in m and "state" not in m for m in received if m.get("type") == "event"), role
+        assert client.resyncs == 0 and patched == full["state"], role  # the patches built the true view

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 
 from combat_server.client import CombatClient
 from combat_server.server import CombatServer
-from combat_server.server.peers import libpq_url, parse_payload
+from combat_server.store.pg_listen import libpq_url, parse_payload
 
 from .conftest import SHEET, MakeServer
 

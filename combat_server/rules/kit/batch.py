@@ -1,11 +1,13 @@
 """A batch of events being decided: each emitted event is folded at once, so the
-next decision step sees the state it produced (pure; the engine re-folds the same
-drafts for real). A ruleset subclasses it to add typed readers of its own state."""
+next decision step sees the state it produced (pure). Each draft carries the state
+before and after it, which the engine reuses instead of folding the event again
+(issue 16, fold once). A ruleset subclasses it to add typed readers of its own state."""
 
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from combat_server.canonical import plain_json
 from combat_server.rules import core
 from combat_server.rules.model import JSON, DiceRequest, DiceSource, Event, EventDraft, FightState
 from combat_server.rules.ruleset import Ruleset
@@ -27,9 +29,10 @@ class Batch:
             body["answers"] = answers
         if opens:
             body["opens"] = [dict(o, id=f"p{seq}-{i}") for i, o in enumerate(opens, start=1)]
+        body = plain_json(body)  # as the store will hold it, so the state folded here is the refold's
         event = Event(self.state.fight_id, seq, type_, body, "", "", "", self.state.ruleset_version, "", "")
-        self.state = core.apply(self.ruleset, self.state, event)
-        self.drafts.append(EventDraft(type_, body))
+        before, self.state = self.state, core.apply(self.ruleset, self.state, event)
+        self.drafts.append(EventDraft(type_, body, before, self.state))
 
     def roll(self, count: int, sides: int, purpose: str) -> tuple[int, ...]:
         """Dice from the fight's source; the faces end up in the event that uses them."""

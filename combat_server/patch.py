@@ -1,0 +1,142 @@
+"""Views on the wire as patches (protocol 2, issue 16): what changed in a seat's view since the
+previous seq, and the checksum a client compares its patched copy against.
+
+The patch is a subset of RFC 6902 JSON Patch: ``add`` and ``remove`` of object
+members and ``replace`` of any value; paths are RFC 6901 JSON Pointers. Arrays
+are replaced whole (they are short in a view: prompts, undone seqs, a
+condition's lists), so no op ever names an array index. ``add`` appends the
+member at the end of its object, as a new key lands at the end of the
+server's own mapping, so a patched copy keeps the server's key order.
+
+The checksum is CRC-32 (as zlib and PNG compute it) of the view's canonical
+JSON: keys sorted, no whitespace, UTF-8, integral numbers written without a
+fraction. Why CRC-32 and not SHA-256: it only tells a client that its copy
+drifted (a bug, never an attacker: the server sends both copy and patch), and a
+web page served over plain http on a LAN has no WebCrypto to compute SHA-256
+(docs/protocol.md, "Views and patches").
+
+Pure: used by the server, :class:`combat_server.client.CombatClient` and the
+terminal client alike (the web page has its own copy in ``web/app.js``).
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import Any, Mapping
+
+import orjson
+
+__all__ = ["diff", "apply_patch", "view_hash", "normalize", "PatchError"]
+
+
+class PatchError(ValueError):
+    """A patch that does not fit the document (a client whose copy drifted asks for the full view)."""
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1") if ("~" in key or "/" in key) else key
+
+
+def _unescape(token: str) -> str:
+    return token.replace("~1", "/").replace("~0", "~") if "~" in token else token
+
+
+def diff(old: Any, new: Any, path: str = "") -> list[dict[str, Any]]:
+    """The ops that turn ``old`` into ``new`` (JSON values). Identical objects are skipped without a
+    look inside: the server's views share every unchanged part with the previous view."""
+    out: list[dict[str, Any]] = []
+    _diff(old, new, path, out)
+    return out
+
+
+def _diff(old: Any, new: Any, path: str, out: list[dict[str, Any]]) -> None:
+    if old is new:
+        return
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key, value in new.items():
+            if key in old:
+                was = old[key]
+                if was is value or (type(was) is type(value) and type(value) is not dict and was == value):
+                    continue  # the common case, without a call
+                _diff(was, value, f"{path}/{_escape(key)}", out)
+            else:
+                out.append({"op": "add", "path": f"{path}/{_escape(key)}", "value": value})
+        for key in old:
+            if key not in new:
+                out.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
+        return
+    if type(old) is type(new) and old == new:  # True == 1 in Python, not in JSON
+        return
+    out.append({"op": "replace", "path": path, "value": new})
+
+
+def apply_patch(doc: Any, ops: list[Mapping[str, Any]]) -> Any:
+    """``doc`` with ``ops`` applied, copying only the objects on the changed paths: the old document
+    is left as it was (a client keeps each pushed event's view). Raises :class:`PatchError` when an
+    op does not fit (a member to replace or remove that is missing, a path through a non-object)."""
+    for op in ops:
+        doc = _apply_one(doc, op)
+    return doc
+
+
+def _apply_one(doc: Any, op: Mapping[str, Any]) -> Any:
+    kind, path = op.get("op"), op.get("path")
+    if not isinstance(path, str) or (path and not path.startswith("/")):
+        raise PatchError(f"bad path {path!r}")
+    if path == "":
+        if kind != "replace":
+            raise PatchError(f"{kind} of the whole document")
+        return op["value"]
+    tokens = [_unescape(t) for t in path[1:].split("/")]
+    root: dict[str, Any] = _copy_object(doc, path)
+    parent = root
+    for token in tokens[:-1]:
+        child = _copy_object(parent.get(token), path)
+        parent[token] = child
+        parent = child
+    last = tokens[-1]
+    if kind == "add":
+        parent.pop(last, None)  # an add of an existing member replaces it, at the end (RFC 6902 4.1)
+        parent[last] = op["value"]
+    elif kind == "replace":
+        if last not in parent:
+            raise PatchError(f"replace of missing {path}")
+        parent[last] = op["value"]
+    elif kind == "remove":
+        if last not in parent:
+            raise PatchError(f"remove of missing {path}")
+        del parent[last]
+    else:
+        raise PatchError(f"unknown op {kind!r}")
+    return root
+
+
+def _copy_object(value: Any, path: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise PatchError(f"{path} goes through something that is not an object")
+    return dict(value)
+
+
+def normalize(value: Any) -> Any:
+    """``value`` as plain JSON types (tuples -> lists) with integral floats as integers: the form
+    views are sent in, so that a JavaScript client's canonical text (``JSON.stringify`` writes
+    ``0.0`` as ``0``) hashes the same."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:  # the most common first, by exact type
+        return value
+    if kind is dict:
+        return {k if type(k) is str else str(k): normalize(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [normalize(v) for v in value]
+    if kind is float:
+        return int(value) if value.is_integer() else value
+    if isinstance(value, Mapping):
+        return {str(k): normalize(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [normalize(v) for v in value]
+    return value
+
+
+def view_hash(view: Any) -> str:
+    """CRC-32 of the canonical JSON of ``view`` (normalized), as 8 lowercase hex digits."""
+    return format(zlib.crc32(orjson.dumps(view, option=orjson.OPT_SORT_KEYS)), "08x")

@@ -1,0 +1,50 @@
+"""Protocol 2 in the web page (issue 16): it patches its copy of the seat's view with each push, checks
+the pushed CRC-32 of the whole view, and asks for the whole view when its copy drifted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import expect
+
+from .conftest import ServerProcess
+from .test_web_fight import _demo, _player
+
+#: The page's copy (canonical JSON), the whole view the server sends on request, and the page's resync count.
+COMPARE = """async () => {
+  const mine = canonicalJson(S.state);
+  const full = await request({ type: "view" });
+  return [mine, canonicalJson(full.state), S.resyncs, S.stateSeq === full.seq];
+}"""
+
+
+def _hide_and_show_first_npc(gm: Any) -> None:
+    npc = gm.locator("#roster li.combatant.side-npc").first
+    cid = npc.get_attribute("data-cid")
+    npc.get_by_role("button", name="Hide sheet").click()
+    gm.locator(f"#roster li[data-cid='{cid}']").get_by_role("button", name="Show sheet").click()
+    expect(gm.locator(f"#roster li[data-cid='{cid}']").get_by_role("button", name="Hide sheet")).to_be_visible()
+
+
+def test_the_page_patches_its_view_into_the_one_the_server_sends_whole(browser: Any, server: ServerProcess) -> None:
+    gm = _demo(browser, server, start=True)
+    brenna = _player(browser, gm, "Brenna the Bold")
+    _hide_and_show_first_npc(gm)
+    for page in (gm, brenna):
+        page.wait_for_function("() => S.stateSeq === S.lastSeq")
+        mine, full, resyncs, same_seq = page.evaluate(COMPARE)
+        assert same_seq and resyncs == 0 and mine == full
+    assert gm.js_errors == [] and brenna.js_errors == []
+    gm.context.close()
+    brenna.context.close()
+
+
+def test_a_page_whose_view_drifted_asks_for_the_whole_view(browser: Any, server: ServerProcess) -> None:
+    gm = _demo(browser, server)
+    title = gm.evaluate("S.state.title")
+    gm.evaluate("S.state.title = 'not what the server has'")
+    _hide_and_show_first_npc(gm)
+    gm.wait_for_function("() => S.resyncs === 1 && !S.viewStale && S.stateSeq === S.lastSeq")
+    assert gm.evaluate("S.state.title") == title
+    assert gm.js_errors == []
+    gm.context.close()

@@ -1,0 +1,72 @@
+"""server/inbound.py: a connection's intake, sans I/O (issue 16), fed frames and a hand-set clock."""
+
+from __future__ import annotations
+
+import json
+
+from combat_server.server.inbound import Accept, Close, Inbound, RateLimiter, Refuse
+from combat_server.server.protocol import CLOSE_FLOODING
+
+
+class Clock:
+    """Seconds, moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _inbound(clock: Clock, rate: float = 2.0, burst: int = 2, flood_close: int = 3, max_message: int = 200) -> Inbound:
+    return Inbound(rate=rate, burst=burst, flood_close=flood_close, max_message=max_message, clock=clock)
+
+
+LIST = json.dumps({"type": "list_seats", "ref": "r1"})
+
+
+def test_a_valid_message_is_accepted_with_its_ref() -> None:
+    step = _inbound(Clock()).receive(LIST)
+    assert step == Accept({"type": "list_seats", "ref": "r1"}, "r1")
+
+
+def test_past_the_burst_a_message_is_refused_unread_until_the_bucket_refills() -> None:
+    """Burst 2 at 2 per second: the third at the same instant is rate/limited; half a second later one
+    token is back (2/s x 0.5 s)."""
+    clock = Clock()
+    inbound = _inbound(clock)
+    assert isinstance(inbound.receive(LIST), Accept) and isinstance(inbound.receive(LIST), Accept)
+    step = inbound.receive('{"ref":"r-9", not json')
+    assert isinstance(step, Refuse) and step.error.code == "rate/limited" and step.ref == "r-9"
+    assert step.error.details == {"retry_after_ms": 501}
+    clock.now += 0.5
+    assert isinstance(inbound.receive(LIST), Accept)
+
+
+def test_a_client_that_keeps_ignoring_the_limit_is_closed() -> None:
+    """flood_close 3: the third refusal without a quiet second in between closes (4029)."""
+    inbound = _inbound(Clock(), burst=1, rate=0.001)
+    assert isinstance(inbound.receive(LIST), Accept)
+    assert isinstance(inbound.receive(LIST), Refuse) and isinstance(inbound.receive(LIST), Refuse)
+    assert inbound.receive(LIST) == Close(CLOSE_FLOODING)
+
+
+def test_a_quiet_second_starts_the_flood_count_again() -> None:
+    limiter = RateLimiter.starting(rate=0.001, burst=0, flood_close=3, now=0.0)
+    assert not limiter.allow(0.0) and not limiter.allow(0.5)
+    assert not limiter.allow(1.6)  # more than a second after the last refusal: counted from 1 again
+    assert limiter.limited == 1 and not limiter.flooding
+
+
+def test_size_is_checked_before_decoding() -> None:
+    step = _inbound(Clock(), max_message=30).receive('{"type":"command","ref":"big-1","x":"xxxxxxxxxxxxxxxxxxxx" oops')
+    assert isinstance(step, Refuse) and step.error.code == "protocol/too_big" and step.ref == "big-1"
+    assert step.error.details == {"limit": 30}
+
+
+def test_binary_unreadable_and_invalid_messages_are_refused_by_code() -> None:
+    inbound = _inbound(Clock(), burst=10)
+    refusals = [inbound.receive(b"\x00"), inbound.receive('{"ref":"x-1" nope'),
+                inbound.receive('{"type":"command","ref":"c-1"}')]
+    assert [(r.error.code, r.ref) for r in refusals if isinstance(r, Refuse)] == [
+        ("protocol/binary", None), ("protocol/bad_json", "x-1"), ("protocol/schema", "c-1")]

@@ -1,0 +1,59 @@
+"""The narrow recorder (issue 16): the engine and the server see a store through
+``combat_server/store/recorder.py`` and store errors only; driver errors never pass the store."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from combat_server.errors import StoreUnavailable
+from combat_server.store.recorder import Recorder, SeatDirectory, Store
+from combat_server.store.sql import SqlStore
+from tests.conftest import Databases
+
+ROOT = Path(__file__).resolve().parents[2] / "combat_server"
+
+
+def _protocol_methods(proto: type) -> set[str]:
+    return {name for name in vars(proto) if not name.startswith("_")}
+
+
+def test_the_sql_store_is_a_recorder_and_a_seat_directory(store: SqlStore) -> None:
+    as_store: Store = store  # mypy --strict checks the signatures; this checks every name is there
+    for proto in (Recorder, SeatDirectory):
+        assert _protocol_methods(proto) <= set(dir(as_store)), proto
+
+
+def test_an_unreachable_database_is_store_unavailable_not_a_driver_error(databases: Databases) -> None:
+    url = ("sqlite:////nonexistent-dir-of-combat-tests/fights.sqlite" if databases.backend == "sqlite"
+           else "postgresql+psycopg://postgres@127.0.0.1:1/test?connect_timeout=2")
+    store = SqlStore(url)
+    try:
+        with pytest.raises(StoreUnavailable) as info:
+            store.fight("f")
+        assert info.value.code == "store/unavailable"
+        assert "could not be reached" in info.value.message
+    finally:
+        store.dispose()
+
+
+def _imports(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+    return found
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "server").glob("*.py")) + sorted((ROOT / "engine").glob("*.py")),
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_server_and_engine_import_neither_sqlalchemy_nor_store_internals(path: Path) -> None:
+    """Only the recorder protocols and the store package's front door (``open_store``, for ``serve``)."""
+    bad = {m for m in _imports(path) if m.split(".")[0] in ("sqlalchemy", "psycopg", "sqlite3")
+           or (m.startswith("combat_server.store.") and m not in ("combat_server.store.recorder",
+                                                                  "combat_server.store.pg_listen"))}
+    assert bad == set(), path

@@ -1,0 +1,85 @@
+"""combat_server/patch.py: the view patches of protocol 2 (issue 16, docs/protocol.md "Views and patches")."""
+
+from __future__ import annotations
+
+import zlib
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from combat_server.patch import PatchError, apply_patch, diff, normalize, view_hash
+
+keys = st.sampled_from(["a", "b", "hp", "a/b", "~x", "", "é"])
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(keys, inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(json_values, json_values)
+def test_applying_the_diff_gives_the_new_value(old: Any, new: Any) -> None:
+    assert apply_patch(old, diff(old, new)) == new
+
+
+@given(st.dictionaries(keys, json_values), st.dictionaries(keys, json_values))
+def test_applying_leaves_the_old_document_as_it_was(old: dict[str, Any], new: dict[str, Any]) -> None:
+    frozen = repr(old)
+    apply_patch(old, diff(old, new))
+    assert repr(old) == frozen
+
+
+def test_one_changed_leaf_is_one_replace_at_its_path() -> None:
+    shared = {"sheet": {"st": 12}}
+    old = {"seq": 4, "combatants": {"c": {"condition": {"hp": 5}, "x": shared}}}
+    new = {"seq": 5, "combatants": {"c": {"condition": {"hp": 6}, "x": shared}}}
+    assert diff(old, new) == [{"op": "replace", "path": "/seq", "value": 5},
+                              {"op": "replace", "path": "/combatants/c/condition/hp", "value": 6}]
+
+
+def test_members_are_added_at_the_end_and_removed_by_name() -> None:
+    old = {"combatants": {"a": 1, "b": 2}}
+    new = {"combatants": {"b": 2, "c": 3}}
+    ops = diff(old, new)
+    assert ops == [{"op": "add", "path": "/combatants/c", "value": 3}, {"op": "remove", "path": "/combatants/a"}]
+    assert list(apply_patch(old, ops)["combatants"]) == ["b", "c"]
+
+
+def test_arrays_are_replaced_whole() -> None:
+    assert diff({"undone": [1, 2]}, {"undone": [1, 2, 3]}) == [{"op": "replace", "path": "/undone", "value": [1, 2, 3]}]
+
+
+def test_a_boolean_is_not_the_number_one() -> None:
+    assert diff({"x": 1}, {"x": True}) == [{"op": "replace", "path": "/x", "value": True}]
+
+
+def test_keys_with_slash_and_tilde_are_escaped_as_json_pointer_says() -> None:
+    ops = diff({}, {"a/b": 1, "~c": 2})
+    assert [op["path"] for op in ops] == ["/a~1b", "/~0c"]
+    assert apply_patch({}, ops) == {"a/b": 1, "~c": 2}
+
+
+@pytest.mark.parametrize("doc, op", [
+    ({"a": 1}, {"op": "replace", "path": "/b", "value": 2}),
+    ({"a": 1}, {"op": "remove", "path": "/b"}),
+    ({"a": 1}, {"op": "add", "path": "/a/b", "value": 2}),
+    ({"a": [1]}, {"op": "replace", "path": "/a/0", "value": 2}),
+    ({"a": 1}, {"op": "move", "path": "/a", "from": "/b"}),
+    ({"a": 1}, {"op": "add", "path": "a", "value": 2}),
+])
+def test_a_patch_that_does_not_fit_is_refused(doc: Any, op: dict[str, Any]) -> None:
+    with pytest.raises(PatchError):
+        apply_patch(doc, [op])
+
+
+def test_the_hash_is_crc32_of_sorted_compact_utf8_json() -> None:
+    """By hand: the canonical text of {"b": 1, "a": "é"} is {"a":"é","b":1}."""
+    expected = format(zlib.crc32('{"a":"é","b":1}'.encode("utf-8")), "08x")
+    assert view_hash({"b": 1, "a": "é"}) == expected
+
+
+def test_normalize_writes_integral_floats_as_integers_as_javascript_does() -> None:
+    assert normalize({"w": 0.0, "x": 1.5, "t": (1, 2.0)}) == {"w": 0, "x": 1.5, "t": [1, 2]}
+    assert type(normalize(3.0)) is int
