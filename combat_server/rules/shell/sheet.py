@@ -407,5 +407,5 @@ def raw_get(r: Reader, key: str) -> JSON:
 
 
 def sheet_to_json(sheet: Sheet) -> dict[str, JSON]:
-    data: dict[str, JSON] = attrs.asdict(sheet, recurse=True, retain_collection_types=False)
+    data: dict[str, JSON] = attrs.asdict(sheet, recurse=True)
     return data
