@@ -110,3 +110,30 @@ class Table:
         self.engine.forget(self.fight_id)
         fresh = self.engine.load(self.fight_id)
         return state_bytes(fresh) == state_bytes(self.engine._load_from_store(self.fight_id, use_snapshots=False)[0])
+
+
+def sheet(st: int = 10, ag: int = 10, styles: tuple[tuple[str, int], ...] = (("Sword", 1),), weapon: dict[str, Any] | None = None,
+          **over: Any) -> dict[str, Any]:
+    """A sheet with the given attributes and styles; ``weapon`` (its ``style`` defaults to the first style)."""
+    raw: dict[str, Any] = {"st": st, "ag": ag, "styles": [{"name": n, "level": lv} for n, lv in styles]}
+    if weapon is not None:
+        raw["weapons"] = [{"style": styles[0][0], **weapon}]
+    raw.update(over)
+    return raw
+
+
+SWORD: dict[str, Any] = {"name": "sword", "damage_types": ["cut", "imp"], "hp": 10, "thrusting": True}
+
+
+def at_total(result: CommandResult) -> int:
+    """The AT of the attack a command declared."""
+    declared = [e for e in result.events if e.type == "attack_declared"][-1]
+    return sum(m["value"] for m in declared.payload["attack"]["at"])
+
+
+def resolved(result: CommandResult) -> Any:
+    return [e for e in result.events if e.type == "attack_resolved"][-1].payload
+
+
+def start(table: Table, *order: str) -> None:
+    table.send("start_combat", {"order": list(order)})

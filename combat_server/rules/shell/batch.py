@@ -111,7 +111,7 @@ class Batch(batch.Batch):
         return record(purpose=purpose, roller=cid, dice=self.roll(3, 6, purpose), base=base,
                       base_reason=base_reason, mods=mods, judge=judge_3d6, rule=rule)
 
-    def ask_roll(self, cid: str, purpose: str, text: str, count: int = 3, sides: int = 6,
+    def ask_roll(self, cid: str | None, purpose: str, text: str, count: int = 3, sides: int = 6,
                  **options: JSON) -> dict[str, JSON]:
         return roll_prompt(cid, purpose, text, count=count, sides=sides, **options)
 

@@ -66,6 +66,13 @@ class RoundStarted:
 
 
 @attrs.frozen
+class InitiativeTied:
+    round: int
+    tied: list[list[str]]
+    rolloffs: list[Obj]
+
+
+@attrs.frozen
 class RoundEnded:
     round: int
     fatigue: list[Obj]
@@ -248,6 +255,12 @@ def _round_started(state: FightState, p: Mapping[str, Any]) -> FightState:
     return state
 
 
+def _initiative_tied(state: FightState, p: Mapping[str, Any]) -> FightState:
+    combat = state.combat if isinstance(state.combat, Combat) else Combat()
+    return attrs.evolve(state, status="active", combat=attrs.evolve(combat, between=True, round=p["round"] - 1,
+                                                                      current="", acted=False))
+
+
 def _round_ended(state: FightState, p: Mapping[str, Any]) -> FightState:
     state = _with_combat(state, between=True, current="", acted=False)
     for cid in state.combatants:
@@ -414,6 +427,11 @@ def _x_round(s: FightState, p: Mapping[str, Any], h: frozenset[str]) -> str:
     return f"Round {p['round']} begins; order by {how}: {order} (S-17, A-64, R-21)."
 
 
+def _x_tied(s: FightState, p: Mapping[str, Any], h: frozenset[str]) -> str:
+    groups = "; ".join(", ".join(name(s, c) for c in g) for g in p["tied"])
+    return f"Round {p['round']}: {groups} tie on initiative and AG; each rolls 2d10, higher first (R-21, A-64)."
+
+
 def _x_round_end(s: FightState, p: Mapping[str, Any], h: frozenset[str]) -> str:
     lost = [f"{name(s, r['combatant'])} loses {r['end_lost']} END" for r in p["fatigue"] if r["end_lost"]]
     tail = ("; combat fatigue: " + ", ".join(lost)) if lost else ""
@@ -571,6 +589,7 @@ def _spec(type_: str, payload: type, fold: Any, explain: Any, roller: str = "",
 EVENTS = EventRegistry(
     _spec("round_started", RoundStarted, (_round_started), _x_round,
               secrets=(Secret("id", ("ag", "el", "initiative"), "basis"),)),
+    _spec("initiative_tied", InitiativeTied, (_initiative_tied), _x_tied),
     _spec("round_ended", RoundEnded, (_round_ended), _x_round_end,
               secrets=(Secret("combatant", ("fatigue", "end"), "fatigue"),)),
     _spec("turn_started", TurnStarted, (_turn_started), _x_turn),

@@ -13,7 +13,7 @@ from combat_server.rules.shell import resolution
 from combat_server.rules.shell.attacks import roll_damage
 from combat_server.rules.shell.batch import Batch
 from combat_server.rules.shell.sheet import DIFFICULTIES, derive
-from combat_server.rules.shell.turns import wp_end_prompt
+from combat_server.rules.shell.turns import roll_off, wp_end_prompt
 
 ROLL = "roll"
 
@@ -22,7 +22,9 @@ def answer_roll(b: Batch, args: Mapping[str, Any]) -> None:
     prompt = answered(b.state, args["prompt"], ROLL)
     purpose = str(prompt.options["purpose"])
     cid = str(prompt.combatant)
-    if purpose == "damage":
+    if purpose == "initiative":
+        roll_off(b, prompt.id, prompt.options)
+    elif purpose == "damage":
         roll_damage(b, prompt.id, str(prompt.options["hit"]), str(prompt.options.get("object") or ""))
     elif purpose == "spell":
         _spell(b, cid, prompt.id, prompt.options)

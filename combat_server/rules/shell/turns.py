@@ -19,7 +19,6 @@ from combat_server.rules.shell.sheet import derive
 
 ORDER = RoundOrder()
 MAX_SETTLE_STEPS = 500
-MAX_ROLLOFFS = 50
 
 
 def start_combat(b: Batch, args: Mapping[str, Any]) -> None:
@@ -41,29 +40,41 @@ def start_combat(b: Batch, args: Mapping[str, Any]) -> None:
     begin_round(b, 1, list(explicit) if explicit is not None else None)
 
 
-def begin_round(b: Batch, rnd: int, explicit: list[str] | None = None) -> None:
-    """S-17 / A-64: initiative recomputed now (EL may have changed); R-21 roll-offs as dice in the event."""
+def begin_round(b: Batch, rnd: int, explicit: list[str] | None = None, rolloffs: list[JSON] | None = None,
+                answers: str | None = None) -> None:
+    """S-17 / A-64: initiative recomputed now (EL may have changed). R-21: combatants still tied after AG
+    roll 2d10 each, answering a roll prompt (the dice are then in the log); ties re-roll among themselves."""
     entrants = [initiative.Entrant(cid, b.sheet(cid).ag, derive(b.sheet(cid)).el)
                 for cid in b.state.combatants if can_act(b.state, cid)]
     basis: list[JSON] = [{"id": e.id, "ag": e.ag, "el": e.el, "initiative": e.initiative} for e in entrants]
-    rolloffs: list[JSON] = []
+    done = list(rolloffs or [])
     if explicit is not None:
         order = explicit
     else:
         totals: dict[str, list[int]] = {}
+        for row in done:
+            for cid, dice in row["rolls"].items():
+                totals.setdefault(cid, []).append(sum(dice))
         result = initiative.order(entrants, totals)
-        for _ in range(MAX_ROLLOFFS):
-            if result.complete:
-                break
-            for group, k in result.tied:
-                rolls = {cid: list(b.roll(2, 10, f"initiative roll-off for {b.name(cid)}")) for cid in group}
-                for cid, dice in rolls.items():
-                    totals.setdefault(cid, []).append(sum(dice))
-                rolloffs.append({"combatants": list(group), "rolls": dict(rolls), "rule": "R-21"})
-            result = initiative.order(entrants, totals)
+        if not result.complete:
+            tied: list[JSON] = [list(group) for group, _ in result.tied]
+            names = "; ".join(", ".join(b.name(c) for c in group) for group in tied)
+            b.emit("initiative_tied", {"round": rnd, "tied": tied, "rolloffs": done}, answers=answers, opens=[
+                b.ask_roll(None, "initiative", f"Round {rnd}: {names} tie on initiative and AG: 2d10 each, "
+                           "higher first (R-21)", count=2, sides=10, round=rnd, tied=tied, rolloffs=done)])
+            return
         order = list(result.order)
-    b.emit("round_started", {"round": rnd, "order": order, "basis": basis, "rolloffs": rolloffs,
-                             "explicit": explicit is not None})
+    b.emit("round_started", {"round": rnd, "order": order, "basis": basis, "rolloffs": done,
+                             "explicit": explicit is not None}, answers=answers)
+
+
+def roll_off(b: Batch, prompt_id: str, options: Mapping[str, Any]) -> None:
+    """R-21: each tied combatant rolls 2d10; the round's order is then decided again with them."""
+    rows = list(options["rolloffs"])
+    for group in options["tied"]:
+        rows.append({"combatants": list(group), "rule": "R-21",
+                     "rolls": {cid: list(b.roll(2, 10, f"initiative roll-off for {b.name(cid)}")) for cid in group}})
+    begin_round(b, int(options["round"]), rolloffs=rows, answers=prompt_id)
 
 
 def end_round(b: Batch) -> None:
