@@ -134,7 +134,7 @@ def defend(b: Batch, args: Mapping[str, Any]) -> None:
     wanted, with_ = str(args["defence"]), str(args.get("with") or "")
     choices = defences(b.state, attack, args, bool(b.option("fatigue_rederives_mv")))
     if defenceless:
-        choice = Defence("none", "", (), choices[-1].shield_pr)  # S-27, A-69: base DEF 0
+        choice = Defence("none", "", (), None)  # S-27, A-69: base DEF 0; an unaware defender's shield gives no cover (E-12)
         if wanted != "none":
             raise reject("defence/not_possible", f"{b.name(attack.target)} cannot defend this attack (S-28)",
                          field="defence")
