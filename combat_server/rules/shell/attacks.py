@@ -300,7 +300,7 @@ def roll_damage(b: Batch, prompt_id: str, hit: str, obj: str) -> None:
         "attacker": attack.attacker, "combatant": cid, "location": location, "damage_type": attack.damage_type,
         "dice": faces, "raw": raw, "steps": [{"value": s.value, "reason": s.reason, "rule": s.rule} for s in blow.steps],
         "damage": blow.damage, "counted": taken.counted, "non_lethal": attack.non_lethal,
-        "wounds": dict(taken.wounds.locations), "stun_damage": taken.wounds.stun, "stunned": taken.stunned,
+        "wounds": {k: v for k, v in taken.wounds.locations.items() if v}, "stun_damage": taken.wounds.stun, "stunned": taken.stunned,
         "crippled": [{"location": c.location, "permanent": c.permanent} for c in taken.crippled],
         "unconscious": taken.condition.unconscious, "dead": taken.condition.dead,
         "end": 0 if newly_out else cond.end}, answers=prompt_id, opens=opens)  # S-13: END 0 when knocked out
