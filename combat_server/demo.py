@@ -5,7 +5,7 @@ It uses seeded dice (the fight's seed plus its id and seq pick every face), so a
 demo fight's rolls are reproducible from its first event. :func:`play_demo_turns`
 then plays real turns through the same commands a table would send, read from the
 ruleset's description alone: the GM starts the fight, each combatant takes its first
-action that rolls dice against a foe, and each prompt gets the answer with the best
+action at a foe (one that rolls dice at once first), and each prompt gets the answer with the best
 number (a defence) or its first answer (a roll). No ruleset is named here.
 """
 
@@ -113,8 +113,10 @@ def _fill(state: FightState, action: Action) -> dict[str, JSON] | None:
 
 
 def _attack(state: FightState, description: Description) -> Command | None:
-    for action in description.actions:
-        if not action.rolls or action.combatant is None or not any(f.name == "target" for f in action.fields):
+    # an action that rolls at once first (an attack roll), else the first with a target (its roll may
+    # come with the defender's answer)
+    for action in sorted(description.actions, key=lambda a: not a.rolls):
+        if action.combatant is None or not any(f.name == "target" for f in action.fields):
             continue
         args = _fill(state, action)
         if args is not None and _side(state, args.get("target")) not in ("", _side(state, action.combatant)):

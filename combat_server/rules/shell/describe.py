@@ -115,7 +115,7 @@ def _maneuvers(state: FightState, cid: str, viewer: Viewer, options: dict[str, o
     base = {"combatant": cid}
     out: list[Action] = []
     if cond.pinned_by:
-        return [Action("escape", "act", f"{name} tries to escape the pin", rules=("S-43",), rolls=True, dice="2d10",
+        return [Action("escape", "act", f"{name} tries to escape the pin", rules=("S-43",),
                        args={**base, "maneuver": "escape", "target": cond.pinned_by}, combatant=cid)]
     locations = tuple(Choice(loc, loc, f"AT {charts.LOCATION_AT[damage.kind(loc)]:+d}", "S-29")
                       for loc in damage.LOCATIONS)
@@ -131,7 +131,7 @@ def _maneuvers(state: FightState, cid: str, viewer: Viewer, options: dict[str, o
                                    default=10, when={"weapon": ranged}))
     if targets and usable:
         out.append(Action("attack", "act", f"{name} attacks", rules=("S-19", "S-25"), args={**base, "maneuver": "attack"},
-                          fields=tuple(attack_fields), rolls=True, dice="2d10", combatant=cid))
+                          fields=tuple(attack_fields), combatant=cid))
         out.append(Action("guard", "act", f"{name} guards", rules=("S-20",), args={**base, "maneuver": "guard"},
                           fields=(weapon,), combatant=cid, help="counterattacks at +1 AT when defended"))
     out.append(Action("defend", "act", f"{name} defends", rules=("S-21",), args={**base, "maneuver": "defend"},
@@ -141,7 +141,7 @@ def _maneuvers(state: FightState, cid: str, viewer: Viewer, options: dict[str, o
             w.name == c.value and w.can_disarm for w in held))
         if disarmers:
             out.append(Action("disarm", "act", f"{name} tries to disarm", rules=("S-22",),
-                              args={**base, "maneuver": "disarm"}, rolls=True, dice="2d10", combatant=cid,
+                              args={**base, "maneuver": "disarm"}, combatant=cid,
                               fields=(target, Field("weapon", "choice", "With", choices=disarmers,
                                                     default=disarmers[0].value))))
         if ranged:
@@ -161,12 +161,12 @@ def _maneuvers(state: FightState, cid: str, viewer: Viewer, options: dict[str, o
     if cond.close_with:
         foe = cond.close_with
         close = {**base, "target": foe}
-        out.append(Action("takedown", "act", f"{name} tries a takedown", rules=("S-42",), rolls=True, dice="2d10",
+        out.append(Action("takedown", "act", f"{name} tries a takedown", rules=("S-42",),
                           args={**close, "maneuver": "takedown"}, combatant=cid,
                           fields=(Field("then_pin", "boolean", "Pin at once if it works", rule="A-80",
                                         default=False),)))
         if cond_of(state, foe).knocked_down:
-            out.append(Action("pin", "act", f"{name} tries to pin", rules=("S-43",), rolls=True, dice="2d10",
+            out.append(Action("pin", "act", f"{name} tries to pin", rules=("S-43",),
                               args={**close, "maneuver": "pin"}, combatant=cid))
     spells = tuple(Choice(s.name, s.name, f"time {s.casting_time}, END {s.end_cost}", "S-12")
                    for a in sheet.arts for s in a.spells if a.level >= s.min_level)
@@ -197,8 +197,8 @@ def _preempts(state: FightState, cur: str, viewer: Viewer) -> list[Action]:
         if c.id != cur and cond.maneuver == "guard" and cond.guard_weapon and can_act(state, c.id) \
                 and (viewer.is_gm or viewer.controls(c.id)):
             out.append(Action(f"preempt-{c.id}", "act", f"{c.name} strikes first from Guard", rules=("S-20", "A-65"),
-                              args={"combatant": c.id, "maneuver": "preempt", "target": cur}, rolls=True,
-                              dice="2d10", combatant=c.id))
+                              args={"combatant": c.id, "maneuver": "preempt", "target": cur},
+                              combatant=c.id))
     return out
 
 
