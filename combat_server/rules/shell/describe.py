@@ -103,7 +103,9 @@ def _maneuvers(state: FightState, cid: str, viewer: Viewer, options: dict[str, o
     targets = _targets(state, cid)
     if cond.close_with:
         targets = tuple(t for t in targets if t.value == cond.close_with)
-    first = targets[0].value if targets else None
+    side = state.combatants[cid].side
+    first = next((t.value for t in targets if state.combatants[str(t.value)].side != side),
+                 targets[0].value if targets else None)  # a foe first
     held = weapons_in_hand(state, cid)
     usable = [w for w in held if not cond.close_with or w.close_combat or w.name == "bare hand"]
     weapon_choices = tuple(Choice(w.name, w.name, f"{'ranged, ' if w.ranged else ''}{'/'.join(w.damage_types)}")
@@ -123,9 +125,7 @@ def _maneuvers(state: FightState, cid: str, viewer: Viewer, options: dict[str, o
                      Field("location", "choice", "Hit location", rule="S-29", choices=locations, default="torso"),
                      Field("moved", "integer", "Units moved", rule="S-19", minimum=0, maximum=points, default=0,
                            help="more than one step: AT -2"),
-                     Field("charge", "boolean", "Charge", rule="S-19", default=False, help="+1 damage per 5 units"),
-                     Field("damage_type", "choice", "Damage type", choices=tuple(
-                         Choice(t, t) for t in ("cut", "cr", "imp")), default=None)]
+                     Field("charge", "boolean", "Charge", rule="S-19", default=False, help="+1 damage per 5 units"),]
     if ranged:
         attack_fields.append(Field("range", "integer", "Range (units)", rule="S-30", minimum=1, maximum=100000,
                                    default=10, when={"weapon": ranged}))
