@@ -11,7 +11,7 @@ import attrs
 
 from combat_server.rules.kit.events import EventRegistry, EventSpec, Secret, on_payload
 from combat_server.rules.kit.rolls import Mod
-from combat_server.rules.model import FightState
+from combat_server.rules.model import Event, FightState
 from combat_server.rules.shell.state import Attack, Combat, Condition
 
 Obj = dict[str, Any]
@@ -412,6 +412,26 @@ def _check_rolled(state: FightState, p: Mapping[str, Any]) -> FightState:
     return state
 
 
+def after_core(state: FightState, event: Event) -> FightState:
+    """A combatant removed mid-fight: an attack it was part of ends with its prompts, and whoever it
+    held in close combat or a pin is free (the turn order skips it, turns.settle)."""
+    combat = state.combat
+    if event.type != "combatant_removed" or not isinstance(combat, Combat):
+        return state
+    cid = event.payload["id"]
+    for other in state.combatants:
+        c = cond_of(state, other)
+        changes = {k: "" for k in ("close_with", "pinned_by", "pinning") if getattr(c, k) == cid}
+        if changes:
+            state = _set(state, other, **changes)
+    attack = combat.attack
+    if attack is not None and cid in (attack.attacker, attack.target):
+        prompts = tuple(p for p in state.prompts if p.kind not in ("defence", "close_response")
+                        and p.options.get("purpose") != "damage")
+        state = attrs.evolve(state, prompts=prompts, combat=attrs.evolve(combat, attack=None))
+    return state
+
+
 # --------------------------------------------------------------------------- explanations
 
 
@@ -491,8 +511,8 @@ def _x_damage(s: FightState, p: Mapping[str, Any], h: frozenset[str]) -> str:
 
 def _x_object(s: FightState, p: Mapping[str, Any], h: frozenset[str]) -> str:
     fate = "breaks" if p["breaks"] else "holds"
-    return (f"{name(s, p['owner'])}'s {p['object']} takes {p['damage']} against its {p['hp']} HP and {fate} "
-            "(S-45, R-12, A-81).")
+    hp = _n(h, p["owner"], f" against its {p['hp']} HP")
+    return f"{name(s, p['owner'])}'s {p['object']} takes {p['damage']}{hp} and {fate} (S-45, R-12, A-81)."
 
 
 def _x_disarmed(s: FightState, p: Mapping[str, Any], h: frozenset[str]) -> str:
@@ -604,7 +624,7 @@ EVENTS = EventRegistry(
               secrets=(Secret("defender", ("def_mods", "def_total", "r")),)),
     _spec("damage_taken", DamageTaken, _damage_taken, _x_damage,
               secrets=(Secret("combatant", ("steps", "counted", "wounds", "stun_damage", "end")),)),
-    _spec("object_damaged", ObjectDamaged, _object_damaged, _x_object),
+    _spec("object_damaged", ObjectDamaged, _object_damaged, _x_object, secrets=(Secret("owner", ("hp",)),)),
     _spec("disarmed", Disarmed, _disarmed, _x_disarmed),
     _spec("grapple_resolved", GrappleResolved, _grapple, _x_grapple),
     _spec("close_response", CloseResponse, _close_response, _x_close_response),

@@ -16,7 +16,8 @@ from combat_server.rules.shell.batch import Batch, now
 from combat_server.rules.shell.commands import COMMANDS
 from combat_server.rules.shell.demo import DEMO
 from combat_server.rules.shell.describe import describe
-from combat_server.rules.shell.events import COMBAT_SECRETS, EVENTS, HIDDEN_PROMPT_TEXT, VISIBLE_CONDITION, cond_of
+from combat_server.rules.shell.events import (COMBAT_SECRETS, EVENTS, HIDDEN_PROMPT_TEXT, VISIBLE_CONDITION,
+                                              after_core, cond_of)
 from combat_server.rules.shell.options import OPTIONS
 from combat_server.rules.shell.sheet import Sheet, derive
 from combat_server.rules.shell.state import Combat, Condition
@@ -80,6 +81,9 @@ class ShellRuleset(Ruleset[Sheet, Condition, Combat]):
 
     def apply(self, state: FightState, event: Event) -> FightState:
         return EVENTS.fold(self, state, event)
+
+    def after_core(self, state: FightState, event: Event) -> FightState:
+        return after_core(state, event)
 
     def explain(self, state_before: FightState, event: Event, hidden: frozenset[str] = frozenset()) -> str | None:
         return EVENTS.explain(state_before, event, hidden)
