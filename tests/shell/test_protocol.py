@@ -8,9 +8,8 @@ from typing import Any
 import pytest
 
 from combat_server.client import CombatClient, ServerError
-from combat_server.server import CombatServer
-from tests.server.conftest import connect, make_server, server  # noqa: F401  (fixtures)
-from tests.server.conftest import Connect
+from tests.server.conftest import make_server  # noqa: F401  (fixture)
+from tests.server.conftest import MakeServer
 from tests.shell.table import KNIGHT, MAGE, ORC
 
 
@@ -32,7 +31,25 @@ def _cond(client: CombatClient, cid: str) -> dict[str, Any]:
     return dict(client.state["combatants"][cid]["condition"])  # type: ignore[index]
 
 
-async def test_a_gm_and_two_players_play_a_shell_round(server: CombatServer, connect: Connect) -> None:  # noqa: F811
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+async def connect(request: pytest.FixtureRequest, make_server: MakeServer) -> Any:  # noqa: F811
+    """Clients of a real server on loopback, its store a SQLite file or a PostgreSQL database."""
+    url = request.getfixturevalue("pg_databases").new_url() if request.param == "postgresql" else None
+    server = await make_server(url=url)
+    clients: list[CombatClient] = []
+
+    async def open_client() -> CombatClient:
+        client = await CombatClient.connect(server.ws_url)
+        clients.append(client)
+        await client.wait_until(lambda c: bool(c.welcome), 5)
+        return client
+
+    yield open_client
+    for client in clients:
+        await client.close()
+
+
+async def test_a_gm_and_two_players_play_a_shell_round(connect: Any) -> None:
     gm = await connect()
     created = await gm.create_fight("shell", dice_mode="manual", title="the bridge")
     await gm.subscribe(created["token"], describe=True)
