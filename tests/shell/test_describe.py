@@ -28,15 +28,16 @@ def test_the_maneuvers_go_to_the_acting_combatants_seat_only(table: Table) -> No
     assert to_json(RULESET.describe(table.state, MAGE_SEAT))["actions"] == []
 
 
-def test_the_defence_prompt_offers_each_defence_with_its_def(table: Table) -> None:
-    """S-25 / S-26 / A-68: the orc's answers: dodge 3 + 0 - 1 = 2, blocks with the axe and the shield at 3,
-    the shield band shown; and no defence."""
+def test_the_defence_prompt_offers_each_defence_with_the_roll_it_holds_on(table: Table) -> None:
+    """S-25 / S-26 / A-68: against AT 5 the orc's dodge (3 + 0 - 1 = 2) holds on 2d10 <= 11 + 2 - 5 = 8, its
+    blocks with the axe, bare hand and shield (DEF 3) on 9; the shield band shown; and no defence."""
     _fight(table)
     table.act("knight", "attack", target="orc")
     (prompt,) = to_json(RULESET.describe(table.state, GM_ACTOR))["prompts"]
     assert [(a["label"], a.get("number")) for a in prompt["answers"]] == [
-        ("Dodge", 2), ("Block with axe", 3), ("Block with bare hand", 3), ("Block with shield", 3),
+        ("Dodge", 8), ("Block with axe", 9), ("Block with bare hand", 9), ("Block with shield", 9),
         ("No defence", None)]
+    assert prompt["answers"][0]["help"].startswith("DEF 2 against AT 5")
     assert "shield band R 12-12" in prompt["answers"][0]["help"]
 
 

@@ -87,7 +87,7 @@ async def test_a_gm_and_two_players_play_a_shell_round(connect: Any) -> None:
     await knight.command(attack["command"], {**attack["args"], "target": "orc", "weapon": "long sword"})
     await gm.wait_until(lambda c: bool(c.prompts("defence", "orc")))
     block = _answer(gm, "Block with shield")
-    assert block["number"] == 3  # Axe and Shield 3, AG 10
+    assert block["number"] == 11 + 3 - 5  # DEF 3 (Axe and Shield 3, AG 10) against AT 5: holds on 2d10 <= 9
     await gm.command(block["command"], block["args"], faces=[[6, 6]])  # R = 12 + 5 - 3 = 14: past PR 1, a hit
     await gm.wait_until(lambda c: bool(c.prompts("roll", "knight")))
     damage = _answer(knight, "Roll")
@@ -99,7 +99,7 @@ async def test_a_gm_and_two_players_play_a_shell_round(connect: Any) -> None:
     await gm.command(orc_attack["command"], {**orc_attack["args"], "target": "knight"})
     await knight.wait_until(lambda c: bool(c.prompts("defence", "knight")))
     dodge = _answer(knight, "Dodge")
-    assert dodge["number"] == 4 + 1 - 2  # Sword and Shield 4, AG 12 DEF +1, EL 1: -(1 + 1)
+    assert dodge["number"] == 11 + 3 - 3  # DEF 4 + 1 - (1 + EL 1) = 3 against AT 3
     await knight.command(dodge["command"], dodge["args"], faces=[[1, 2]])  # R = 3 + 3 - 3: a miss
     await gm.wait_until(lambda c: (c.state or {}).get("combat", {}).get("round") == 2)
     texts = [e.explanation for e in gm.events if e.type == "attack_resolved"]

@@ -210,16 +210,19 @@ def _prompt(state: FightState, p: Prompt, options: dict[str, object]) -> PromptC
             answers.append(Answer("No defence possible", "defend", {"prompt": p.id, "defence": "none"}, rule="S-28",
                                   dice="2d10"))
         else:
+            at = sum(m.value for m in combat.attack.at)
             for d in defences(state, combat.attack, {}, bool(options.get("fatigue_rederives_mv"))):
                 label = {"dodge": "Dodge", "none": "No defence"}.get(d.defence, f"Block with {d.with_}")
                 args = {"prompt": p.id, "defence": d.defence}
                 if d.with_:
                     args["with"] = d.with_
-                help = ", ".join(f"{m.value:+d} {m.reason} ({m.rule})" for m in d.mods)
+                # S-25: the defence holds while R = 2d10 + AT - DEF <= 11, i.e. 2d10 <= 11 + DEF - AT
+                help = f"DEF {d.total} against AT {at}: " + ", ".join(
+                    f"{m.value:+d} {m.reason} ({m.rule})" for m in d.mods)
                 if d.shield_pr is not None:
                     help += f"; shield band R 12-{11 + d.shield_pr} (S-25, A-68)"
-                answers.append(Answer(label, "defend", args, number=d.total if d.defence != "none" else None,
-                                      help=help, rule="S-26", dice="2d10"))
+                answers.append(Answer(label, "defend", args, number=11 + d.total - at if d.defence != "none" else None,
+                                      help=help, rule="S-25", dice="2d10"))
     elif p.kind == CLOSE_RESPONSE and p.combatant is not None:
         for r in responses(state, p.combatant):
             if r.startswith("stop_thrust:"):
