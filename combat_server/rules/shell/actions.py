@@ -15,11 +15,12 @@ import attrs
 from combat_server.errors import reject
 from combat_server.rules.kit.prompts import open_prompt
 from combat_server.rules.model import JSON
-from combat_server.rules.shell import casting, charts, close_combat, damage, resolution
-from combat_server.rules.shell.attacks import CLOSE_RESPONSE, declare, keep_spell_roll, responses
-from combat_server.rules.shell.batch import Batch, best_hand_style, can_act, has_shield, weapons_in_hand
+from combat_server.rules.shell import casting, charts, damage, resolution
+from combat_server.rules.shell.attacks import (CLOSE_RESPONSE, declare, grapple_at, grapple_odds, keep_spell_roll,
+                                               responses)
+from combat_server.rules.shell.batch import Batch, can_act, weapons_in_hand
 from combat_server.rules.shell.events import attack_to_json
-from combat_server.rules.shell.sheet import Weapon, bare_hand, max_range
+from combat_server.rules.shell.sheet import Weapon, max_range
 from combat_server.rules.shell.state import Attack
 
 #: Maneuvers that make an attack roll.
@@ -131,7 +132,7 @@ def _target(b: Batch, cid: str, args: Mapping[str, Any]) -> str:
 def _attack(b: Batch, cid: str, m: str, moved: int, args: Mapping[str, Any], preempt: bool = False) -> None:
     target = _target(b, cid, args)
     sheet, cond, tcond = b.sheet(cid), b.cond(cid), b.cond(target)
-    now, tnow = b.now(cid), b.now(target)
+    now = b.now(cid)
     kind = {"takedown": "takedown", "pin": "pin", "escape": "escape", "disarm": "disarm"}.get(m, "attack")
     if preempt:
         kind = "preempt"
@@ -197,12 +198,9 @@ def _attack(b: Batch, cid: str, m: str, moved: int, args: Mapping[str, Any], pre
         _cinematic(b, args, payload)
         maneuver = str(payload["name"])
         maneuver_at = int(payload["at_mod"])
-    st_diff = 0
-    weight = 0.0
+    st_diff, weight = 0, 0.0
     if kind in ("takedown", "pin", "escape"):
-        st_diff = close_combat.takedown_mod(now.st, tnow.st)  # S-42
-        if kind == "pin":
-            weight = sheet.body_weight - b.sheet(target).body_weight  # S-43, A-80
+        st_diff, weight = grapple_odds(b.state, cid, target, kind, bool(b.option("fatigue_rederives_mv")))
     aim = cond.aim_turns if (ranged and cond.maneuver == "aim" and cond.aim_target == target) else 0
     situation = resolution.AttackSituation(
         maneuver=maneuver, maneuver_at=maneuver_at, location=damage.kind(location) if location != "weapon" else "weapon",
@@ -250,10 +248,7 @@ def _grapple_checks(b: Batch, cid: str, target: str, kind: str) -> Weapon:
     if kind == "pin" and not tcond.knocked_down:
         raise reject("attack/not_down", f"only a downed defender can be pinned; {b.name(target)} is standing (S-43)",
                      field="target")
-    style = best_hand_style(b.sheet(cid))
-    if style is None:
-        raise reject("attack/no_style", f"{b.name(cid)} has no fighting style to grapple with (S-42)")
-    return bare_hand(style.name)
+    return grapple_at(b.state, cid, target, kind, False)[0]
 
 
 def _preempt(b: Batch, cid: str, args: Mapping[str, Any]) -> None:

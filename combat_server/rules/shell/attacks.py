@@ -18,7 +18,7 @@ from combat_server.rules.kit.rolls import Mod, record
 from combat_server.rules.model import JSON, FightState
 from combat_server.rules.shell import close_combat, damage, resolution
 from combat_server.rules.shell.batch import Batch, best_hand_style, can_act, has_shield, now, weapons_in_hand
-from combat_server.rules.shell.events import attack_to_json, combat_of, cond_of
+from combat_server.rules.shell.events import attack_to_json, cond_of
 from combat_server.rules.shell.resolution import DEFENDED, HIT, MISS, SHIELD_HIT
 from combat_server.rules.shell.sheet import Sheet, Weapon, bare_hand, derive, weapon_damage
 from combat_server.rules.shell.state import Attack
@@ -45,18 +45,24 @@ def declare(b: Batch, attack: Attack) -> None:
            opens=[open_prompt(DEFENCE, attack.target, text, attacker=attack.attacker, defenceless=defenceless)])
 
 
+def grapple_odds(state: FightState, cid: str, target: str, kind: str, rederive: bool) -> tuple[int, float]:
+    """S-42 / S-43 / A-80: the ST difference (current ST, S-13) and, for a pin, the weight difference."""
+    me, them = now(state, cid, rederive), now(state, target, rederive)
+    weight = me.sheet.body_weight - them.sheet.body_weight if kind == "pin" else 0.0
+    return close_combat.takedown_mod(me.st, them.st), weight
+
+
 def grapple_at(state: FightState, cid: str, target: str, kind: str, rederive: bool) -> tuple[Weapon, tuple[Mod, ...]]:
-    """S-42 / S-43 / A-80: a bare-hand attack roll, +-1 per point of ST difference; a pin also +-1 per
-    whole 20 lb of weight difference. An escape is a takedown roll against the pinner."""
+    """S-42 / S-43: a bare-hand attack roll, +-1 per point of ST difference; a pin also +-1 per whole
+    20 lb of weight difference. An escape is a takedown roll against the pinner."""
     sheet = state.combatants[cid].sheet
     style = best_hand_style(sheet)
     if style is None:
         raise reject("attack/no_style", f"{state.combatants[cid].name} has no fighting style to grapple with (S-42)")
     hand = bare_hand(style.name)
-    me, them = now(state, cid, rederive), now(state, target, rederive)
-    weight = sheet.body_weight - state.combatants[target].sheet.body_weight if kind == "pin" else 0.0
-    situation = resolution.AttackSituation(maneuver="attack", st_difference=close_combat.takedown_mod(me.st, them.st),
-                                           weight_difference=weight)
+    st_diff, weight = grapple_odds(state, cid, target, kind, rederive)
+    me = now(state, cid, rederive)
+    situation = resolution.AttackSituation(maneuver="attack", st_difference=st_diff, weight_difference=weight)
     return hand, tuple(resolution.base_at(sheet, hand, ag=me.ag, st=me.st)) + tuple(
         resolution.situation_at(situation, sheet.ambidextrous))
 
@@ -224,11 +230,7 @@ def _consequences(b: Batch, attack: Attack, result: str, choice: Defence, payloa
             count=damage_dice(b.state, attack, bool(b.option("fatigue_rederives_mv")))[0], hit=target, object=obj)])
         return
     b.emit("attack_resolved", dict(payload, done=True), answers=answers)
-    finish(b, attacks_result(attack, result), False)
-
-
-def attacks_result(attack: Attack, result: str) -> Attack:
-    return attrs.evolve(attack, result=result)
+    finish(b, attrs.evolve(attack, result=result), False)
 
 
 # --------------------------------------------------------------------------- damage

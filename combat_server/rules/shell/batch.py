@@ -3,8 +3,6 @@ combatant has *now*: its sheet's derived values lowered by fatigue (S-13, A-62).
 
 from __future__ import annotations
 
-from typing import Callable
-
 import attrs
 
 from combat_server.errors import reject
@@ -25,6 +23,7 @@ class Now:
     ag: int
     mv_points: int
     derived: Derived
+    sheet: Sheet
 
 
 def sheet_of(state: FightState, cid: str) -> Sheet:
@@ -42,7 +41,7 @@ def now(state: FightState, cid: str, rederive: bool = False) -> Now:
     cond = state.combatants[cid].condition
     assert isinstance(cond, Condition)
     f = endurance.fatigue(cond.end, d.end, d.mv, d.wp, (sheet.st, sheet.ag, sheet.mv_bonus) if rederive else None)
-    return Now(sheet.st + f.st, sheet.ag + f.ag, 0 if d.overloaded else max(0, f.mv - d.el), d)
+    return Now(sheet.st + f.st, sheet.ag + f.ag, 0 if d.overloaded else max(0, f.mv - d.el), d, sheet)
 
 
 def can_act(state: FightState, cid: str) -> bool:
@@ -114,11 +113,3 @@ class Batch(batch.Batch):
     def ask_roll(self, cid: str | None, purpose: str, text: str, count: int = 3, sides: int = 6,
                  **options: JSON) -> dict[str, JSON]:
         return roll_prompt(cid, purpose, text, count=count, sides=sides, **options)
-
-
-def each_condition(state: FightState) -> Callable[[str], Condition]:
-    def get(cid: str) -> Condition:
-        cond = state.combatants[cid].condition
-        assert isinstance(cond, Condition)
-        return cond
-    return get

@@ -9,7 +9,7 @@ from combat_server.rules.describe import (Action, Answer, Badge, Bar, Choice, De
 from combat_server.rules.model import FightState, Prompt
 from combat_server.rules.shell import charts, damage
 from combat_server.rules.shell.attacks import CLOSE_RESPONSE, DEFENCE, defences, responses
-from combat_server.rules.shell.batch import can_act, has_shield, now, weapons_in_hand
+from combat_server.rules.shell.batch import can_act, now, weapons_in_hand
 from combat_server.rules.shell.events import combat_of, cond_of
 from combat_server.rules.shell.rolls import ROLL
 from combat_server.rules.shell.sheet import derive
@@ -239,4 +239,3 @@ def _prompt(state: FightState, p: Prompt, options: dict[str, object]) -> PromptC
     return PromptChoices(p.id, p.kind, p.combatant, p.text, tuple(answers))
 
 
-__all__ = ["describe", "has_shield"]
