@@ -312,3 +312,36 @@ def test_s24_other_maneuvers_need_the_cinematic_option(table: Table) -> None:
     with pytest.raises(Rejected) as err:
         table.act("a", "other", name="lunge", at_mod=2, def_mod=-3, target="d")
     assert err.value.code == "maneuver/cinematic_off"
+
+
+def test_r21_a_tie_is_rolled_off_on_2d10_higher_first(table: Table) -> None:
+    """R-21 / A-64: equal initiative and AG: each rolls 2d10 (a roll prompt for the GM), higher first."""
+    table.add("a", FOE)
+    table.add("b", FOE, side="npc")
+    table.send("start_combat")
+    assert table.prompt("roll").options["tied"] == [["a", "b"]]
+    table.roll([(1, 2), (5, 5)], "initiative")
+    assert table.state.combat.order == ("b", "a") and table.current == "b"
+    assert table.last("round_started").payload["rolloffs"][0]["rolls"] == {"a": [1, 2], "b": [5, 5]}
+
+
+def test_r21_a_roll_off_tie_rolls_again(table: Table) -> None:
+    """R-21: tied again on the roll-off: those still tied roll again."""
+    table.add("a", FOE)
+    table.add("b", FOE, side="npc")
+    table.send("start_combat")
+    table.roll([(3, 4), (5, 2)], "initiative")
+    table.roll([(9, 9), (1, 1)], "initiative")
+    assert table.state.combat.order == ("a", "b")
+
+
+def test_r21_the_gm_may_settle_a_tie_with_an_order(table: Table) -> None:
+    """R-21: instead of the dice, the GM's order (an event too); it must name every combatant who can act."""
+    table.add("a", FOE)
+    table.add("b", FOE, side="npc")
+    table.send("start_combat")
+    with pytest.raises(Rejected) as err:
+        table.send("set_order", {"order": ["b"]})
+    assert err.value.code == "combat/bad_order" and err.value.details["field"] == "order"
+    table.send("set_order", {"order": ["b", "a"]})
+    assert table.state.combat.order == ("b", "a") and table.last("round_started").payload["explicit"]

@@ -34,6 +34,12 @@ def describe(state: FightState, viewer: Viewer, options: dict[str, object]) -> D
             actions.extend(_maneuvers(state, cur, viewer, options))
         if cur and not combat.acted:
             actions.extend(_preempts(state, cur, viewer))
+    tie = next((p for p in state.prompts if p.kind == ROLL and p.options.get("purpose") == "initiative"), None)
+    if tie is not None and viewer.is_gm:
+        order = _listed_order(state, tie.options["tied"])
+        actions.append(Action("set_order", "set_order", "Settle the tie as listed", rules=("R-21",),
+                              help="instead of the roll-off: " + ", ".join(state.combatants[c].name for c in order),
+                              args={"order": order}))
     prompts = tuple(_prompt(state, p, options) for p in state.prompts
                     if viewer.is_gm or (p.combatant is not None and viewer.controls(p.combatant)))
     bars: list[Bar] = []
@@ -54,6 +60,19 @@ def describe(state: FightState, viewer: Viewer, options: dict[str, object]) -> D
             summaries.append(Summary(c.id, c.name))
         badges.extend(_badges(state, c.id))
     return Description(tuple(actions), prompts, tuple(bars), tuple(badges), tuple(summaries), _waiting(state))
+
+
+def _listed_order(state: FightState, tied: list[list[str]]) -> list[str]:
+    """The round's order by initiative and AG (S-17, A-64), the tied in the order they are listed (R-21)."""
+    place = {cid: i for group in tied for i, cid in enumerate(group)}
+    ids = [c.id for c in state.combatants.values() if can_act(state, c.id)]
+
+    def key(cid: str) -> tuple[int, int, int]:
+        sheet = state.combatants[cid].sheet
+        d = derive(sheet)
+        return -d.initiative, -sheet.ag, place.get(cid, 0)
+
+    return sorted(ids, key=key)
 
 
 def _badges(state: FightState, cid: str) -> list[Badge]:

@@ -21,7 +21,7 @@ from combat_server.rules.shell.events import (COMBAT_SECRETS, EVENTS, HIDDEN_PRO
 from combat_server.rules.shell.options import OPTIONS
 from combat_server.rules.shell.sheet import Sheet, derive
 from combat_server.rules.shell.state import Combat, Condition
-from combat_server.rules.shell.turns import settle, start_combat
+from combat_server.rules.shell.turns import set_order, settle, start_combat
 from combat_server.rules.shell import damage
 
 
@@ -58,6 +58,8 @@ class ShellRuleset(Ruleset[Sheet, Condition, Combat]):
         t, args = command.type, command.args  # who may send it was checked against its spec (commands.py)
         if t == "start_combat":
             start_combat(b, args)
+        elif t == "set_order":
+            set_order(b, args)
         elif t == "act":
             actions.act(b, args)
         elif t == "defend":

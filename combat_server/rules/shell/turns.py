@@ -68,6 +68,20 @@ def begin_round(b: Batch, rnd: int, explicit: list[str] | None = None, rolloffs:
                              "explicit": explicit is not None}, answers=answers)
 
 
+def set_order(b: Batch, args: Mapping[str, Any]) -> None:
+    """R-21: instead of the roll-off dice, the GM sets the tied round's order (every combatant who can act, once)."""
+    prompt = next((p for p in b.state.prompts if p.kind == "roll" and p.options.get("purpose") == "initiative"), None)
+    if prompt is None:
+        raise reject("combat/no_tie", "the GM sets an order when a round's initiative is tied (R-21); none is now",
+                     field="order")
+    order = [str(c) for c in args["order"]]
+    entrants = sorted(cid for cid in b.state.combatants if can_act(b.state, cid))
+    if sorted(order) != entrants:
+        raise reject("combat/bad_order", "order must list every combatant who can act exactly once (R-21)",
+                     field="order", known=entrants)
+    begin_round(b, int(prompt.options["round"]), explicit=order, answers=prompt.id)
+
+
 def roll_off(b: Batch, prompt_id: str, options: Mapping[str, Any]) -> None:
     """R-21: each tied combatant rolls 2d10; the round's order is then decided again with them."""
     rows = list(options["rolloffs"])
