@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 
 from combat_server.errors import Rejected
+from combat_server.rules.model import GM_ACTOR
+from combat_server.rules.shell.ruleset import ShellRuleset
 from combat_server.rules.shell.attacks import defences
 from tests.shell.table import SWORD, Table, at_total, sheet, start
 
@@ -345,3 +347,18 @@ def test_r21_the_gm_may_settle_a_tie_with_an_order(table: Table) -> None:
     assert err.value.code == "combat/bad_order" and err.value.details["field"] == "order"
     table.send("set_order", {"order": ["b", "a"]})
     assert table.state.combat.order == ("b", "a") and table.last("round_started").payload["explicit"]
+
+
+def test_s40_a_spear_set_against_a_charge_does_damage_by_the_chargers_st(table: Table) -> None:
+    """S-40: the brawler charges 5 units (+1); the spear set against it strikes with the charger's ST 14
+    (2d) plus the charge bonus, not its wielder's ST 10 (1d): 2d rolls 3 + 3, + 1 = 7."""
+    charger = {**BRAWLER, "npc": True}
+    _duel(table, charger, SPEARMAN)
+    table.act("a", "enter_close", target="d", moved=5, charge=True)
+    answers = [a for p in ShellRuleset().describe(table.state, GM_ACTOR).prompts for a in p.answers]
+    assert "Set the spear against the charge" in [a.label for a in answers]
+    table.respond("stop_thrust", weapon="spear", set=True)
+    table.defend("dodge", (10, 10))
+    assert table.prompt("roll").options["count"] == 2
+    result = table.roll([(3, 3)], "damage")
+    assert [e for e in result.events if e.type == "damage_taken"][0].payload["raw"] == 7

@@ -247,13 +247,14 @@ def attacking_weapon(state: FightState, attack: Attack) -> Weapon:
 
 
 def damage_dice(state: FightState, attack: Attack, rederive: bool) -> tuple[int, int]:
-    """S-32 / S-48 / S-11 / R-20 / S-19: the weapon's dice and adds at the attacker's current ST,
-    plus the charge bonus."""
+    """S-32 / S-48 / S-11 / R-20 / S-19: the weapon's dice and adds at the attacker's current ST (a weapon
+    set against a charge: the charger's, S-40), plus the charge bonus."""
     weapon = attacking_weapon(state, attack)
     sheet = state.combatants[attack.attacker].sheet
     if weapon.name == "bare hand" and not sheet.styles:
         return 1, -4 + attack.charge
-    dice = weapon_damage(sheet, weapon, attack.two_handed, st=now(state, attack.attacker, rederive).st)
+    strength = now(state, attack.st_of or attack.attacker, rederive).st  # S-40: set against a charge
+    dice = weapon_damage(sheet, weapon, attack.two_handed, st=strength)
     return dice.dice, dice.add + attack.charge
 
 
@@ -397,9 +398,14 @@ def respond(b: Batch, args: Mapping[str, Any]) -> None:
     if response == "stop_thrust":
         weapon = b.weapon(cid, weapon_name)
         dtype = "imp" if "imp" in weapon.damage_types else weapon.damage_types[0]
+        set_ = bool(args.get("set"))
+        if set_ and (weapon.name == "bare hand" or not entering.charge):
+            raise reject("close/cannot_set", "only a weapon (a spear or the like) is set, and only against a charge "
+                         "(S-40)", field="set")
         declare(b, Attack(attacker=cid, target=enterer, kind="stop_thrust", weapon=weapon.name, maneuver="attack",
                           at=melee_at(b.state, cid, weapon, "attack", rederive), damage_type=dtype,
-                          charge=entering.charge))  # S-40: the charger's bonus goes to the stop-thruster
+                          charge=entering.charge,  # S-40: the charger's bonus goes to the stop-thruster
+                          st_of=enterer if set_ else ""))
         return
     hand, _ = grapple_at(b.state, cid, enterer, "takedown", rederive)
     declare(b, Attack(attacker=cid, target=enterer, kind="shield_block", weapon=hand.name, maneuver="attack",

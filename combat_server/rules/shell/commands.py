@@ -68,7 +68,9 @@ COMMANDS: Mapping[str, CommandSpec] = {s.name: s for s in (
     CommandSpec("respond", ANSWERS, {"prompt": _TEXT,
                                      "response": {"enum": ["stop_thrust", "shield_block", "none"],
                                                   "x-error": "close/bad_response"},
-                                     "weapon": _TEXT},
+                                     "weapon": _TEXT,
+                                     "set": {**_FLAG, "description": "the weapon is set against the charge: "
+                                                                     "damage by the charger's ST (S-40)"}},
                 required=("prompt", "response"), subject="prompt", prompt_kind="close_response",
                 help="answer a step into close combat (S-40)"),
     CommandSpec("roll", ANSWERS, {"prompt": _TEXT}, required=("prompt",), subject="prompt", prompt_kind="roll",

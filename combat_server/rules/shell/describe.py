@@ -243,11 +243,17 @@ def _prompt(state: FightState, p: Prompt, options: dict[str, object]) -> PromptC
                 answers.append(Answer(label, "defend", args, number=11 + d.total - at if d.defence != "none" else None,
                                       help=help, rule="S-25", dice="2d10"))
     elif p.kind == CLOSE_RESPONSE and p.combatant is not None:
+        charging = combat.attack is not None and combat.attack.charge > 0
         for r in responses(state, p.combatant):
             if r.startswith("stop_thrust:"):
                 w = r.split(":", 1)[1]
                 answers.append(Answer(f"Stop thrust with {w}", "respond", {"prompt": p.id, "response": "stop_thrust",
                                                                          "weapon": w}, rule="S-40", dice="2d10"))
+                if charging and w != "bare hand":
+                    answers.append(Answer(f"Set the {w} against the charge", "respond",
+                                          {"prompt": p.id, "response": "stop_thrust", "weapon": w, "set": True},
+                                          help="damage by the charger's ST, plus its charge bonus", rule="S-40",
+                                          dice="2d10"))
             else:
                 answers.append(Answer("Shield block", "respond", {"prompt": p.id, "response": "shield_block"},
                                       rule="S-40", dice="2d10"))

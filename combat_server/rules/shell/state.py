@@ -62,6 +62,7 @@ class Attack:
     unaware: bool = False  # S-28: no defence
     target_weapon: str = ""  # S-22: the weapon a disarm is aimed at
     then_pin: bool = False  # a free pin roll after a successful takedown
+    st_of: str = ""  # S-40: a weapon set against a charge does damage by the charger's ST
     result: str = ""  # the S-25 chart result, once rolled
     blocked_with: str = ""  # the weapon or "shield" that blocked (S-45)
 
