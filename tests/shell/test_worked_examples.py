@@ -145,6 +145,8 @@ def test_e10_a_charge_cripples_the_arm(table: Table) -> None:
     result = table.roll([(3, 4)], "damage")
     taken = [e for e in result.events if e.type == "damage_taken"][0].payload
     assert taken["raw"] == 10 and taken["damage"] == 6 and taken["counted"] == 4
+    assert taken["adds"] == [{"value": 1, "reason": "Sword level", "rule": "S-11"},
+                             {"value": 2, "reason": "charge", "rule": "S-19"}]
     assert taken["crippled"] == [{"location": "left arm", "permanent": False}] and taken["stunned"]
     assert table.prompt("roll").options["purpose"] == "cripple_ht"
     assert RULESET.view_combatant(table.state, "d")["damage_total"] == 4

@@ -20,7 +20,7 @@ from combat_server.rules.shell import close_combat, damage, resolution
 from combat_server.rules.shell.batch import Batch, best_hand_style, can_act, has_shield, now, weapons_in_hand
 from combat_server.rules.shell.events import attack_to_json, cond_of
 from combat_server.rules.shell.resolution import DEFENDED, HIT, MISS, SHIELD_HIT
-from combat_server.rules.shell.sheet import Sheet, Weapon, bare_hand, derive, weapon_damage
+from combat_server.rules.shell.sheet import Sheet, Weapon, bare_hand, damage_parts, derive
 from combat_server.rules.shell.state import Attack
 
 DEFENCE = "defence"
@@ -246,24 +246,26 @@ def attacking_weapon(state: FightState, attack: Attack) -> Weapon:
     return bare_hand(style.name if style is not None else "")
 
 
-def damage_dice(state: FightState, attack: Attack, rederive: bool) -> tuple[int, int]:
-    """S-32 / S-48 / S-11 / R-20 / S-19: the weapon's dice and adds at the attacker's current ST (a weapon
-    set against a charge: the charger's, S-40), plus the charge bonus."""
+def damage_dice(state: FightState, attack: Attack, rederive: bool) -> tuple[int, tuple[Mod, ...]]:
+    """S-32 / S-48 / S-11 / R-20 / S-19: the weapon's dice and each add at the attacker's current ST (a
+    weapon set against a charge: the charger's, S-40), plus the charge bonus."""
     weapon = attacking_weapon(state, attack)
     sheet = state.combatants[attack.attacker].sheet
+    charge = (Mod(attack.charge, "charge", "S-19"),) if attack.charge else ()
     if weapon.name == "bare hand" and not sheet.styles:
-        return 1, -4 + attack.charge
+        return 1, (Mod(-4, "bare hand", "S-32"),) + charge
     strength = now(state, attack.st_of or attack.attacker, rederive).st  # S-40: set against a charge
-    dice = weapon_damage(sheet, weapon, attack.two_handed, st=strength)
-    return dice.dice, dice.add + attack.charge
+    dice, mods = damage_parts(sheet, weapon, attack.two_handed, st=strength)
+    return dice.dice, mods + charge
 
 
 def roll_damage(b: Batch, prompt_id: str, hit: str, obj: str) -> None:
     attack = b.combat.attack
     assert attack is not None
-    count, add = damage_dice(b.state, attack, bool(b.option("fatigue_rederives_mv")))
+    count, adds = damage_dice(b.state, attack, bool(b.option("fatigue_rederives_mv")))
     faces = list(b.roll(count, 6, "damage"))
-    raw = sum(faces) + add
+    raw = sum(faces) + sum(m.value for m in adds)
+    mods: list[JSON] = [m.to_json() for m in adds]
     weapon = attacking_weapon(b.state, attack)
     if hit == "object":
         owner = attack.target
@@ -275,7 +277,7 @@ def roll_damage(b: Batch, prompt_id: str, hit: str, obj: str) -> None:
             hp, name = sheet.weapon(obj).hp, obj
         od = damage.object_damage(raw, attack.damage_type, hp)
         b.emit("object_damaged", {"attacker": attack.attacker, "owner": owner, "object": name, "dice": faces,
-                                  "raw": raw, "damage": od.damage, "hp": hp, "breaks": od.breaks}, answers=prompt_id)
+                                  "adds": mods, "raw": raw, "damage": od.damage, "hp": hp, "breaks": od.breaks}, answers=prompt_id)
         finish(b, attack, False)
         return
     cid = attack.target
@@ -301,7 +303,7 @@ def roll_damage(b: Batch, prompt_id: str, hit: str, obj: str) -> None:
             opens.append(b.ask_roll(cid, "wp_conscious", f"{b.name(cid)} rolls WP to stay conscious (S-35, S-37)"))
     b.emit("damage_taken", {
         "attacker": attack.attacker, "combatant": cid, "location": location, "damage_type": attack.damage_type,
-        "dice": faces, "raw": raw, "steps": [{"value": s.value, "reason": s.reason, "rule": s.rule} for s in blow.steps],
+        "dice": faces, "adds": mods, "raw": raw, "steps": [{"value": s.value, "reason": s.reason, "rule": s.rule} for s in blow.steps],
         "damage": blow.damage, "counted": taken.counted, "non_lethal": attack.non_lethal,
         "wounds": {k: v for k, v in taken.wounds.locations.items() if v}, "stun_damage": taken.wounds.stun, "stunned": taken.stunned,
         "crippled": [{"location": c.location, "permanent": c.permanent} for c in taken.crippled],

@@ -150,6 +150,7 @@ class DamageTaken:
     dice: list[int]
     raw: int
     steps: list[Obj]
+    adds: list[Obj]  # each add to the dice with its reason and rule (S-03, S-11, S-19, ...)
     damage: int
     counted: int
     non_lethal: bool
@@ -173,6 +174,7 @@ class ObjectDamaged:
     damage: int
     hp: int
     breaks: bool
+    adds: list[Obj]
     done: bool = True
 
 
