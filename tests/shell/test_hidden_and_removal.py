@@ -51,3 +51,13 @@ def test_removing_the_defender_mid_attack_ends_the_attack_and_the_turn(table: Ta
     state = table.state
     assert state.combat.attack is None and not state.prompts
     assert state.combat.round == 2 and state.combat.current == "orc"
+
+
+def test_a_hidden_attackers_damage_adds_are_left_out(table: Table) -> None:
+    """The adds of a hidden attacker's damage roll reveal its ST and weapon: a player's copy has the dice only."""
+    _orc_attacks(table)
+    table.defend("none", (10, 10))
+    result = table.roll([(3, 3)], "damage")
+    event = [e for e in result.events if e.type == "damage_taken"][0]
+    seen = redact(EVENTS["damage_taken"], event.payload, frozenset({"orc"}))
+    assert seen["dice"] == [3, 3] and "adds" not in seen and "adds" in event.payload
