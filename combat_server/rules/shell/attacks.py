@@ -350,8 +350,6 @@ def finish(b: Batch, attack: Attack, inflicted: bool) -> None:
             if weapon.ranged:
                 return
             at = melee_at(b.state, guard, weapon, "guard", bool(b.option("fatigue_rederives_mv")))
-            b.emit("maneuver_taken", {"combatant": guard, "maneuver": "guard", "interrupt": True,
-                                      "target": attack.attacker, "weapon": weapon.name})
             declare(b, Attack(attacker=guard, target=attack.attacker, kind="counter", weapon=weapon.name,
                               maneuver="guard", at=at, damage_type=weapon.damage_types[0]))
 

@@ -312,7 +312,10 @@ def _spell_lost(state: FightState, p: Mapping[str, Any]) -> FightState:
 
 
 def _attack_declared(state: FightState, p: Mapping[str, Any]) -> FightState:
-    return _with_combat(state, attack=attack_from_json(p["attack"]))
+    attack = attack_from_json(p["attack"])
+    if attack.kind == "counter":
+        state = _set(state, attack.attacker, guard_weapon="")  # one counterattack per Guard
+    return _with_combat(state, attack=attack)
 
 
 def _attack_resolved(state: FightState, p: Mapping[str, Any]) -> FightState:
