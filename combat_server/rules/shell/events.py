@@ -463,16 +463,28 @@ def _x_round_end(s: FightState, p: Mapping[str, Any], h: frozenset[str]) -> str:
     return f"Round {p['round']} ends{tail} (S-46, A-82)."
 
 
+_MANEUVER_WORDS = {"enter_close": "steps in to close combat", "stand": "stands up", "move": "moves",
+                   "cast": "casts", "aim": "aims", "guard": "goes on Guard", "defend": "defends",
+                   "disarm": "tries a disarm", "takedown": "tries a takedown", "pin": "tries a pin",
+                   "escape": "tries to escape", "attack": "attacks"}
+_MANEUVER_RULES = {"attack": "S-19", "guard": "S-20", "defend": "S-21", "disarm": "S-22", "aim": "S-23",
+                   "other": "S-24", "move": "S-17", "stand": "S-28", "enter_close": "S-40", "takedown": "S-42",
+                   "pin": "S-43", "escape": "S-43", "cast": "S-44"}
+
+
 def _x_maneuver(s: FightState, p: Mapping[str, Any], h: frozenset[str]) -> str:
     who, m = name(s, p["combatant"]), p["maneuver"]
     if p["interrupt"]:
         return f"{who} strikes pre-emptively from Guard at {name(s, p['target'])} (S-20, A-65)."
     moved = f", moving {p['moved']}" if p["moved"] else ""
-    label = p["name"] or m
-    mods = _n(h, p["combatant"], f" (AT {p['at_mod']:+d}, DEF {p['def_mod']:+d})") if m == "other" else ""
-    rule = {"move": "S-17", "stand": "S-28", "aim": "S-23", "guard": "S-20", "defend": "S-21",
-            "other": "S-24"}.get(m, "S-18")
-    return f"{who} takes the {label} maneuver{mods}{moved} ({rule})."
+    if m == "move":
+        return f"{who} moves {p['moved']} unit(s) (S-17)."
+    if m == "other":
+        mods = _n(h, p["combatant"], f" (AT {p['at_mod']:+d}, DEF {p['def_mod']:+d})")
+        what = f"takes the GM's {p['name'] or 'other'} maneuver{mods}"
+    else:
+        what = _MANEUVER_WORDS.get(m, f"takes the {m} maneuver")
+    return f"{who} {what}{moved} ({_MANEUVER_RULES.get(m, 'S-18')})."
 
 
 def _x_attack_declared(s: FightState, p: Mapping[str, Any], h: frozenset[str]) -> str:
@@ -492,7 +504,9 @@ def _x_resolved(s: FightState, p: Mapping[str, Any], h: frozenset[str]) -> str:
         return f"{name(s, d)} cannot defend: {name(s, a)} hits automatically (S-26, S-28)."
     how = {"dodge": "dodges", "block": "blocks" + (f" with the {p['blocked_with']}" if p["blocked_with"] else ""),
            "none": "does not defend"}[p["defence"]]
-    nums = "" if (a in h or d in h) else f" R = {sum(p['record']['dice'])} + {p['record']['target']} - {p['def_total']} = {p['r']}:"
+    at, de = p["record"].get("target", 0), p["def_total"]
+    nums = "" if (a in h or d in h) else (f" R = {sum(p['record']['dice'])} {'-' if at < 0 else '+'} {abs(at)} "
+                                          f"{'+' if de < 0 else '-'} {abs(de)} = {p['r']}:")
     return f"{name(s, d)} {how};{nums} {p['result']} (S-25, S-26, S-28)."
 
 
