@@ -449,6 +449,7 @@ class Session:
             "subscribe": self._subscribe,
             "command": self._command,
             "preview": self._preview,
+            "calculate": self._calculate,
             "add_seat": self._add_seat,
             "list_seats": self._list_seats,
             "state_at": self._state_at,
@@ -667,7 +668,8 @@ class Session:
                 self._held, self._held_size = [], 0  # before the lock is released: nothing live is pushed ahead
             reply = {"type": "subscribed", "fight_id": seat.fight_id, "seat": seat.to_json(),
                      "last_seq": state.seq, "after": after, "state": hub.view(seat, state),
-                     "commands": [spec.to_json() for spec in command_specs(hub.ruleset())]}
+                     "commands": [spec.to_json() for spec in command_specs(hub.ruleset())],
+                     "tools": [spec.to_json() for spec in hub.ruleset().calculators.values()]}
             if m.get("describe"):  # a client that renders descriptions asks for them (#9, describe)
                 reply["description"] = hub.describe(self, state)
             else:
@@ -805,6 +807,15 @@ class Session:
         async with hub.lock:
             result = self.server.engine.preview(seat.fight_id, command)
         return {"type": "preview_result", **result}
+
+    async def _calculate(self, m: dict[str, Any]) -> dict[str, Any]:
+        """Run a GM tool read-only (#12): the GM any tool, a player a players' tool for its own
+        combatant; nothing is rolled or appended (applying it is a command of the ruleset)."""
+        seat, hub = self._joined()
+        async with hub.lock:
+            result = self.server.engine.calculate(seat.fight_id, seat.actor(), m["tool"], m.get("inputs", {}),
+                                                  m.get("combatant"))
+        return {"type": "calculation", **result}
 
     async def _state_at(self, m: dict[str, Any]) -> dict[str, Any]:
         seat, hub = self._joined()

@@ -38,11 +38,12 @@ MAX_DEPTH = 32
 MAX_INT = 2 ** 53 - 1
 
 #: Messages a client may send.
-CLIENT_MESSAGES = ("create_fight", "subscribe", "command", "preview", "add_seat", "list_seats", "state_at", "replay")
+CLIENT_MESSAGES = ("create_fight", "subscribe", "command", "preview", "calculate", "add_seat", "list_seats", "state_at",
+                   "replay")
 #: Messages the server sends.
 SERVER_MESSAGES = (
     "welcome", "fight_created", "subscribed", "seat_added", "seats", "event", "events", "result", "error",
-    "state", "history", "preview_result", "description",
+    "state", "history", "preview_result", "calculation", "description",
 )
 
 #: Error codes the server adds to those of the engine: code -> (keeps connection open, meaning).

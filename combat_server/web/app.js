@@ -198,6 +198,7 @@ function dispatch(m) {
       S.fightId = m.fight_id;
       if (!S.state || m.last_seq >= S.lastSeq) S.state = m.state;
       S.description = m.description || null;
+      S.tools = m.tools || [];
       showFight();
       break;
     case "description":
@@ -289,13 +290,13 @@ function bar(b, value) {
 }
 
 function ruleText(text) {
-  // Turn rule ids (G-36, A-10, R-21) into small badges; everything else stays text.
+  // Turn rule ids (G-36, A-10, R-21) into small badges that open the rule's text; everything else stays text.
   const out = [];
   const re = /\b([A-Z]-\d{2})\b/g;
   let last = 0, m;
   while ((m = re.exec(text))) {
     if (m.index > last) out.push(text.slice(last, m.index));
-    out.push(h("abbr", { class: "rule", title: `rule ${m[1]} in the rules catalogue` }, m[1]));
+    out.push(ruleRef(m[1]));
     last = re.lastIndex;
   }
   if (last < text.length) out.push(text.slice(last));
@@ -324,6 +325,7 @@ function render() {
   renderAct();
   renderGM();
   renderSheetEditor();
+  renderTools();
   renderScrubber();
   markUndone();
 }
@@ -378,7 +380,8 @@ function renderRoster(st) {
       ...(bars.length ? bars.map((b) => bar(b, then(b))) : unknownBars().map((b) => bar(b, null))),
       summary ? h("div", { class: "c-stats hint" }, summary) : null,
       badges.length ? h("ul", { class: "chips", "aria-label": "status" }, badges.map((b) =>
-        h("li", { class: `chip tone-${b.tone}`, title: [b.rule, b.lasts].filter(Boolean).join(": ") || null }, b.label))) : null);
+        h("li", { class: `chip tone-${b.tone}`, title: [b.rule, b.lasts].filter(Boolean).join(": ") || null }, b.label,
+          b.rule && ruleInfo(b.rule) ? [" ", ruleRef(b.rule)] : null))) : null);
   });
   ul.replaceChildren(...items);
   if (!items.length) ul.replaceChildren(h("li", { class: "hint" }, "No combatants yet."));
@@ -455,7 +458,7 @@ function ownsTurn(cid) {
 function promptCard(p, st) {
   const mine = ownsTurn(p.combatant);
   const card = h("div", { class: `prompt prompt-${p.kind}` + (mine ? " mine" : ""), dataset: { prompt: p.id } },
-    h("p", { class: "prompt-text" }, p.text));
+    h("p", { class: "prompt-text" }, ruleText(p.text)));
   if (!mine) {
     card.append(h("p", { class: "hint" }, `Waiting for ${nameOf(st, p.combatant)}.`));
     if (!controls(p.combatant) || isSpectator()) return card;
@@ -491,7 +494,7 @@ function fillPrompt(card, p, st) {
         } },
         h("span", { class: "d-name" }, a.label),
         a.number !== null ? h("span", { class: "d-num", title: `roll this or less on ${a.dice || "3d6"}` }, String(a.number)) : null);
-      choices.append(h("div", { class: "defence-choice" }, btn, a.number !== null && a.help ? h("span", { class: "hint" }, a.help) : null));
+      choices.append(h("div", { class: "defence-choice" }, btn, a.number !== null && a.help ? h("span", { class: "hint" }, ruleText(a.help)) : null));
     }
     if (!answers.length) choices.append(h("p", { class: "hint" }, "Getting the choices…"));
     if (dice) card.append(dice);
@@ -726,8 +729,8 @@ function showPreview(form, action, args) {
     preview.replaceChildren(
       h("div", { class: "eff" }, h("span", { class: "eff-label" }, "Effective skill"),
         h("span", { class: "eff-num", id: "effective-skill" }, String(p.target))),
-      h("p", { class: "hint" }, `${p.base_reason} ${p.base}${mods}${p.cap ? ` (${p.cap})` : ""}. ` +
-        `Roll ${p.target} or less on ${action.dice}` + (args.target ? ` against ${nameOf(S.state, args.target)}.` : ".")));
+      h("p", { class: "hint" }, ruleText(`${p.base_reason} ${p.base}${mods}${p.cap ? ` (${p.cap})` : ""}. ` +
+        `Roll ${p.target} or less on ${action.dice}` + (args.target ? ` against ${nameOf(S.state, args.target)}.` : "."))));
   }).catch((err) => {
     if (token !== S.previewSeq || !preview.isConnected) return;
     preview.replaceChildren(h("p", { class: "hint warn" }, describe(err)));
@@ -938,12 +941,12 @@ function payloadDice(p) {
   if (rec && rec.dice) {
     // A hidden roller's target is withheld by the server: show the total alone.
     parts.push(dieBoxes(rec.dice), h("span", {}, typeof rec.target === "number" ? ` = ${rec.total} vs ${rec.target}` : ` = ${rec.total}`));
-    for (const m of rec.modifiers || []) parts.push(h("span", { class: "mod" }, `${signed(m.value)} ${m.reason}`));
+    for (const m of rec.modifiers || []) parts.push(h("span", { class: "mod" }, `${signed(m.value)} ${m.reason}`, m.rule ? [" ", ...ruleText(m.rule)] : null));
     if (rec.outcome) parts.push(h("span", { class: "outcome " + rec.outcome.replace(/ /g, "-") }, rec.outcome));
   } else if (Array.isArray(p.dice) && p.dice.length) {
     parts.push(dieBoxes(p.dice));
     if (typeof p.adds === "number" && p.adds) parts.push(h("span", {}, ` ${signed(p.adds)}`));
-    for (const m of p.modifiers || []) parts.push(h("span", { class: "mod" }, `${signed(m.value)} ${m.reason}`));
+    for (const m of p.modifiers || []) parts.push(h("span", { class: "mod" }, `${signed(m.value)} ${m.reason}`, m.rule ? [" ", ...ruleText(m.rule)] : null));
     if (typeof p.injury === "number") parts.push(h("span", { class: "outcome injury" }, `${p.injury} injury`));
   }
   return parts.length ? h("div", { class: "roll-detail" }, ...parts) : null;
@@ -1184,7 +1187,7 @@ function renderOptions() {
     h("legend", null, group),
     ...members.map((spec) => {
       const input = optionInput(spec);
-      const help = h("span", { class: "hint" }, spec.help, spec.rules.length ? ` (${spec.rules.join(", ")})` : "");
+      const help = h("span", { class: "hint" }, spec.help, spec.rules.length ? ruleText(` (${spec.rules.join(", ")})`) : "");
       const box = spec.type === "boolean" && !spec.choices;
       return h("div", { class: "option", dataset: { option: spec.name } },
         box ? h("label", { class: "inline", for: input.id }, input, spec.label)
@@ -1367,7 +1370,157 @@ function waitFor(pred, ms = 10000) {
 
 // ------------------------------------------------------------------ wiring
 
+// ------------------------------------------------------------------ GM tools (#12)
+// A panel built from `subscribed.tools` alone: the form comes from each tool's input schema (titles,
+// units, ranges, choices), prefilled from a chosen combatant's numbers (sheet, condition, derived, as
+// `prefill` names them); the server runs the tool (`calculate`) and its steps are shown with their rule
+// ids; Apply sends the command the reply names (`apply`) for the ticked combatants.
+
+/** The tools this seat may run: all for the GM, the players' tools for a player, none for a spectator. */
+function usableTools() {
+  if (!S.seat || S.seat.role === "spectator") return [];
+  return (S.tools || []).filter((t) => isGM() || t.players);
+}
+
+/** A combatant's numbers a tool's `prefill` names: its sheet, overlaid by its condition, then its derived numbers. */
+function toolNumbers(cid) {
+  const c = S.state && S.state.combatants[cid];
+  if (!c) return {};
+  return { ...(c.sheet || {}), ...(c.condition || {}), ...((S.state.derived || {})[cid] || {}) };
+}
+
+/** A number a prefill path names ("skills.Climbing"), or undefined; "p/q" text is that fraction. */
+function toolNumber(numbers, path) {
+  let v = numbers;
+  for (const part of path.split(".")) v = v && typeof v === "object" ? v[part] : undefined;
+  if (typeof v === "string" && /^-?\d+(\/\d+)?$/.test(v)) {
+    const [p, q] = v.split("/");
+    v = Number(p) / (q ? Number(q) : 1);
+  }
+  return typeof v === "number" && isFinite(v) ? v : undefined;
+}
+
+function chosenTool() {
+  const name = $("#tool-name") && $("#tool-name").value;
+  return usableTools().find((t) => t.name === name) || null;
+}
+
+function renderTools() {
+  const card = $("#tools-card");
+  const tools = usableTools();
+  card.hidden = !tools.length || !S.state;
+  if (card.hidden) return;
+  $("#tools-h").textContent = isGM() ? "GM tools" : "Tools";
+  const key = JSON.stringify([S.seat.seat_id, tools.map((t) => t.name)]);
+  if (S.toolsKey !== key) {
+    S.toolsKey = key;
+    $("#tools").replaceChildren(
+      h("div", { class: "grid2" },
+        h("div", null, h("label", { for: "tool-name" }, "Tool"),
+          h("select", { id: "tool-name", onchange: () => showTool() },
+            ...tools.map((t) => h("option", { value: t.name }, `${t.group ? t.group + ": " : ""}${t.title}`)))),
+        h("div", null, h("label", { for: "tool-for" }, "Prefill from"),
+          h("select", { id: "tool-for", onchange: () => prefillTool() }))),
+      h("p", { id: "tool-help", class: "hint" }),
+      h("form", { id: "tool-form", autocomplete: "off", onsubmit: (e) => { e.preventDefault(); runTool(); } },
+        h("div", { id: "tool-fields", class: "grid2 sheet-fields" }),
+        h("div", { class: "row" }, h("button", { type: "submit", id: "tool-run", class: "primary" }, "Run"))),
+      h("div", { id: "tool-result", class: "tool-result", hidden: true }));
+    showTool();
+  }
+  const who = Object.values(S.state.combatants).filter((c) => isGM() || controls(c.id));
+  fillSelect($("#tool-for"), [...(isGM() ? [["", "(nobody)"]] : []), ...who.map((c) => [c.id, c.name])]);
+  renderToolTargets();
+}
+
+/** The chosen tool's form, built from its input schema. */
+function showTool() {
+  const tool = chosenTool();
+  if (!tool) return;
+  const props = tool.inputs.properties || {};
+  $("#tool-help").textContent = `${tool.help || ""} (${tool.rules.join(", ")})`;
+  $("#tool-fields").replaceChildren(...Object.entries(props).map(([name, prop]) =>
+    fieldFor({ ...prop, title: (prop.title || name) + (prop["x-unit"] ? ` (${prop["x-unit"]})` : "") }, name,
+             (tool.inputs.required || []).includes(name))));
+  $("#tool-result").hidden = true;
+  S.toolCalc = null;
+  prefillTool();
+}
+
+/** Fill the inputs the tool prefills from the chosen combatant's numbers. */
+function prefillTool() {
+  const tool = chosenTool();
+  const cid = $("#tool-for").value;
+  if (!tool || !cid) return;
+  const numbers = toolNumbers(cid);
+  for (const [name, path] of Object.entries(tool.prefill || {})) {
+    const el = $(`#tool-fields [data-path="${name}"]`);
+    const v = toolNumber(numbers, path);
+    if (!el) continue;
+    const whole = (tool.inputs.properties[name].type || "") === "integer";
+    el.value = v === undefined || (whole && !Number.isInteger(v)) ? "" : String(v);
+  }
+}
+
+async function runTool() {
+  const tool = chosenTool();
+  if (!tool) return;
+  const msg = { type: "calculate", tool: tool.name, inputs: sheetFromEditor($("#tool-fields")) };
+  if ($("#tool-for").value) msg.combatant = $("#tool-for").value;
+  const button = $("#tool-run");
+  button.disabled = true;
+  try {
+    S.toolCalc = await request(msg);
+    showCalculation(S.toolCalc);
+  } catch (err) {
+    toast(describe(err), "error");
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function showCalculation(calc) {
+  const box = $("#tool-result");
+  box.hidden = false;
+  const value = (v) => typeof v === "boolean" ? (v ? "yes" : "no") : String(v);
+  box.replaceChildren(
+    h("p", { class: "tool-summary" }, calc.summary),
+    h("ol", { class: "tool-steps" }, ...calc.steps.map((st) =>
+      h("li", null, `${st.text} → ${value(st.value)} `, h("span", { class: "rule" }, `(${st.rule})`)))),
+    h("div", { id: "tool-apply" }));
+  S.toolTargetsKey = "";
+  renderToolTargets();
+}
+
+/** GM, a result that hurts: tick combatants and apply it (the ruleset's apply command, an event). */
+function renderToolTargets() {
+  const box = $("#tool-apply");
+  const calc = S.toolCalc;
+  if (!box || !calc) return;
+  if (!isGM() || !calc.apply) { box.replaceChildren(); return; }
+  const cs = Object.values(S.state.combatants);
+  const key = JSON.stringify([calc.tool, calc.summary, cs.map((c) => c.id + c.name)]);
+  if (S.toolTargetsKey === key) return;
+  S.toolTargetsKey = key;
+  const ticked = new Set([$("#tool-for").value]);
+  box.replaceChildren(
+    h("fieldset", { class: "tool-targets" }, h("legend", null, "Apply to"),
+      ...cs.map((c) => h("label", { class: "inline" },
+        h("input", { type: "checkbox", value: c.id, checked: ticked.has(c.id) }), " ", c.name))),
+    h("div", { class: "row" }, h("button", { type: "button", id: "tool-apply-btn", onclick: (e) => applyTool(e.currentTarget) },
+      "Apply to the ticked combatants")));
+}
+
+async function applyTool(button) {
+  const calc = S.toolCalc;
+  const targets = $$("#tool-apply input[type=checkbox]").filter((el) => el.checked).map((el) => el.value);
+  if (!targets.length) { toast("Tick at least one combatant to apply it to.", "error"); return; }
+  const r = await act(calc.apply, { tool: calc.tool, inputs: calc.inputs, targets }, undefined, button);
+  if (r) toast(`${calc.summary} applied.`, "ok");
+}
+
 function wire() {
+  wireRuleTexts();
   $("#create-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const f = e.currentTarget;
@@ -1460,6 +1613,92 @@ function boot() {
     showLanding();
   }
   connect();
+}
+
+// ------------------------------------------------------------------ rule texts (issue #13)
+// A rule id anywhere in the page is a button opening the ruleset's own short explanation of it,
+// from welcome.rulesets[].rule_texts (docs/protocol.md); the page itself knows no rule. An id
+// the ruleset has no text for stays a plain badge.
+
+/** The {title, text} of rule ``id`` in the fight's ruleset (before a fight: the one chosen to create it);
+ * never another ruleset's, whose ids may mean something else. */
+function ruleInfo(id) {
+  const name = S.state ? S.state.ruleset : ($("#create-ruleset") || {}).value;
+  const rs = ((S.welcome && S.welcome.rulesets) || []).find((r) => r.name === name);
+  return (rs && rs.rule_texts && rs.rule_texts[id]) || null;
+}
+
+function ruleRef(id) {
+  const info = ruleInfo(id);
+  if (!info) return h("abbr", { class: "rule", title: `rule ${id} in the rules catalogue` }, id);
+  return h("button", { type: "button", class: "rule", dataset: { rule: id }, "aria-haspopup": "dialog",
+    "aria-expanded": "false", title: `${id}: ${info.title}` }, id);
+}
+
+function rulePopover() {
+  let pop = $("#rule-pop");
+  if (!pop) {
+    pop = h("div", { id: "rule-pop", class: "rule-pop", role: "dialog", "aria-labelledby": "rule-pop-title", tabindex: "-1", hidden: true },
+      h("div", { class: "rule-pop-head" }, h("span", { id: "rule-pop-title", class: "rule-pop-title" }),
+        h("button", { type: "button", class: "link rule-pop-close", "aria-label": "Close the rule", onclick: () => closeRule() }, "×")),
+      h("p", { id: "rule-pop-text" }));
+    // Not modal: focus moving elsewhere closes it; Tab past its end (or Shift+Tab before it) goes back to
+    // its id, so the keyboard carries on from where the popover belongs in the page.
+    pop.addEventListener("focusout", (e) => {
+      if (e.relatedTarget && !pop.contains(e.relatedTarget) && e.relatedTarget !== S.ruleOpener) closeRule(false);
+    });
+    pop.addEventListener("keydown", (e) => {
+      if (e.key !== "Tab") return;
+      const atEnd = !e.shiftKey && e.target.classList.contains("rule-pop-close");
+      if (atEnd || (e.shiftKey && e.target === pop)) { e.preventDefault(); closeRule(); }
+    });
+    document.body.append(pop);
+  }
+  return pop;
+}
+
+function openRule(button) {
+  const id = button.dataset.rule, info = ruleInfo(id);
+  if (!info) return;
+  closeRule(false);
+  const pop = rulePopover();
+  $("#rule-pop-title", pop).textContent = `${id} · ${info.title}`;
+  $("#rule-pop-text", pop).replaceChildren(...ruleText(info.text));
+  pop.dataset.rule = id;
+  pop.hidden = false;
+  S.ruleOpener = button;
+  button.setAttribute("aria-expanded", "true");
+  const r = button.getBoundingClientRect();
+  const left = Math.max(8, Math.min(r.left + window.scrollX, window.scrollX + document.documentElement.clientWidth - pop.offsetWidth - 8));
+  pop.style.left = `${left}px`;
+  pop.style.top = `${r.bottom + window.scrollY + 4}px`;
+  pop.focus();
+}
+
+/** Close the popover; focus goes back to the id that opened it (keyboard users stay where they were). */
+function closeRule(refocus = true) {
+  const pop = $("#rule-pop");
+  if (!pop || pop.hidden) return;
+  pop.hidden = true;
+  const opener = S.ruleOpener;
+  S.ruleOpener = null;
+  if (opener) opener.setAttribute("aria-expanded", "false");
+  if (refocus && opener && opener.isConnected) opener.focus();
+}
+
+function wireRuleTexts() {
+  document.addEventListener("click", (e) => {
+    const button = e.target.closest && e.target.closest("button.rule[data-rule]");
+    if (button) {
+      e.preventDefault();
+      if (S.ruleOpener === button) closeRule(); else openRule(button);
+    } else if (S.ruleOpener && !e.target.closest("#rule-pop")) {
+      closeRule(false);
+    }
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && S.ruleOpener) { e.preventDefault(); e.stopPropagation(); closeRule(); }
+  }, true);
 }
 
 // For the browser tests and the curious: the page's state, read-only by convention.

@@ -91,4 +91,11 @@ COMMANDS: Mapping[str, CommandSpec] = {s.name: s for s in (
         "hidden": {"type": "boolean"},
     }, required=("file_name", "content"),
         help="import a GURPS Character Sheet (.gcs) file as a new combatant, or over one (#13)"),
+    CommandSpec("apply_tool", GM, {
+        "tool": {"type": "string", "description": "a GM tool's name (subscribed.tools)"},
+        "inputs": {"type": "object", "description": "the tool's inputs, checked against its input schema"},
+        "targets": {"type": "array", "items": {"type": "string"},
+                    "description": "the combatants it hurts: at least one, each once"},
+    }, required=("tool", "targets"), denied="only the GM applies a GM tool's result",
+        help="roll a GM tool's damage or fatigue and apply it to combatants through the injury path (#12)"),
 )}

@@ -10,6 +10,7 @@ from combat_server.rules.describe import Description, Viewer
 from combat_server.rules.kit.events import EventSpec, Secret
 from combat_server.rules.model import JSON, Command, DiceSource, Event, EventDraft, FightState, Prompt
 from combat_server.rules.options import OptionSpec
+from combat_server.rules.rule_text import RuleText
 from combat_server.rules.ruleset import Ruleset
 from combat_server.rules.shell import actions, attacks, rolls, schema, sheet as sheet_mod
 from combat_server.rules.shell.batch import Batch, now
@@ -19,6 +20,7 @@ from combat_server.rules.shell.describe import describe
 from combat_server.rules.shell.events import (COMBAT_SECRETS, EVENTS, HIDDEN_PROMPT_TEXT, VISIBLE_CONDITION,
                                               after_core, cond_of)
 from combat_server.rules.shell.options import OPTIONS
+from combat_server.rules.shell.rule_texts import RULE_TEXTS
 from combat_server.rules.shell.sheet import Sheet, derive
 from combat_server.rules.shell.state import Combat, Condition
 from combat_server.rules.shell.turns import set_order, settle, start_combat
@@ -38,6 +40,8 @@ class ShellRuleset(Ruleset[Sheet, Condition, Combat]):
     visible_condition: ClassVar[tuple[str, ...]] = VISIBLE_CONDITION
     combat_secrets: ClassVar[tuple[Secret, ...]] = COMBAT_SECRETS
     hidden_prompt_text: ClassVar[Mapping[str, str]] = HIDDEN_PROMPT_TEXT
+    #: A short text in our own words per S id and SHELL reading, opened by the clients from an id (#13).
+    rule_texts: ClassVar[Mapping[str, RuleText]] = RULE_TEXTS
 
     def validate_sheet(self, raw: Mapping[str, JSON]) -> Sheet:
         # whether an overload is refused is a per-fight option, and a sheet is validated before
