@@ -135,11 +135,14 @@ async def test_welcome_carries_each_rulesets_rule_texts_for_clients_to_open(conn
     """#13: a rule id in a client opens the ruleset's own short explanation, sent once in welcome."""
     from combat_server.server.protocol import validate_server_message
 
+    from combat_server.rules.shell.ruleset import ShellRuleset
+
     c = await connect()
-    (gurps,) = c.welcome["rulesets"]
+    gurps, shell = c.welcome["rulesets"]
     assert gurps["rule_texts"]["G-36"] == {"title": "Attack roll and critical hits",
                                            "text": GurpsRuleset.rule_texts["G-36"].text}
     assert set(gurps["rule_texts"]) == set(GurpsRuleset.rule_texts)
+    assert set(shell["rule_texts"]) == set(ShellRuleset.rule_texts) and "S-25" in shell["rule_texts"]
     validate_server_message(c.welcome)
 
 
