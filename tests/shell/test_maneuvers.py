@@ -362,3 +362,20 @@ def test_s40_a_spear_set_against_a_charge_does_damage_by_the_chargers_st(table: 
     assert table.prompt("roll").options["count"] == 2
     result = table.roll([(3, 3)], "damage")
     assert [e for e in result.events if e.type == "damage_taken"][0].payload["raw"] == 7
+
+
+def test_a64_a_broken_heavy_shield_lowers_el_and_initiative_is_recomputed(table: Table) -> None:
+    """S-07 / S-17 / A-64: a 30 lb shield is 15% of ST 10's 200 lb: EL 1, initiative 11 - 2 = 9. Broken
+    (a block that takes 6 > HP 5, S-45), it weighs nothing: next round EL 0, initiative 11."""
+    heavy = sheet(ag=11, styles=(("Sword", 3),), weapon=SWORD, shield={"size": "small", "hp": 5, "weight": 30})
+    table.add("a", FIGHTER)
+    table.add("d", heavy, side="npc")
+    table.send("start_combat")
+    assert [(b["id"], b["el"], b["initiative"]) for b in table.last("round_started").payload["basis"]] == [
+        ("a", 0, 12), ("d", 1, 9)]
+    table.act("a", "attack", target="d")
+    table.defend("block", (4, 5), **{"with": "shield"})  # R = 9 + 4 - 4: blocked
+    table.roll([(4,)], "damage")  # 1d+2 = 6 > 5: the shield breaks
+    table.act("d", "defend")
+    assert [(b["id"], b["el"], b["initiative"]) for b in table.last("round_started").payload["basis"]] == [
+        ("a", 0, 12), ("d", 0, 11)]

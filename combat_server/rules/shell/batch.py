@@ -32,12 +32,28 @@ def sheet_of(state: FightState, cid: str) -> Sheet:
     return sheet
 
 
+def carrying(state: FightState, cid: str) -> Sheet:
+    """The sheet as carried now: weapons and a shield disarmed or broken weigh nothing any more
+    (S-07), which is why EL, and so initiative, is recomputed every round (A-64)."""
+    sheet = sheet_of(state, cid)
+    lost = state.combatants[cid].condition.lost
+    if not lost:
+        return sheet
+    shield = None if sheet.shield is not None and sheet.shield.name in lost else sheet.shield
+    return attrs.evolve(sheet, weapons=tuple(w for w in sheet.weapons if w.name not in lost), shield=shield)
+
+
+def derived_now(state: FightState, cid: str) -> Derived:
+    """:func:`sheet.derive` of what the combatant carries now."""
+    return derive(carrying(state, cid))
+
+
 def now(state: FightState, cid: str, rederive: bool = False) -> Now:
     """S-13 / A-62: END at or under a third of ENDmax lowers ST, AG and MV by 1, at 0 or less by 2
     (MV halved); ``rederive`` is the ``fatigue_rederives_mv`` option. A-61: an overloaded sheet
     under the "immobile" reading has no MV points."""
     sheet = sheet_of(state, cid)
-    d = derive(sheet)
+    d = derived_now(state, cid)
     cond = state.combatants[cid].condition
     assert isinstance(cond, Condition)
     f = endurance.fatigue(cond.end, d.end, d.mv, d.wp, (sheet.st, sheet.ag, sheet.mv_bonus) if rederive else None)

@@ -9,7 +9,7 @@ from combat_server.rules.describe import (Action, Answer, Badge, Bar, Choice, De
 from combat_server.rules.model import FightState, Prompt
 from combat_server.rules.shell import charts, damage
 from combat_server.rules.shell.attacks import CLOSE_RESPONSE, DEFENCE, defences, responses
-from combat_server.rules.shell.batch import can_act, now, weapons_in_hand
+from combat_server.rules.shell.batch import can_act, derived_now, now, weapons_in_hand
 from combat_server.rules.shell.events import combat_of, cond_of
 from combat_server.rules.shell.rolls import ROLL
 from combat_server.rules.shell.sheet import derive
@@ -69,8 +69,7 @@ def _listed_order(state: FightState, tied: list[list[str]]) -> list[str]:
 
     def key(cid: str) -> tuple[int, int, int]:
         sheet = state.combatants[cid].sheet
-        d = derive(sheet)
-        return -d.initiative, -sheet.ag, place.get(cid, 0)
+        return -derived_now(state, cid).initiative, -sheet.ag, place.get(cid, 0)
 
     return sorted(ids, key=key)
 

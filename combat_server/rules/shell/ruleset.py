@@ -13,7 +13,7 @@ from combat_server.rules.options import OptionSpec
 from combat_server.rules.rule_text import RuleText
 from combat_server.rules.ruleset import Ruleset
 from combat_server.rules.shell import actions, attacks, rolls, schema, sheet as sheet_mod
-from combat_server.rules.shell.batch import Batch, now
+from combat_server.rules.shell.batch import Batch, derived_now, now
 from combat_server.rules.shell.commands import COMMANDS
 from combat_server.rules.shell.demo import DEMO
 from combat_server.rules.shell.describe import describe
@@ -96,8 +96,8 @@ class ShellRuleset(Ruleset[Sheet, Condition, Combat]):
 
     def view_combatant(self, state: FightState, combatant_id: str) -> dict[str, JSON]:
         """The derived numbers (S-03, S-04, S-07, S-17, S-26) and the current ones (S-13)."""
-        c = state.combatant(combatant_id)
-        d = derive(c.sheet)
+        state.combatant(combatant_id)
+        d = derived_now(state, combatant_id)
         cur = now(state, combatant_id, bool(state.options.get("fatigue_rederives_mv")))
         cond = cond_of(state, combatant_id)
         return {"hp": d.hp, "end": d.end, "wp": d.wp, "cha": d.cha, "per": d.per, "mv": d.mv, "el": d.el,

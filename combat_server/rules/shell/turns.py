@@ -14,7 +14,7 @@ from combat_server.errors import reject
 from combat_server.rules.kit.turns import RoundOrder, RoundOver
 from combat_server.rules.model import JSON
 from combat_server.rules.shell import endurance, initiative
-from combat_server.rules.shell.batch import Batch, can_act
+from combat_server.rules.shell.batch import Batch, can_act, derived_now
 from combat_server.rules.shell.sheet import derive
 
 ORDER = RoundOrder()
@@ -44,7 +44,7 @@ def begin_round(b: Batch, rnd: int, explicit: list[str] | None = None, rolloffs:
                 answers: str | None = None) -> None:
     """S-17 / A-64: initiative recomputed now (EL may have changed). R-21: combatants still tied after AG
     roll 2d10 each, answering a roll prompt (the dice are then in the log); ties re-roll among themselves."""
-    entrants = [initiative.Entrant(cid, b.sheet(cid).ag, derive(b.sheet(cid)).el)
+    entrants = [initiative.Entrant(cid, b.sheet(cid).ag, derived_now(b.state, cid).el)
                 for cid in b.state.combatants if can_act(b.state, cid)]
     basis: list[JSON] = [{"id": e.id, "ag": e.ag, "el": e.el, "initiative": e.initiative} for e in entrants]
     done = list(rolloffs or [])
@@ -100,7 +100,7 @@ def end_round(b: Batch) -> None:
         cond = b.cond(cid)
         if not cond.active or cond.dead:
             continue
-        tick = endurance.combat_round(cond.fatigue, derive(c.sheet).el, True)
+        tick = endurance.combat_round(cond.fatigue, derived_now(b.state, cid).el, True)
         end = cond.end - tick.end_lost
         rows.append({"combatant": cid, "end_lost": tick.end_lost, "fatigue": tick.accumulator, "end": end})
         if tick.end_lost and end <= 0 and not cond.unconscious:
