@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO, TypeVar
 
 import attrs
 
+from combat_server.demo import DEFAULT_DEMO_RULESET
 from combat_server.engine.fight import Engine, LogEntry
 from combat_server.errors import CombatError, reject
 from combat_server.logs import configure_logging, get_logger
@@ -314,7 +315,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     from combat_server.demo import build_demo_fight, play_demo_turns
 
     engine = Engine(_store(args, migrate=True))
-    fight_id = build_demo_fight(engine)
+    fight_id = build_demo_fight(engine, args.ruleset)
     play_demo_turns(engine, fight_id, turns=4)
     print(f"demo fight {fight_id} written to {engine.store.url}\n")
     _print_replay(engine, fight_id, None, args.json)
@@ -399,6 +400,7 @@ def _add_replay(sub: Subparsers, common: argparse.ArgumentParser) -> None:
 def _add_demo(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("demo", parents=[common], help="write a demo fight (seeded dice) and print its replay")
     p.add_argument("--json", action="store_true", help="print the replay as JSON")
+    p.add_argument("--ruleset", default=DEFAULT_DEMO_RULESET, help=f"whose demo fight to write (default {DEFAULT_DEMO_RULESET})")
     p.set_defaults(func=_cmd_demo)
 
 

@@ -217,3 +217,11 @@ def test_export_import_round_trip_keeps_texts_with_line_separators(tmp_path: Pat
     assert out.returncode == 0, out.stderr
     data = json.loads(run("replay", demo_fight, "--json", "--database-url", other, cwd=tmp_path).stdout)
     assert data["state"]["notes"][-1] == f"a{sep}b"
+
+
+def test_demo_ruleset_shell_writes_and_replays_a_shell_fight(tmp_path: Path, db: str) -> None:
+    """#10: ``combat-server demo --ruleset shell`` writes the SHELL demo fight and prints its replay."""
+    out = run("demo", "--ruleset", "shell", "--database-url", db, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "fight_created        Fight created with ruleset shell 1.0" in out.stdout
+    assert "round_started" in out.stdout and "(S-25, S-26, S-28)" in out.stdout

@@ -46,3 +46,30 @@ def test_demo_plays_real_turns(tmp_path) -> None:  # type: ignore[no-untyped-def
     assert "attack_rolled" in types
     assert not [p for p in state.prompts if p.kind == "defend"]
     assert engine.verify(fid).ok
+
+
+def test_any_rulesets_demo_is_built_from_its_declaration_and_played_from_its_description(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """#10: the SHELL demo comes from ShellRuleset.demo; the scripted turns read only the description
+    (first rolling action at a foe, the best-numbered answer) and stop with no prompt waiting."""
+    from combat_server.demo import play_demo_turns
+    from combat_server.rules.shell.demo import DEMO
+    from combat_server.store.sql import open_store
+
+    engine = Engine(open_store(f"sqlite:///{tmp_path}/demo.sqlite", migrate=True))
+    fid = build_demo_fight(engine, "shell")
+    assert list(engine.load(fid).combatants) == [c["id"] for c in DEMO["combatants"]]
+    play_demo_turns(engine, fid, turns=4)
+    state = engine.load(fid)
+    types = [e.type for e in engine.store.events(fid)]
+    assert state.status == "active" and types.count("attack_declared") >= 4 and "attack_resolved" in types
+    assert not state.prompts and engine.verify(fid).ok
+
+
+def test_the_demo_of_an_unknown_ruleset_is_refused(store: SqlStore) -> None:
+    import pytest
+
+    from combat_server.errors import Rejected
+
+    with pytest.raises(Rejected) as err:
+        build_demo_fight(Engine(store), "nosuch")
+    assert err.value.code == "fight/unknown_ruleset"

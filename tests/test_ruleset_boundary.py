@@ -36,6 +36,23 @@ def gurps_words() -> frozenset[str]:
     return frozenset(maneuvers | defences | set(POSTURE_STEPS) | conditions)
 
 
+#: Words of a SHELL declaration that are also plain English or a fight status the server must use.
+SHELL_GENERIC = frozenset({"active", "other", "none"})
+
+
+def shell_words() -> frozenset[str]:
+    """SHELL's maneuvers (S-18 ... S-24, S-40 ... S-44), defences and close-combat answers (S-25, S-40)
+    and the on/off conditions of a combatant, as rules/shell declares them (#10)."""
+    from combat_server.rules.shell.actions import MANEUVER_NAMES
+    from combat_server.rules.shell.commands import COMMANDS as SHELL_COMMANDS
+    from combat_server.rules.shell.state import Condition as ShellCondition
+
+    words = set(MANEUVER_NAMES) | set(SHELL_COMMANDS["defend"].args["defence"]["enum"])
+    words |= set(SHELL_COMMANDS["respond"].args["response"]["enum"])
+    words |= {f.name for f in attrs.fields(ShellCondition) if f.type in (bool, "bool")}
+    return frozenset(words - SHELL_GENERIC)
+
+
 def python_words(text: str, words: frozenset[str]) -> set[str]:
     """Words a Python module uses as data: a string literal that is exactly the word ("parry"),
     or an attribute read (``cond.stunned``, not a method call such as ``event.wait()``)."""
@@ -63,7 +80,7 @@ def web_words(text: str, words: frozenset[str]) -> set[str]:
 
 
 def scan(root: Path) -> dict[str, set[str]]:
-    words = gurps_words()
+    words = gurps_words() | shell_words()
     found: dict[str, set[str]] = {}
     for part in SCANNED:
         base = root / part
@@ -88,6 +105,12 @@ def test_gurps_words_are_read_from_the_gurps_declarations() -> None:
     assert {"all_out_attack", "suppression", "increased_parry", "parry", "dodge", "face_up", "stunned",
             "unconscious"} <= words
     assert "none" not in words and "hp" not in words
+
+
+def test_shell_words_are_read_from_the_shell_declarations() -> None:
+    words = shell_words()
+    assert {"enter_close", "takedown", "stop_thrust", "shield_block", "knocked_down", "preempt"} <= words
+    assert not words & SHELL_GENERIC
 
 
 def test_no_new_gurps_word_outside_rules_gurps() -> None:

@@ -97,7 +97,7 @@ def test_the_project_registers_gurps_through_its_entry_point() -> None:
     eps = [ep for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP) if ep.name == "gurps"]
     assert [ep.load() for ep in eps] == [GurpsRuleset]
     assert type(get_ruleset("gurps")) is GurpsRuleset
-    assert known_rulesets() == {"gurps": GurpsRuleset.version}
+    assert known_rulesets()["gurps"] == GurpsRuleset.version
 
 
 def test_the_registry_imports_no_ruleset() -> None:
@@ -125,7 +125,7 @@ def test_a_plugin_distribution_adds_its_ruleset(tmp_path: Path) -> None:
                      {"variant_ruleset": VARIANT})
     out = python("from combat_server.rules.ruleset import known_rulesets; print(known_rulesets())", plugins)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "{'gurps': '1.0', 'variant': '2.0'}"
+    assert out.stdout.strip() == "{'gurps': '1.0', 'shell': '1.0', 'variant': '2.0'}"
 
 
 def test_one_ruleset_registered_by_two_distributions_is_not_a_duplicate(tmp_path: Path) -> None:
@@ -134,7 +134,7 @@ def test_one_ruleset_registered_by_two_distributions_is_not_a_duplicate(tmp_path
                      {})
     out = python("from combat_server.rules.ruleset import load_rulesets; print(load_rulesets())", plugins)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "{'gurps': '1.0'}"
+    assert out.stdout.strip() == "{'gurps': '1.0', 'shell': '1.0'}"
 
 
 def test_a_ruleset_that_fails_to_load_stops_serve_naming_it(tmp_path: Path) -> None:

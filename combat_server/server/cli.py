@@ -19,6 +19,7 @@ import structlog
 from combat_server.engine.fight import Engine
 from combat_server.errors import CombatError, reject
 from combat_server.rules.model import GM_ACTOR, Command
+from combat_server.demo import DEFAULT_DEMO_RULESET
 from combat_server.rules.ruleset import load_rulesets
 from combat_server.server.app import CombatServer, ServerConfig, is_loopback
 from combat_server.server.gcpolicy import GcPolicy
@@ -46,7 +47,9 @@ def add_serve_command(subparsers: Any, common: argparse.ArgumentParser | None = 
                    help="who may create fights: open, or key (default: key when a server key is given or the "
                         "host is not loopback, else open)")
     p.add_argument("--public-url", default=None, help="base URL for the links handed out with tokens")
-    p.add_argument("--demo", action="store_true", help="create a ready GURPS demo fight and print its links")
+    p.add_argument("--demo", nargs="?", const=DEFAULT_DEMO_RULESET, default=None, metavar="RULESET",
+                   help="create a ready demo fight of RULESET (default gurps) from its demo declaration and print "
+                        "its links")
     p.add_argument("--queue-size", type=int, default=512, help="messages buffered per client before it is "
                                                                "disconnected as too slow (close 4008)")
     p.add_argument("--queue-bytes", type=int, default=16 * 1024 * 1024,
@@ -90,16 +93,14 @@ def _config(args: argparse.Namespace) -> ServerConfig:
     )
 
 
-def build_demo(server: CombatServer) -> dict[str, str]:
-    """Create the demo fight (two PCs against two NPCs) with GM and player seats; returns the links."""
-    from combat_server.demo import build_demo_fight  # the demo names its ruleset
+def build_demo(server: CombatServer, ruleset: str = DEFAULT_DEMO_RULESET) -> dict[str, str]:
+    """Create ``ruleset``'s demo fight (from its ``demo`` declaration) with GM and player seats; returns the links."""
+    from combat_server.demo import build_demo_fight, start_demo
 
     engine = server.engine
-    fight_id = build_demo_fight(engine)
+    fight_id = build_demo_fight(engine, ruleset)
+    start_demo(engine, fight_id)
     state = engine.load(fight_id)
-    ruleset = engine.ruleset_of(fight_id)
-    if "start_combat" in ruleset.commands and state.status == "setup":
-        engine.execute(fight_id, Command("start_combat", {}, GM_ACTOR, "demo-start"))
     links: dict[str, str] = {}
     gm, token = server.add_seat(fight_id, "gm", "GM", (), seat_id="gm")
     links["GM"] = server.link(token)
@@ -113,11 +114,12 @@ def build_demo(server: CombatServer) -> dict[str, str]:
     return links
 
 
-def _stored_demo(store: SqlStore) -> str | None:
-    """The demo fight already in this database, if any (`serve --demo` reuses it instead of a new copy)."""
-    from combat_server.demo import DEMO_TITLE
+def _stored_demo(store: SqlStore, ruleset: str) -> str | None:
+    """The ruleset's demo fight already in this database, if any (`serve --demo` reuses it instead of a new copy)."""
+    from combat_server.demo import demo_of
 
-    return next((f.fight_id for f in store.fights() if f.title == DEMO_TITLE and f.ruleset == "gurps"), None)
+    title = demo_of(ruleset)["title"]
+    return next((f.fight_id for f in store.fights() if f.title == title and f.ruleset == ruleset), None)
 
 
 def _configure_logging(args: argparse.Namespace) -> None:
@@ -170,9 +172,9 @@ async def _serve(args: argparse.Namespace, config: ServerConfig) -> None:
     if config.create_policy == "key":
         print("fights can be created only with the server key", flush=True)
     if args.demo:
-        existing = _stored_demo(store)
+        existing = _stored_demo(store, args.demo)
         if existing is None:
-            links = build_demo(server)
+            links = build_demo(server, args.demo)
             print(f"\ndemo fight {links.pop('fight')}: open the web client at {server.base_url}/", flush=True)
         else:
             from combat_server.server.links import reissue_links

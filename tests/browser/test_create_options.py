@@ -38,7 +38,7 @@ def _stored_options(server: ServerProcess, title: str) -> Any:
 
 def test_the_form_offers_the_rulesets_options_by_group(browser: Any, server: ServerProcess) -> None:
     page = _landing(browser, server)
-    expect(page.locator("#create-ruleset option")).to_have_text(["gurps 1.0"])
+    expect(page.locator("#create-ruleset option")).to_have_text(["gurps 1.0", "shell 1.0"])
     page.locator("#create-options summary").click()
     expect(page.locator("#create-option-groups fieldset legend")).to_have_text(
         ["Posture and movement", "Defence", "Injury", "Rolls"])

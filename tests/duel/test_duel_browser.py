@@ -65,7 +65,7 @@ def _stored_options(server: ServerProcess, title: str) -> Any:
 
 def test_a_gm_and_a_player_play_a_duel_in_the_web_page(browser: Any, server: ServerProcess) -> None:  # noqa: F811
     gm = _page(browser, server.url + "/")
-    expect(gm.locator("#create-ruleset option")).to_have_text(["duel 1.0", "gurps 1.0"])
+    expect(gm.locator("#create-ruleset option")).to_have_text(["duel 1.0", "gurps 1.0", "shell 1.0"])
     gm.locator("#create-ruleset").select_option("duel")
     gm.get_by_label("Title").fill("Duel at dawn")
     gm.locator("#create-options summary").click()

@@ -119,3 +119,9 @@ def test_a_malformed_or_repeated_rule_id_fails_when_the_ruleset_is_imported() ->
         rule_texts(("G-36", "Attack", "Roll."), ("G-36", "Attack", "Roll again."))
     with pytest.raises(ValueError, match="needs a title and a text"):
         rule_texts(("G-36", "Attack", " "))
+
+
+def test_the_shell_ruleset_sends_its_texts() -> None:
+    from combat_server.rules.shell.ruleset import ShellRuleset
+
+    assert ShellRuleset.rule_texts is SHELL_TEXTS

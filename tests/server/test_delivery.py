@@ -69,7 +69,7 @@ async def test_slow_client_is_cut_off_and_others_are_not_delayed(make_server: Ma
     """A client whose socket stops draining is closed with 4008; the others get every event; it catches up."""
     server = await make_server(queue_size=8)
     async with await CombatClient.connect(server.ws_url) as gm:
-        created = await gm.create_fight(dice_mode="seeded", seed="s")
+        created = await gm.create_fight("gurps", dice_mode="seeded", seed="s")
         await gm.subscribe(created["token"])
         spectator = (await gm.add_seat("spectator"))["token"]
         fast = await CombatClient.connect(server.ws_url)

@@ -191,11 +191,11 @@ async def test_create_policy_key(make_server: MakeServer) -> None:
         await c.wait_until(lambda x: bool(x.welcome))
         assert c.welcome["create_policy"] == "key"
         with pytest.raises(ServerError) as err:
-            await c.create_fight()
+            await c.create_fight("gurps")
         assert err.value.code == "auth/server_key"
         with pytest.raises(ServerError):
-            await c.create_fight(server_key="wrong")
-        created = await c.create_fight(server_key="s3cret")
+            await c.create_fight("gurps", server_key="wrong")
+        created = await c.create_fight("gurps", server_key="s3cret")
         assert created["fight_id"]
 
 

@@ -107,7 +107,7 @@ async def test_a_client_that_stops_reading_is_closed_by_queued_bytes(make_server
     reading is closed with 4008 long before its message count is reached."""
     server = await make_server(queue_size=512, queue_bytes=60_000)
     async with await CombatClient.connect(server.ws_url) as gm:
-        created = await gm.create_fight(dice_mode="seeded", seed="s")
+        created = await gm.create_fight("gurps", dice_mode="seeded", seed="s")
         await gm.subscribe(created["token"])
         spectator = (await gm.add_seat("spectator"))["token"]
         slow = await CombatClient.connect(server.ws_url, reconnect=False)

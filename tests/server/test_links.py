@@ -140,3 +140,19 @@ def test_a_gm_seat_cannot_record_new_links_it_would_never_get(engine: Engine) ->
     with pytest.raises(Rejected) as err:
         engine.execute(fight_id, Command("reissue_links", {"seats": ["gm"]}, GM_ACTOR))
     assert err.value.code == "links/command_line_only"
+
+
+async def test_serve_demo_shell_starts_the_shell_demo_fight(tmp_path: Path, serve: Spawn) -> None:
+    """#10: ``serve --demo shell`` builds the SHELL demo from the ruleset's declaration, started, with
+    a seat per PC; a player's link subscribes to a SHELL fight in its first round."""
+    db = tmp_path / "demo-shell.sqlite"
+    port = _free_port()
+    _, lines = await serve(db, port, "--demo", "shell", lines=7)
+    links = _tokens("".join(lines))
+    assert set(links) == {"GM", "Aldric Shieldbearer", "Maren the Wise", "spectators"}
+    (fight,) = open_store(f"sqlite:///{db}").fights()
+    assert fight.ruleset == "shell"
+    c = await CombatClient.connect(f"ws://127.0.0.1:{port}/ws")
+    subscribed = await c.subscribe(links["Maren the Wise"])
+    assert subscribed["state"]["ruleset"] == "shell" and subscribed["state"]["combat"]["round"] == 1
+    await c.close()

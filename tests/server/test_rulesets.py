@@ -10,7 +10,7 @@ import pytest
 
 from combat_server.client import ServerError
 from combat_server.rules.gurps.ruleset import GurpsRuleset
-from combat_server.rules.ruleset import get_ruleset, register, unregister
+from combat_server.rules.ruleset import get_ruleset, register, registered_rulesets, unregister
 
 from .conftest import Connect
 
@@ -30,7 +30,19 @@ def two_rulesets() -> Iterator[None]:
     unregister("variant", "2.0")
 
 
-async def test_a_fight_created_without_a_ruleset_gets_the_servers_only_ruleset(connect: Connect) -> None:
+@pytest.fixture
+def only_gurps() -> Iterator[None]:
+    """A server with one ruleset: the installed ones but gurps are forgotten for the test."""
+    others = [r for r in registered_rulesets() if r.name != "gurps"]
+    for r in others:
+        unregister(r.name, r.version)
+    yield
+    for r in others:
+        register(r, "tests/server/test_rulesets.py")
+
+
+async def test_a_fight_created_without_a_ruleset_gets_the_servers_only_ruleset(connect: Connect,
+                                                                            only_gurps: None) -> None:
     gm = await connect()
     created = await gm.create_fight(title="old client")
     subscribed = await gm.subscribe(created["token"])
@@ -42,14 +54,14 @@ async def test_with_several_rulesets_a_fight_must_name_one(connect: Connect, two
     with pytest.raises(ServerError) as err:
         await gm.create_fight(title="which one?")
     assert err.value.code == "fight/ruleset_required"
-    assert "gurps, variant" in err.value.message
+    assert "gurps, shell, variant" in err.value.message
     created = await gm.create_fight("variant", title="named")
     assert (await gm.subscribe(created["token"]))["state"]["ruleset"] == "variant"
 
 
 async def test_welcome_lists_the_rulesets_with_their_versions_and_option_specs(connect: Connect) -> None:
     c = await connect()
-    (gurps,) = c.welcome["rulesets"]
+    (gurps,) = [r for r in c.welcome["rulesets"] if r["name"] == "gurps"]
     assert gurps["name"] == "gurps" and gurps["version"] == "1.0" and gurps["versions"] == ["1.0"]
     specs = {o["name"]: o for o in gurps["options"]}
     assert specs["step_yards"] == {
@@ -62,7 +74,8 @@ async def test_welcome_lists_the_rulesets_with_their_versions_and_option_specs(c
 
 async def test_welcome_lists_every_registered_ruleset(connect: Connect, two_rulesets: None) -> None:
     c = await connect()
-    assert [(r["name"], r["version"]) for r in c.welcome["rulesets"]] == [("gurps", "1.0"), ("variant", "2.0")]
+    assert [(r["name"], r["version"]) for r in c.welcome["rulesets"]] == [("gurps", "1.0"), ("shell", "1.0"),
+                                                                         ("variant", "2.0")]
 
 
 async def test_a_bad_option_is_refused_naming_it_and_its_allowed_values(connect: Connect) -> None:
@@ -122,11 +135,14 @@ async def test_welcome_carries_each_rulesets_rule_texts_for_clients_to_open(conn
     """#13: a rule id in a client opens the ruleset's own short explanation, sent once in welcome."""
     from combat_server.server.protocol import validate_server_message
 
+    from combat_server.rules.shell.ruleset import ShellRuleset
+
     c = await connect()
-    (gurps,) = c.welcome["rulesets"]
+    gurps, shell = c.welcome["rulesets"]
     assert gurps["rule_texts"]["G-36"] == {"title": "Attack roll and critical hits",
                                            "text": GurpsRuleset.rule_texts["G-36"].text}
     assert set(gurps["rule_texts"]) == set(GurpsRuleset.rule_texts)
+    assert set(shell["rule_texts"]) == set(ShellRuleset.rule_texts) and "S-25" in shell["rule_texts"]
     validate_server_message(c.welcome)
 
 

@@ -27,3 +27,18 @@ def fighter_json(**over: Any) -> dict[str, Any]:
 @pytest.fixture
 def fighter() -> Sheet:
     return validate_sheet(fighter_json())
+
+
+@pytest.fixture
+def engine(store: Any) -> Any:
+    """The real store, once on a SQLite file and once on PostgreSQL (tests/conftest.py)."""
+    from combat_server.engine.fight import Engine
+
+    return Engine(store, snapshot_every=7)
+
+
+@pytest.fixture
+def table(engine: Any) -> Any:
+    from tests.shell.table import Table
+
+    return Table(engine, engine.create_fight("shell", dice_mode="manual").fight_id)

@@ -11,6 +11,7 @@ from typing import Mapping
 import attrs
 
 from combat_server.errors import reject
+from combat_server.rules.kit.rolls import Mod
 from combat_server.rules.model import JSON
 from combat_server.rules.shell import charts
 from combat_server.rules.shell._read import Reader, bad, unique
@@ -247,17 +248,27 @@ def weapon_damage(sheet: Sheet, weapon: Weapon, two_handed: bool = False, st: in
     """S-32 / S-48 / S-11 / R-20: ST damage (capped at min ST + 5), the weapon's
     adjustment, +1 two-handed on an either-handed weapon, and the style bonus for
     hand-to-hand styles. ``st`` is the current ST (S-13 lowers it)."""
+    return damage_parts(sheet, weapon, two_handed, st)[0]
+
+
+def damage_parts(sheet: Sheet, weapon: Weapon, two_handed: bool = False,
+                 st: int | None = None) -> tuple[charts.Dice, tuple[Mod, ...]]:
+    """:func:`weapon_damage` and each of its adds with its reason and rule id, for the damage roll's record."""
     strength = sheet.st if st is None else st
     need = wield_st(weapon, two_handed)
     if need and strength > need + 5:
         strength = need + 5
-    base = charts.st_damage(strength).plus(weapon.damage)
+    st_dice = charts.st_damage(strength)
+    mods = [Mod(st_dice.add, f"ST {strength} damage {st_dice}", "S-03" if strength == (sheet.st if st is None else st)
+                else "S-48"), Mod(weapon.damage, weapon.name, "S-47")]
     if two_handed and weapon.hands == "either":
-        base = base.plus(1)
+        mods.append(Mod(1, "two-handed", "S-48"))
     style = sheet.style(weapon.style)
     if style.damage_bonus:
-        base = base.plus(charts.style_damage_bonus(style.level, style.kind == "hand-to-hand"))
-    return base
+        mods.append(Mod(charts.style_damage_bonus(style.level, style.kind == "hand-to-hand"), f"{style.name} level",
+                        "S-11"))
+    kept = tuple(m for m in mods if m.value)
+    return charts.Dice(st_dice.dice, sum(m.value for m in kept)), kept
 
 
 def bare_hand(style: str) -> Weapon:
@@ -407,5 +418,5 @@ def raw_get(r: Reader, key: str) -> JSON:
 
 
 def sheet_to_json(sheet: Sheet) -> dict[str, JSON]:
-    data: dict[str, JSON] = attrs.asdict(sheet, recurse=True, retain_collection_types=False)
+    data: dict[str, JSON] = attrs.asdict(sheet, recurse=True)
     return data
