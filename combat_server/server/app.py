@@ -335,14 +335,19 @@ class CombatServer:
         return hub
 
     def seat_for_token(self, token: str) -> Seat:
+        """The seat a link's token opens, read from the store at every subscribe.
+
+        Why not from the cache: `combat-server links` (another process) or a peer server on
+        PostgreSQL may have replaced the token since; a leaked link must join no more at once
+        (#13). One indexed read per subscribe.
+        """
         digest = token_hash(token)
-        seat = self._seats.get(digest)
-        if seat is None:
-            row = self.engine.store.seat_by_token_hash(digest)
-            if row is None:
-                raise ProtocolError("auth/bad_token")
-            seat = Seat(row.fight_id, row.seat_id, row.role, row.label, tuple(row.combatants))
-            self._seats[digest] = seat
+        row = self.engine.store.seat_by_token_hash(digest)
+        if row is None:
+            self._seats.pop(digest, None)
+            raise ProtocolError("auth/bad_token")
+        seat = Seat(row.fight_id, row.seat_id, row.role, row.label, tuple(row.combatants))
+        self._seats[digest] = seat
         return seat
 
     def forget_seat(self, fight_id: str, seat_id: str) -> None:

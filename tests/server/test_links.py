@@ -105,6 +105,27 @@ async def test_links_replaces_every_seats_token_and_the_old_ones_fail(tmp_path: 
     assert "links_reissued" in events
 
 
+async def test_links_revokes_the_old_links_of_a_server_that_keeps_running(tmp_path: Path, serve: Spawn) -> None:
+    """A GM whose link leaked runs `links` beside the running server: the old links join no more at once,
+    though the server had cached them (it reads a token's seat from the store at every subscribe)."""
+    db = tmp_path / "links.sqlite"
+    port = _free_port()
+    url = f"ws://127.0.0.1:{port}/ws"
+    await serve(db, port)
+    gm = await CombatClient.connect(url)
+    created = await gm.create_fight("gurps", dice_mode="seeded", seed="links")
+    await gm.subscribe(created["token"])  # the server now knows this token
+    await gm.close()
+    out = run("links", created["fight_id"], "--public-url", f"http://127.0.0.1:{port}",
+              "--database-url", f"sqlite:///{db}", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert await _refused(url, created["token"]) == "auth/bad_token"
+    new = re.search(r"^\s*gm\s.*#token=(\S+)", out.stdout, re.M).group(1)  # type: ignore[union-attr]
+    c = await CombatClient.connect(url)
+    assert (await c.subscribe(new))["seat"]["role"] == "gm"
+    await c.close()
+
+
 def test_links_of_an_unknown_fight_is_refused(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'x.sqlite'}"
     assert run("migrate", "--database-url", db, cwd=tmp_path).returncode == 0
