@@ -123,8 +123,8 @@ def test_a_file_dropped_on_a_combatant_updates_that_combatant(browser: Any, serv
     _drop(gm, f"#roster li[data-cid='{cid}'] .c-name", [(ARCHER_GCS.name, ARCHER_GCS.read_text(encoding="utf-8"))])
     expect(gm.locator("#import-report li.import-ok", has_text=ARCHER_GCS.name)).to_be_visible()
     expect(gm.locator("#roster li.combatant")).to_have_count(1)  # the same combatant, not a new one
-    # the archer's HP 12 as the maximum; the knight's current 15 HP is kept, as a re-import keeps it (#13)
-    expect(knight.locator(".bar-num").first).to_have_text("15/12")
+    # the archer's HP 12 as the maximum; the knight's current 15 HP is kept but capped at it (#13)
+    expect(knight.locator(".bar-num").first).to_have_text("12/12")
     imported = [e.payload for e in stored_events(server, title) if e.type == "character_imported"]
     assert [(p["replaced"], p["id"]) for p in imported] == [(False, cid), (True, cid)]
     assert gm.js_errors == []

@@ -162,6 +162,18 @@ def test_a_reimport_updates_the_sheet_and_keeps_hp_fp_and_conditions(table: Tabl
     assert table.last("character_imported").payload["replaced"] is True
 
 
+def test_a_reimport_with_lower_maxima_caps_current_hp_and_fp(table: Table) -> None:
+    """#13: current HP and FP stay on a re-import, but never above the new sheet's maxima: the knight
+    (HP 15, FP 13, unhurt) re-imported as the archer (HP 12, FP 11) is at 12 and 11, and the log says so."""
+    table.send("import_character", {"file_name": "k.gcs", "id": "k",
+                                    "content": _text("fighter-shield_Noble-Knight.gcs")})
+    table.send("import_character", {"file_name": "a.gcs", "combatant": "k", "content": _text("archer_Basic-Archer.gcs")})
+    c = table.state.combatants["k"]
+    assert (c.condition.hp, c.condition.fp) == (12, 11)
+    assert "HP drops to the new maximum, 12; FP drops to the new maximum, 11." in \
+        table.engine.history(table.fight_id)[-1].explanation
+
+
 def test_a_player_imports_over_its_own_combatant_only(table: Table) -> None:
     table.add("mine", KNIGHT)
     table.add("theirs", KNIGHT)

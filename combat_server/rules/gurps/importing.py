@@ -51,6 +51,13 @@ def import_character(b: Batch, args: Mapping[str, Any], actor: Principal) -> Non
     if target is not None:
         c = b.state.combatant(str(target))
         payload.update(id=c.id, name=c.name, replaced=True)
+        # The current HP and FP stay (#13), but never above the new sheet's maxima (a re-import that
+        # lowers HT or HP): the event then carries the capped values.
+        new_sheet = validate_sheet(payload["sheet"])
+        if c.condition.hp > new_sheet.hp_max:
+            payload["hp"] = new_sheet.hp_max
+        if c.condition.fp > new_sheet.fp_max:
+            payload["fp"] = new_sheet.fp_max
     else:
         cid = args.get("id")
         if cid is None:
@@ -70,7 +77,10 @@ def import_character(b: Batch, args: Mapping[str, Any], actor: Principal) -> Non
 def character_imported(state: FightState, p: Mapping[str, Any]) -> FightState:
     sheet = validate_sheet(p["sheet"])
     if p["replaced"]:
-        return state.with_combatant(attrs.evolve(state.combatants[p["id"]], sheet=sheet))
+        c = state.combatants[p["id"]]
+        capped = {k: p[k] for k in ("hp", "fp") if k in p}  # only above the new maxima
+        condition = attrs.evolve(c.condition, **capped) if capped else c.condition
+        return state.with_combatant(attrs.evolve(c, sheet=sheet, condition=condition))
     c = Combatant(id=p["id"], name=p["name"], side=p["side"], sheet=sheet,
                   condition=Condition(hp=p["hp"], fp=p["fp"]), hidden=bool(p["hidden"]))
     state = state.with_combatant(c)
