@@ -135,17 +135,16 @@ def test_move_and_attack_allows_full_move(new_fight: NewFight) -> None:
 
 
 def test_the_defender_gets_ready_made_defences_with_their_numbers(new_fight: NewFight) -> None:
-    """G-38..G-41: Dodge 8, Parry 9 (broadsword), Parry 8 (the punch: 3 + DX/2), Block 9, or no defence;
-    the attacker's seat gets no prompt."""
+    """G-38..G-41: Dodge 8, Parry 9 (broadsword), Block 9, or no defence (no punch: sword and shield
+    fill both hands, G-41); the attacker's seat gets no prompt."""
     f = new_fight({"a": {"weapons": [SWORD]}, "b": {"weapons": [SWORD], "shield_skill": 12, "shield_name": "shield"}})
     f.maneuver("a", "attack", [d3(8)], target="b", weapon="broadsword")
     state = f.engine.load(f.fid)
     d = _describe(state, PLAYER_B)
     (prompt,) = d.prompts
     assert prompt.kind == "defend" and prompt.combatant == "b"
-    assert [a.label for a in prompt.answers] == ["Dodge 8", "Parry 9 (broadsword)", "Parry 8 (punch)",
-                                                "Block 9", "No defence"]
-    assert [a.number for a in prompt.answers] == [8, 9, 8, 9, None]
+    assert [a.label for a in prompt.answers] == ["Dodge 8", "Parry 9 (broadsword)", "Block 9", "No defence"]
+    assert [a.number for a in prompt.answers] == [8, 9, 9, None]
     assert dict(prompt.answers[1].args) == {"prompt": prompt.id, "defense": "parry", "weapon": "broadsword"}
     assert prompt.answers[1].rule == "G-41" and prompt.answers[0].dice == "3d6"
     assert _describe(state, PLAYER_A).prompts == ()

@@ -59,6 +59,7 @@ def _maneuver_chosen(state: FightState, p: Mapping[str, Any]) -> FightState:
         evaluate_target=p.get("evaluate_target", ""), evaluate_bonus=p.get("evaluate_bonus", 0),
         wait_trigger=p.get("wait_trigger", ""), wait_action=p.get("wait_action", ""),
         concentrating=p.get("concentrating", ""), sprinting=p.get("sprinting", False),
+        concentrate_left=p.get("concentrate_left", 0),
     )
     if "posture" in p:
         changes["posture"] = p["posture"]
@@ -179,6 +180,10 @@ def _turn_ending(state: FightState, p: Mapping[str, Any]) -> FightState:
         left = p["fright_turns_left"]
         state = state.with_condition(p["combatant"], stun_turns=left,
                                      **({"stunned": False, "stun_kind": ""} if left <= 0 else {}))
+    if "concentrate_left" in p:  # G-27: the task's turn is done; with none left the task is finished
+        left = p["concentrate_left"]
+        state = state.with_condition(p["combatant"], concentrate_left=left,
+                                     **({"concentrating": ""} if left <= 0 else {}))
     return _set_combat(state, phase="ending")
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from combat_server.rules.gurps.maneuvers import MANEUVERS, WAIT_ACTIONS
+from combat_server.rules.gurps.maneuvers import MANEUVER_FIELDS, MANEUVERS, WAIT_ACTIONS
 from combat_server.rules.gurps.tables import POSTURE_STEPS
 from combat_server.rules.model import JSON
 from combat_server.rules.commands import ANSWERS, ANY, CONTROLS, GM, CommandSpec
@@ -58,11 +58,13 @@ COMMANDS: Mapping[str, CommandSpec] = {s.name: s for s in (
         "maneuver": {"enum": sorted(MANEUVERS), "x-error": "maneuver/unknown"},
         "posture": {"enum": sorted(POSTURE_STEPS), "x-error": "maneuver/bad_posture"},
         "task": _OPTIONAL_TEXT,
+        "turns": {**_whole(1, 100), "description": "turns the task still needs, this one included (G-27)"},
         "trigger": _OPTIONAL_TEXT,
         "action": {"enum": list(WAIT_ACTIONS), "x-error": "maneuver/bad_wait"},
         "forward": {"type": "boolean"},
         "sprint": {"type": "boolean"},
     }, required=("combatant", "maneuver"), subject="combatant", gm_fields=("modifiers",), denied=_DENIED_MODIFIERS,
+        variant="maneuver", variants=MANEUVER_FIELDS,
         help="the combatant's maneuver on its turn (G-20..G-34)"),
     CommandSpec("defend", ANSWERS, {"prompt": _TEXT,
                                     "defense": {"enum": ["dodge", "parry", "block", "none"],

@@ -53,6 +53,7 @@ class ManeuverChosen:
     wait_action: str = ""
     concentrating: str = ""
     sprinting: bool = False
+    concentrate_left: int = 0  # G-27: turns the task still needs, this one included (#14)
 
 
 @attrs.frozen
@@ -160,6 +161,7 @@ class CheckRolled:
 class TurnEnding:
     combatant: str
     fright_turns_left: int = 0
+    concentrate_left: int = 0  # G-27: given when a counted task went on this turn: what it still needs (#14)
 
 
 @attrs.frozen

@@ -37,6 +37,32 @@ MANEUVERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "wait": ("none", ()),
 }
 WAIT_ACTIONS = ("attack", "feint", "all_out_attack", "ready")  # G-34
+#: The fields each maneuver takes besides ``combatant`` and ``maneuver``: any other is refused
+#: (``command/unknown_field``), never dropped (#14). ``posture`` with a maneuver that allows a step
+#: is the kneeling <-> standing switch taken as that step (G-26, ``posture_step``).
+_ATTACK_FIELDS = ("target", "weapon", "range", "target_speed", "yards", "shots", "modifiers")
+MANEUVER_FIELDS: dict[str, tuple[str, ...]] = {
+    "aim": ("target", "weapon", "yards", "posture"),
+    "all_out_attack": ("option", *_ATTACK_FIELDS, "weapon2"),
+    "all_out_defense": ("option", "yards", "posture"),
+    "attack": (*_ATTACK_FIELDS, "object", "posture"),
+    "change_posture": ("posture",),
+    "concentrate": ("task", "turns", "yards", "posture"),
+    "do_nothing": (),
+    "evaluate": ("target", "yards", "posture"),
+    "feint": ("target", "weapon", "yards", "posture"),
+    "move": ("yards", "sprint", "forward"),
+    "move_and_attack": _ATTACK_FIELDS,
+    "ready": ("weapon", "item", "yards", "posture"),
+    "wait": ("trigger", "action"),
+}
+#: The fields a Wait's action takes when it fires (G-34): the converted maneuver's, without its movement.
+WAIT_ACTION_FIELDS: dict[str, tuple[str, ...]] = {
+    "attack": ("target", "weapon", "range", "target_speed", "shots", "modifiers", "object"),
+    "all_out_attack": ("option", "target", "weapon", "range", "target_speed", "shots", "modifiers", "weapon2"),
+    "feint": ("target", "weapon"),
+    "ready": ("weapon", "item"),
+}
 #: Maneuvers that attack with a ready weapon (G-22, G-25, G-32).
 ATTACKS = ("attack", "all_out_attack", "move_and_attack")
 
@@ -119,6 +145,8 @@ def choose(b: Batch, args: Mapping[str, Any]) -> None:
     if maneuver in ("all_out_attack", "all_out_defense") and not option:
         raise reject("maneuver/option_required", f"{maneuver} needs an option",
                      known=list(MANEUVERS[maneuver][1]))
+    if maneuver != "change_posture" and args.get("posture") is not None:
+        posture_step(b, cid, maneuver, args)
     cond = b.cond(cid)
     if cond.fp <= 0 and maneuver != "do_nothing":  # G-51: Will roll before each maneuver
         faces = b.roll(3, 6, "Will roll to act at FP <= 0")
@@ -131,6 +159,28 @@ def choose(b: Batch, args: Mapping[str, Any]) -> None:
             b.emit("maneuver_chosen", {"combatant": cid, "maneuver": "do_nothing", "forced": "collapsed (G-51)"})
             return
     _HANDLERS[maneuver](b, cid, maneuver, option, args)
+
+
+def posture_step(b: Batch, cid: str, maneuver: str, args: Mapping[str, Any]) -> str:
+    """G-26: kneeling <-> standing as the step of a maneuver that allows one (G-20 table: Aim,
+    All-Out Defense, Attack, Concentrate, Evaluate, Feint, Ready). The step is spent on it, so
+    no yards are moved; the maneuver is then made in the new posture."""
+    posture = _str(args, "posture")
+    current = b.cond(cid).posture
+    if MANEUVERS[maneuver][0] != "step":
+        raise reject("maneuver/no_step", f"{maneuver.replace('_', ' ')} has no step to change posture with; "
+                     "kneeling <-> standing comes as the step of Aim, All-Out Defense, Attack, Concentrate, "
+                     "Evaluate, Feint or Ready (G-26)", field="posture")
+    if posture == current:
+        raise reject("maneuver/bad_posture", f"already {current}", field="posture")
+    if {posture, current} != {"kneeling", "standing"}:
+        raise reject("maneuver/bad_posture", f"only kneeling <-> standing can be the step of another maneuver, "
+                     f"not {current} -> {posture}: take Change Posture (G-26)", field="posture",
+                     known=["kneeling", "standing"])
+    if _int(args, "yards", 0, 0, 10000):
+        raise reject("maneuver/too_far", f"the maneuver's step goes into {'standing up' if posture == 'standing' else 'kneeling'}: "
+                     "no yards are left to move (G-26)", field="yards", allowed=0)
+    return posture
 
 
 def _base_payload(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any],
@@ -154,6 +204,8 @@ def _base_payload(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[
         payload.update(evaluate_target=cond.evaluate_target, evaluate_bonus=cond.evaluate_bonus)
     if maneuver == "move":
         payload["sprinting"] = bool(args.get("forward", args.get("sprint", False)))
+    if maneuver != "change_posture" and args.get("posture") is not None:
+        payload["posture"] = str(args["posture"])  # G-26: the step; folded before the maneuver resolves
     payload.update(extra)
     return payload
 
@@ -233,9 +285,17 @@ def _change_posture(b: Batch, cid: str, maneuver: str, option: str, args: Mappin
     b.emit("maneuver_chosen", _base_payload(b, cid, maneuver, option, args, posture=posture))
 
 
+def concentration_left(cond: Condition, task: str) -> int:
+    """G-27: the turns an unfinished task still needs (0: not this task, or none counted)."""
+    return cond.concentrate_left if cond.concentrating == task and task else 0
+
+
 def _concentrate(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any]) -> None:
+    """G-27: a task of ``turns`` turns (default 1; a task still unfinished continues with what it
+    needs). It ends with the last of them; until then distraction costs a Will-3 roll."""
     task = _str(args, "task")
-    payload = _base_payload(b, cid, maneuver, option, args, concentrating=task)
+    left = _int(args, "turns", concentration_left(b.cond(cid), task) or 1, 1, 100)
+    payload = _base_payload(b, cid, maneuver, option, args, concentrating=task, concentrate_left=left)
     payload["moved"] = _yards(b, cid, args, int(payload["move_allowance"]))
     b.emit("maneuver_chosen", payload)
 

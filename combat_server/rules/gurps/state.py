@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Mapping
+
 import attrs
 
 
@@ -46,6 +48,15 @@ class Condition:
     moved: int = 0  # yards moved this turn (G-09 sprint bookkeeping)
     sprinting: bool = False
     ht_rolls_at_zero: bool = True  # per-turn HT rolls at HP <= 0 (off after waking, G-49)
+    # Fields added after fights were stored (#14): left out of a state's JSON at their defaults
+    # (NEW_CONDITION_FIELDS), so stored fights refold to the same bytes.
+    concentrate_left: int = 0  # G-27: turns the task still needs, this one included; 0: none counted
+    ammo_used: Mapping[str, int] = attrs.field(factory=dict)  # shots fired since the last reload, per weapon
+    reload_progress: Mapping[str, int] = attrs.field(factory=dict)  # Ready turns spent reloading, per weapon (G-33)
+
+
+#: Condition fields added after fights were stored, with their defaults (see sheet._unstructure_hooks).
+NEW_CONDITION_FIELDS = {"concentrate_left": 0, "ammo_used": {}, "reload_progress": {}}
 
 
 @attrs.frozen

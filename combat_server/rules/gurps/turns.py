@@ -151,6 +151,8 @@ def _end_checks(b: Batch, cid: str) -> None:
     payload: dict[str, JSON] = {"combatant": cid}
     opens = []
     c = b.state.combatants.get(cid)
+    if c is not None and c.condition.maneuver == "concentrate" and c.condition.concentrate_left > 0:
+        payload["concentrate_left"] = c.condition.concentrate_left - 1  # G-27: one turn of the task done
     if c is not None and c.condition.stunned and not c.condition.dead and not c.condition.unconscious:
         cond = c.condition
         if cond.stun_kind == "fright":  # a fixed duration, no recovery roll
