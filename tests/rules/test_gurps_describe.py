@@ -81,10 +81,10 @@ def test_a_weapon_that_needs_a_ready_is_not_offered_to_attack_but_to_ready(new_f
 
 
 def test_weapon_choices_carry_their_skill_and_damage(new_fight: NewFight) -> None:
-    """G-42: ST 10 swings for 1d, so sw+1 is 1d+1 cut."""
+    """G-42: ST 10 swings for 1d, so sw+1 is 1d+1 cut (the formula shown with what it comes to, #14 item 4)."""
     f = new_fight({"a": {"weapons": [SWORD]}, "b": {}})
     weapon = next(fl for fl in _action(_describe(f.engine.load(f.fid)), "attack").fields if fl.name == "weapon")
-    assert weapon.choices[0].label == "broadsword (skill 12, 1d+1 cut)"
+    assert weapon.choices[0].label == "broadsword (skill 12, sw+1 = 1d+1 cut)"
 
 
 def test_a_ranged_weapon_adds_a_range_field_only_for_it(new_fight: NewFight) -> None:

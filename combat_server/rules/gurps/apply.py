@@ -65,6 +65,11 @@ def _maneuver_chosen(state: FightState, p: Mapping[str, Any]) -> FightState:
         changes["posture"] = p["posture"]
     if "moved" in p:
         changes["moved"] = p["moved"]
+    cond = _cond(state, cid)
+    if p.get("shots_fired"):  # ammunition spent (#14)
+        changes["ammo_used"] = {**cond.ammo_used, p["weapon"]: cond.ammo_used.get(p["weapon"], 0) + p["shots_fired"]}
+    if p.get("reload_turns"):  # G-33: a reload under way
+        changes["reload_progress"] = {**cond.reload_progress, p["readied"]: p["reload_turns"]}
     state = state.with_condition(cid, **changes)
     if _combat(state).interrupted_by == cid:
         return state
@@ -107,7 +112,8 @@ def _defense_rolled(state: FightState, p: Mapping[str, Any]) -> FightState:
         state = state.with_condition(cid, **changes)
     attack = _combat(state).attack
     if attack is not None:
-        attack = attrs.evolve(attack, defense_tried=attack.defense_tried + (p["defense"],), hits=p["hits_left"])
+        tried = p.get("tried_as") or p["defense"]  # G-24: "parry:<weapon>" since #14, the kind before
+        attack = attrs.evolve(attack, defense_tried=attack.defense_tried + (tried,), hits=p["hits_left"])
     return _set_combat(state, attack=None if p.get("attack_done") else attack)
 
 
@@ -229,6 +235,13 @@ def _posture_changed(state: FightState, p: Mapping[str, Any]) -> FightState:
 def _weapon_readied(state: FightState, p: Mapping[str, Any]) -> FightState:
     cond = _cond(state, p["combatant"])
     return state.with_condition(p["combatant"], unready=tuple(w for w in cond.unready if w != p["weapon"]))
+
+
+def _weapon_reloaded(state: FightState, p: Mapping[str, Any]) -> FightState:
+    cond = _cond(state, p["combatant"])
+    w = p["weapon"]
+    return state.with_condition(p["combatant"], ammo_used={k: v for k, v in cond.ammo_used.items() if k != w},
+                                reload_progress={k: v for k, v in cond.reload_progress.items() if k != w})
 
 
 def _noop(state: FightState, p: Mapping[str, Any]) -> FightState:

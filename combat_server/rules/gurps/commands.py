@@ -56,7 +56,9 @@ COMMANDS: Mapping[str, CommandSpec] = {s.name: s for s in (
     CommandSpec("maneuver", CONTROLS, {
         **_ACTION_FIELDS,
         "maneuver": {"enum": sorted(MANEUVERS), "x-error": "maneuver/unknown"},
-        "posture": {"enum": sorted(POSTURE_STEPS), "x-error": "maneuver/bad_posture"},
+        "posture": {"enum": [*sorted(POSTURE_STEPS), None], "x-error": "maneuver/bad_posture",
+                    "description": "change_posture: the new posture; another maneuver: kneeling <-> standing as its "
+                                   "step (G-26); null: no step"},
         "task": _OPTIONAL_TEXT,
         "turns": {**_whole(1, 100), "description": "turns the task still needs, this one included (G-27)"},
         "trigger": _OPTIONAL_TEXT,

@@ -54,6 +54,8 @@ class ManeuverChosen:
     concentrating: str = ""
     sprinting: bool = False
     concentrate_left: int = 0  # G-27: turns the task still needs, this one included (#14)
+    shots_fired: int = 0  # shots the attack spends from the weapon's count (#14)
+    reload_turns: int = 0  # G-33: Ready maneuvers spent reloading the readied weapon, this one included (#14)
 
 
 @attrs.frozen
@@ -77,6 +79,7 @@ class DefenseRolled:
     weapon: str = ""
     aim_spoiled: bool = False
     attack_done: bool = False
+    tried_as: str = ""  # G-24: "parry:<weapon>", so a parry with the other hand is a different defence (#14)
 
 
 @attrs.frozen
@@ -215,6 +218,14 @@ class WeaponReadied:
 
 
 @attrs.frozen
+class WeaponReloaded:
+    combatant: str
+    weapon: str
+    shots: int
+    turns: int
+
+
+@attrs.frozen
 class FrightCheckDemanded:
     combatant: str
     modifier: int
@@ -289,6 +300,9 @@ EVENTS = EventRegistry(
               explain._simple("{combatant} is now {to}: {reason} (G-26).")),
     EventSpec("weapon_readied", WeaponReadied, on_payload(apply._weapon_readied),
               explain._simple("{combatant} readies {weapon} (G-33).")),
+    EventSpec("weapon_reloaded", WeaponReloaded, on_payload(apply._weapon_reloaded),
+              explain._simple("{combatant} reloads {weapon}: {shots} shot(s) again after {turns} turn(s) of Ready "
+                              "(G-33).")),
     EventSpec("fright_check_demanded", FrightCheckDemanded, on_payload(apply._noop),
               explain._simple("The GM calls for a Fright Check for {combatant}: Will{modifier:+d} (G-18).")),
 )

@@ -85,10 +85,24 @@ def feints_with(weapon: Weapon) -> bool:
 
 
 def aoa_options(weapon: Weapon) -> tuple[str, ...]:
-    """The All-Out Attack options this weapon allows: melee (G-22) or ranged and thrown (G-23, RoF 5+ to suppress)."""
+    """The All-Out Attack options this weapon allows: melee (G-22; Strong only with ST-based thrust or
+    swing damage) or ranged and thrown (G-23, RoF 5+ to suppress)."""
     if weapon.kind in ("ranged", "thrown"):
         return ("determined",) + (("suppression",) if weapon.rof >= 5 else ())
-    return ("determined", "double", "feint", "strong")
+    return ("determined", "double", "feint") + (("strong",) if weapon.st_based else ())
+
+
+def shots_left(cond: Condition, weapon: Weapon) -> int | None:
+    """Shots before a reload (None: the sheet does not count them for this weapon)."""
+    if not weapon.counts_shots:
+        return None
+    return max(0, weapon.shots - cond.ammo_used.get(weapon.name, 0))
+
+
+def loaded(cond: Condition, weapon: Weapon) -> bool:
+    """An empty weapon cannot attack until a Ready reloads it (G-33)."""
+    left = shots_left(cond, weapon)
+    return left is None or left > 0
 
 
 def _str(args: Mapping[str, Any], key: str, required: bool = True) -> str:
@@ -307,10 +321,19 @@ def _ready(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, An
         raise reject("command/missing_field", "ready: name a weapon or an item", field="weapon")
     payload = _base_payload(b, cid, maneuver, option, args, readied=name or item)
     payload["moved"] = _yards(b, cid, args, int(payload["move_allowance"]))
+    cond = b.cond(cid)
+    weapon = b.sheet(cid).weapon(name) if name else None
+    reloading = weapon is not None and weapon.counts_shots and cond.ammo_used.get(weapon.name, 0) > 0
+    if weapon is not None and reloading:  # G-33: a reload takes the sheet's number of Ready maneuvers
+        payload["reload_turns"] = cond.reload_progress.get(weapon.name, 0) + 1
     b.emit("maneuver_chosen", payload)
-    if name:
-        b.sheet(cid).weapon(name)
-        b.emit("weapon_readied", {"combatant": cid, "weapon": name})
+    if weapon is None:
+        return
+    if reloading and int(payload["reload_turns"]) >= weapon.reload:
+        b.emit("weapon_reloaded", {"combatant": cid, "weapon": weapon.name, "shots": weapon.shots,
+                                   "turns": weapon.reload})
+    if not reloading or weapon.name in cond.unready:
+        b.emit("weapon_readied", {"combatant": cid, "weapon": weapon.name})
 
 
 def _wait(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any]) -> None:
@@ -349,6 +372,17 @@ def _attack_like(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[s
     shots = _int(args, "shots", 1, 1, 1000)
     if shots > weapon.rof:
         raise reject("maneuver/bad_shots", f"{weapon.name} fires at most RoF {weapon.rof}")
+    left = shots_left(b.cond(cid), weapon)
+    if left == 0:
+        raise reject("maneuver/out_of_ammo", f"{weapon.name} is empty: a Ready reloads it in {weapon.reload} "
+                     f"turn(s) (G-33)", field="weapon", reload=weapon.reload)
+    if left is not None and shots > left:
+        raise reject("maneuver/bad_shots", f"{weapon.name} has {left} shot(s) left, not {shots}", field="shots",
+                     left=left)
+    if option == "strong" and option not in aoa_options(weapon):
+        raise reject("maneuver/bad_option", f"All-Out Attack (Strong) adds to ST-based thrust or swing damage; "
+                     f"{weapon.name} does {weapon.damage} {'at range' if ranged else '(not ST-based)'} (G-22)",
+                     field="option", known=list(aoa_options(weapon)))
     if option == "suppression" and option not in aoa_options(weapon):
         raise reject("maneuver/bad_option", "Suppression Fire needs RoF 5+ (G-23)")
     remaining, next_weapon = 0, ""
@@ -361,6 +395,8 @@ def _attack_like(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[s
     payload["moved"] = _yards(b, cid, args, int(payload["move_allowance"]))
     if range_yards:
         payload["range"] = range_yards
+    if left is not None:
+        payload["shots_fired"] = shots  # counted down from the weapon's shots until a Ready reloads it
     b.emit("maneuver_chosen", payload)
     if option == "suppression":
         return  # G-23: Suppression Fire is adjudicated by the GM (its rules are not in the seed)
