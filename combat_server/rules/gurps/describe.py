@@ -468,8 +468,8 @@ def _badges(c: Combatant, seen: bool) -> list[Badge]:
     if seen and cond.evaluate_bonus:
         out.append(Badge(cid, f"evaluating +{cond.evaluate_bonus}", "good", "G-29", "its next turn"))
     if seen and cond.concentrating and not cond.dead:
-        left = f", {cond.concentrate_left} turn(s) to go" if cond.concentrate_left else ""
-        out.append(Badge(cid, f"concentrating: {cond.concentrating}{left}", "info", "G-27",
+        to_go = f", {cond.concentrate_left} turn(s) to go" if cond.concentrate_left else ""
+        out.append(Badge(cid, f"concentrating: {cond.concentrating}{to_go}", "info", "G-27",
                          "until the task is finished; distracted before then: Will-3"))
     if seen:
         for w in c.sheet.weapons:

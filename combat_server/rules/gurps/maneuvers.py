@@ -179,12 +179,8 @@ def posture_step(b: Batch, cid: str, maneuver: str, args: Mapping[str, Any]) -> 
     """G-26: kneeling <-> standing as the step of a maneuver that allows one (G-20 table: Aim,
     All-Out Defense, Attack, Concentrate, Evaluate, Feint, Ready). The step is spent on it, so
     no yards are moved; the maneuver is then made in the new posture."""
-    posture = _str(args, "posture")
+    posture = _str(args, "posture")  # only step maneuvers take the field (MANEUVER_FIELDS)
     current = b.cond(cid).posture
-    if MANEUVERS[maneuver][0] != "step":
-        raise reject("maneuver/no_step", f"{maneuver.replace('_', ' ')} has no step to change posture with; "
-                     "kneeling <-> standing comes as the step of Aim, All-Out Defense, Attack, Concentrate, "
-                     "Evaluate, Feint or Ready (G-26)", field="posture")
     if posture == current:
         raise reject("maneuver/bad_posture", f"already {current}", field="posture")
     if {posture, current} != {"kneeling", "standing"}:
@@ -489,6 +485,11 @@ def trigger_wait(b: Batch, args: Mapping[str, Any]) -> None:
     if combat.interrupted_by or any(p.kind != "dispute" for p in b.state.prompts):
         raise reject("command/prompt_pending", "answer the open prompt first")
     action = cond.wait_action
+    extra = sorted(k for k in args if k != "combatant" and k not in WAIT_ACTION_FIELDS[action])
+    if extra:  # #14: a field the Wait's action does not take is refused, never dropped
+        raise reject("command/unknown_field", f"trigger_wait: {c.name}'s Wait converts to {action.replace('_', ' ')}, "
+                     f"which takes no {', '.join(repr(k) for k in extra)} (it takes "
+                     f"{', '.join(WAIT_ACTION_FIELDS[action])})", fields=extra)
     b.emit("wait_triggered", {"combatant": cid, "action": action, "trigger": cond.wait_trigger})
     option = _str(args, "option", required=False)
     if action == "all_out_attack" and not option:
