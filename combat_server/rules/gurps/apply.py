@@ -44,9 +44,10 @@ def _turn_started(ruleset: Ruleset, state: FightState, event: Event) -> FightSta
         cid,
         shock=p["shock"], shock_pending=0, blocked=False, parries=0, no_parry_with=(), moved=0,
         maneuver="", maneuver_option="", aod_defense="", wait_trigger="", wait_action="",
-        stun_fresh=False, move_allowance=0,
+        stun_fresh=False, move_allowance=0, wait_option="", wait_range=0, wait_item="",
     )
-    state = _set_combat(state, current=cid, index=p["index"], round=p["round"], phase="maneuver", attack=None)
+    state = _set_combat(state, current=cid, index=p["index"], round=p["round"], phase="maneuver", attack=None,
+                        **_NOTHING_DECLARED)
     return attrs.evolve(state, turn_start_seq=seq)
 
 
@@ -59,7 +60,8 @@ def _maneuver_chosen(state: FightState, p: Mapping[str, Any]) -> FightState:
         evaluate_target=p.get("evaluate_target", ""), evaluate_bonus=p.get("evaluate_bonus", 0),
         wait_trigger=p.get("wait_trigger", ""), wait_action=p.get("wait_action", ""),
         concentrating=p.get("concentrating", ""), sprinting=p.get("sprinting", False),
-        concentrate_left=p.get("concentrate_left", 0),
+        concentrate_left=p.get("concentrate_left", 0), wait_option=p.get("wait_option", ""),
+        wait_range=p.get("wait_range", 0), wait_item=p.get("wait_item", ""),
     )
     if "posture" in p:
         changes["posture"] = p["posture"]
@@ -73,7 +75,7 @@ def _maneuver_chosen(state: FightState, p: Mapping[str, Any]) -> FightState:
     state = state.with_condition(cid, **changes)
     if _combat(state).interrupted_by == cid:
         return state
-    return _set_combat(state, phase="resolving")
+    return _set_combat(state, phase="resolving", **_NOTHING_DECLARED)
 
 
 def _attack_from(raw: Mapping[str, Any]) -> Attack:
@@ -216,9 +218,26 @@ def _fatigue_spent(state: FightState, p: Mapping[str, Any]) -> FightState:
     return state.with_condition(p["combatant"], **changes)
 
 
+#: G-34: no maneuver declared and waiting on Waits (#14); the defaults, so folding them changes no stored bytes.
+_NOTHING_DECLARED: Mapping[str, Any] = {"declared_by": "", "declared": {}, "wait_asked": ()}
+
+
+def _action_declared(state: FightState, p: Mapping[str, Any]) -> FightState:
+    return _set_combat(state, declared_by=p["combatant"], declared=dict(p["args"]), wait_asked=())
+
+
+def _wait_asked(state: FightState, p: Mapping[str, Any]) -> FightState:
+    return _set_combat(state, wait_asked=_combat(state).wait_asked + (p["combatant"],))
+
+
+def _declared_lapsed(state: FightState, p: Mapping[str, Any]) -> FightState:
+    return _set_combat(state, **_NOTHING_DECLARED)
+
+
 def _wait_triggered(state: FightState, p: Mapping[str, Any]) -> FightState:
     combat = _combat(state)
-    state = state.with_condition(p["combatant"], wait_trigger="", wait_action="")
+    state = state.with_condition(p["combatant"], wait_trigger="", wait_action="", wait_option="", wait_range=0,
+                                 wait_item="")
     return _set_combat(state, interrupted_by=p["combatant"], saved_phase=combat.phase)
 
 

@@ -381,12 +381,44 @@ def _prompt(state: FightState, p: Any, sees: Callable[[str], bool]) -> PromptCho
                                   options["block"]["target"], _mods(options["block"], hidden), "G-40", "3d6"))
         answers.append(Answer("No defence", "defend", {"prompt": p.id, "defense": "none"}, None,
                               "Take the hit without rolling.", "G-38"))
+    elif p.kind == "wait" and p.combatant in state.combatants:
+        answers.extend(_wait_answers(state, p))
     elif p.kind == "roll":
         count, sides = int(o.get("count", 3)), int(o.get("sides", 6))
         purpose = str(o.get("purpose", ""))
         label = f"Roll {count}d{sides}" + (f" for {_human(purpose)}" if purpose else "")
         answers.append(Answer(label, "roll", {"prompt": p.id}, None, "", "", f"{count}d{sides}"))
     return PromptChoices(p.id, p.kind, p.combatant, p.text, tuple(answers))
+
+
+def _wait_answers(state: FightState, p: Any) -> list[Answer]:
+    """G-34: trigger the Wait (its declared action against the one who acts, one answer per usable
+    weapon) or let the maneuver pass."""
+    c = state.combatants[p.combatant]
+    cond = c.condition
+    actor = state.combatants[str(p.options["actor"])].name if p.options.get("actor") in state.combatants else "them"
+    action = cond.wait_action
+    base = {"prompt": p.id, "trigger": True}
+    out: list[Answer] = []
+    if action in ("attack", "all_out_attack", "feint"):
+        usable = [w for w in maneuvers.ready_weapons(c.sheet, cond) if maneuvers.loaded(cond, w)
+                  and (action != "feint" or maneuvers.feints_with(w))]
+        word = MANEUVER_TEXT[action][0] + (f" ({OPTION_TEXT[cond.wait_option][0]})" if cond.wait_option else "")
+        for w in usable:
+            out.append(Answer(f"Trigger: {word} {actor} with {w.name}", "answer_wait", {**base, "weapon": w.name},
+                              None, f"{w.name} skill {w.skill}; the attack interrupts before {actor}'s maneuver.",
+                              "G-34", "3d6" if action != "feint" else "3d6"))
+    else:
+        to_ready = _to_ready(c.sheet, cond)
+        for choice in to_ready:
+            out.append(Answer(f"Trigger: Ready {choice.label}", "answer_wait", {**base, "weapon": choice.value},
+                              None, "", "G-34"))
+        if not to_ready:
+            out.append(Answer(f"Trigger: Ready {cond.wait_item or 'the item'}", "answer_wait",
+                              {**base, "item": cond.wait_item or "the item"}, None, "", "G-34"))
+    out.append(Answer("Let it pass", "answer_wait", {"prompt": p.id, "trigger": False}, None,
+                      "The Wait holds until your next turn.", "G-34"))
+    return out
 
 
 # --------------------------------------------------------------------------- bars, badges, summaries

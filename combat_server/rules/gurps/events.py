@@ -54,6 +54,9 @@ class ManeuverChosen:
     concentrating: str = ""
     sprinting: bool = False
     concentrate_left: int = 0  # G-27: turns the task still needs, this one included (#14)
+    wait_option: str = ""  # G-34: declared with a Wait that converts to All-Out Attack (#14)
+    wait_range: int = 0  # G-34: the zone a ranged Wait covers, in yards (#14)
+    wait_item: str = ""  # G-34: what a Wait that converts to Ready readies (#14)
     shots_fired: int = 0  # shots the attack spends from the weapon's count (#14)
     reload_turns: int = 0  # G-33: Ready maneuvers spent reloading the readied weapon, this one included (#14)
 
@@ -200,6 +203,33 @@ class WaitTriggered:
 
 
 @attrs.frozen
+class ActionDeclared:
+    combatant: str
+    maneuver: str
+    args: Obj
+
+
+@attrs.frozen
+class WaitAsked:
+    combatant: str
+    actor: str
+    maneuver: str
+
+
+@attrs.frozen
+class WaitPassed:
+    combatant: str
+    actor: str
+
+
+@attrs.frozen
+class DeclaredActionLapsed:
+    combatant: str
+    maneuver: str
+    reason: str
+
+
+@attrs.frozen
 class InterruptEnded:
     combatant: str
 
@@ -258,7 +288,8 @@ VISIBLE_CONDITION = ("posture", "stunned", "unconscious", "dead", "collapsed", "
 #: The fight's pending attack, as a hidden attacker's foe may see it.
 COMBAT_SECRETS = (Secret("attack.attacker", ATTACK_SECRETS, within="attack"),)
 #: What a prompt about a hidden combatant says instead of its own text (which may name its numbers).
-HIDDEN_PROMPT_TEXT = {"defend": "{name} chooses a defence", "roll": "{name} rolls the dice"}
+HIDDEN_PROMPT_TEXT = {"defend": "{name} chooses a defence", "roll": "{name} rolls the dice",
+                      "wait": "{name} decides whether to act"}
 
 EVENTS = EventRegistry(
     EventSpec("character_imported", CharacterImported, on_payload(importing.character_imported),
@@ -294,6 +325,16 @@ EVENTS = EventRegistry(
               secrets=(Secret("combatant", ("fp_before", "fp_after", "fp_max", "hp_loss")),)),
     EventSpec("wait_triggered", WaitTriggered, on_payload(apply._wait_triggered),
               explain._simple("{combatant}'s Wait triggers ({trigger}): the {action} interrupts the sequence (G-34).")),
+    EventSpec("action_declared", ActionDeclared, on_payload(apply._action_declared),
+              explain._simple("{combatant} starts a {maneuver} maneuver; it waits while the Waits it may trigger "
+                              "are asked (G-34).")),
+    EventSpec("wait_asked", WaitAsked, on_payload(apply._wait_asked),
+              explain._simple("{combatant}'s seat is asked whether {actor}'s {maneuver} triggers its Wait (G-34).")),
+    EventSpec("wait_passed", WaitPassed, on_payload(apply._noop),
+              explain._simple("{combatant} lets {actor}'s maneuver pass; the Wait holds (G-34).")),
+    EventSpec("declared_action_lapsed", DeclaredActionLapsed, on_payload(apply._declared_lapsed),
+              explain._simple("{combatant}'s {maneuver} can no longer be made after the interrupt ({reason}): "
+                              "{combatant} chooses again (G-34).")),
     EventSpec("interrupt_ended", InterruptEnded, on_payload(apply._interrupt_ended),
               explain._simple("The sequence resumes after {combatant}'s interrupt (G-34).")),
     EventSpec("posture_changed", PostureChanged, on_payload(apply._posture_changed),

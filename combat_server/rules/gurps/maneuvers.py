@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from combat_server.errors import reject
+from combat_server.errors import Rejected, reject
 from combat_server.rules.gurps import attacks, derived
-from combat_server.rules.gurps.batch import Batch
+from combat_server.rules.gurps.batch import Batch, StandInDice
 from combat_server.rules.kit import args as kit_args
-from combat_server.rules.kit.prompts import roll_prompt
+from combat_server.rules.kit.prompts import answered, open_prompt, roll_prompt
 from combat_server.rules.gurps.rolls import Mod, record, succeeded
 from combat_server.rules.gurps.sheet import Sheet, Weapon
 from combat_server.rules.gurps.state import Condition
@@ -54,7 +54,7 @@ MANEUVER_FIELDS: dict[str, tuple[str, ...]] = {
     "move": ("yards", "sprint", "forward"),
     "move_and_attack": _ATTACK_FIELDS,
     "ready": ("weapon", "item", "yards", "posture"),
-    "wait": ("trigger", "action"),
+    "wait": ("trigger", "action", "wait_option", "range", "item"),
 }
 #: The fields a Wait's action takes when it fires (G-34): the converted maneuver's, without its movement.
 WAIT_ACTION_FIELDS: dict[str, tuple[str, ...]] = {
@@ -159,6 +159,21 @@ def choose(b: Batch, args: Mapping[str, Any]) -> None:
     if maneuver in ("all_out_attack", "all_out_defense") and not option:
         raise reject("maneuver/option_required", f"{maneuver} needs an option",
                      known=list(MANEUVERS[maneuver][1]))
+    waiters = waiting_on(b.state, cid, ())
+    if waiters and maneuver not in ("do_nothing", "wait"):  # doing nothing or waiting is no action to react to
+        # G-34: the seats whose Wait this maneuver may trigger are asked before it resolves (settle
+        # asks them, then resolves it). A trial run on stand-in dice refuses it now if it is invalid.
+        resolve(Batch(b.ruleset, b.state, StandInDice()), cid, args)
+        b.emit("action_declared", {"combatant": cid, "maneuver": maneuver,
+                                   "args": {k: v for k, v in args.items() if k != "combatant"}})
+        return
+    resolve(b, cid, args)
+
+
+def resolve(b: Batch, cid: str, args: Mapping[str, Any]) -> None:
+    """The chosen maneuver takes effect: the posture step (G-26), the Will roll at FP <= 0 (G-51), its handler."""
+    maneuver = _str(args, "maneuver")
+    option = _str(args, "option", required=False)
     if maneuver != "change_posture" and args.get("posture") is not None:
         posture_step(b, cid, maneuver, args)
     cond = b.cond(cid)
@@ -333,11 +348,31 @@ def _ready(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, An
 
 
 def _wait(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any]) -> None:
+    """G-34: the trigger and the action are declared now; an All-Out Attack's option too (in advance),
+    a ranged attack's zone as its range, a Ready's item."""
     trigger = _str(args, "trigger")
     action = _str(args, "action")
     if action not in WAIT_ACTIONS:
         raise reject("maneuver/bad_wait", f"a Wait converts to {', '.join(WAIT_ACTIONS)} (G-34)")
-    b.emit("maneuver_chosen", _base_payload(b, cid, maneuver, option, args, wait_trigger=trigger, wait_action=action))
+    extra: dict[str, JSON] = {"wait_trigger": trigger, "wait_action": action}
+    if action == "all_out_attack":
+        declared = _str(args, "wait_option", required=False) or "determined"
+        if declared not in MANEUVERS["all_out_attack"][1]:
+            raise reject("maneuver/bad_option", f"all_out_attack has no option {declared!r}", field="wait_option",
+                         known=list(MANEUVERS["all_out_attack"][1]))
+        extra["wait_option"] = declared
+    elif args.get("wait_option"):
+        raise reject("maneuver/bad_wait", "only a Wait that converts to All-Out Attack declares an option (G-34)",
+                     field="wait_option")
+    if args.get("range") is not None:
+        if action not in ("attack", "all_out_attack"):
+            raise reject("maneuver/bad_wait", "a Wait names a zone (range) only for an attack (G-34)", field="range")
+        extra["wait_range"] = _int(args, "range", 0, 0, 100000)
+    if args.get("item"):
+        if action != "ready":
+            raise reject("maneuver/bad_wait", "a Wait names an item only for a Ready (G-34)", field="item")
+        extra["wait_item"] = _str(args, "item")
+    b.emit("maneuver_chosen", _base_payload(b, cid, maneuver, option, args, **extra))
 
 
 def _attack_like(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any]) -> None:
@@ -472,6 +507,85 @@ def resolve_feint(b: Batch, pr: Prompt) -> None:
                               "round": feint_round}, opens=opens, answers=pr.id)
 
 
+def can_trigger(cond: Condition) -> bool:
+    """A Wait can fire while its combatant is able to act (G-34 with G-28, G-44, G-51)."""
+    return bool(cond.wait_action) and not (cond.dead or cond.unconscious or cond.stunned or cond.collapsed)
+
+
+def waiting_on(state: Any, actor: str, asked: tuple[str, ...]) -> tuple[str, ...]:
+    """G-34: the combatants, in turn order, whose Wait ``actor``'s maneuver may trigger and who were not asked yet."""
+    combat = state.combat
+    order = combat.order if combat is not None else ()
+    return tuple(cid for cid in order if cid != actor and cid not in asked and cid in state.combatants
+                 and can_trigger(state.combatants[cid].condition))
+
+
+def continue_declared(b: Batch) -> None:
+    """G-34: a declared maneuver waits: ask the next seat whose Wait it may trigger, else resolve it.
+    Resolving can fail when the interrupt changed things (the target fell): then the maneuver
+    lapses and the combatant chooses again."""
+    combat = b.combat
+    actor, args = combat.declared_by, combat.declared
+    waiters = waiting_on(b.state, actor, combat.wait_asked)
+    maneuver = str(args.get("maneuver", ""))
+    if waiters:
+        cid = waiters[0]
+        cond = b.cond(cid)
+        what = MANEUVER_WORDS.get(maneuver, maneuver.replace("_", " "))
+        b.emit("wait_asked", {"combatant": cid, "actor": actor, "maneuver": maneuver},
+               opens=[open_prompt("wait", cid, f"{b.name(actor)} starts {what}: trigger {b.name(cid)}'s Wait "
+                                               f"(“{cond.wait_trigger}”: {cond.wait_action.replace('_', ' ')})? (G-34)",
+                                  actor=actor, maneuver=maneuver, trigger=cond.wait_trigger,
+                                  action=cond.wait_action)])
+        return
+    trial = Batch(b.ruleset, b.state, StandInDice())
+    try:
+        resolve(trial, actor, {**args, "combatant": actor})
+    except Rejected as exc:
+        b.emit("declared_action_lapsed", {"combatant": actor, "maneuver": maneuver, "reason": exc.message})
+        return
+    resolve(b, actor, {**args, "combatant": actor})
+
+
+#: "X starts ..." in a Wait prompt.
+MANEUVER_WORDS = {"aim": "to Aim", "all_out_attack": "an All-Out Attack", "all_out_defense": "an All-Out Defense",
+                  "attack": "an Attack", "change_posture": "to change posture", "concentrate": "to Concentrate",
+                  "evaluate": "to Evaluate", "feint": "a Feint", "move": "a Move",
+                  "move_and_attack": "a Move and Attack", "ready": "a Ready", "wait": "to Wait"}
+
+
+def answer_wait(b: Batch, args: Mapping[str, Any]) -> None:
+    """G-34: the waiting seat (or the GM for it) answers: let the declared maneuver pass, or trigger
+    the Wait, whose action interrupts before that maneuver resolves."""
+    pr = answered(b.state, args.get("prompt"), "wait")
+    assert pr.combatant is not None
+    cid = pr.combatant
+    cond = b.cond(cid)
+    action = cond.wait_action
+    fields = {k: v for k, v in args.items() if k not in ("prompt", "trigger")}
+    if not args.get("trigger"):
+        if fields:
+            raise reject("command/unknown_field", f"answer_wait: letting it pass takes no "
+                         f"{', '.join(repr(k) for k in sorted(fields))}", fields=sorted(fields))
+        b.emit("wait_passed", {"combatant": cid, "actor": str(pr.options["actor"])}, answers=pr.id)
+        return
+    extra = sorted(k for k in fields if k not in WAIT_ACTION_FIELDS[action])
+    if extra:
+        raise reject("command/unknown_field", f"answer_wait: {b.name(cid)}'s Wait converts to "
+                     f"{action.replace('_', ' ')}, which takes no {', '.join(repr(k) for k in extra)}", fields=extra)
+    # What the Wait declared fills what the answer leaves out: the foe who acts, the zone, the option, the item.
+    defaults: dict[str, Any] = {}
+    if action in ("attack", "all_out_attack", "feint"):
+        defaults["target"] = str(pr.options["actor"])
+    if cond.wait_range and action in ("attack", "all_out_attack"):
+        defaults["range"] = cond.wait_range
+    if cond.wait_item and action == "ready":
+        defaults["item"] = cond.wait_item
+    option = str(fields.get("option") or cond.wait_option or ("determined" if action == "all_out_attack" else ""))
+    b.emit("wait_triggered", {"combatant": cid, "action": action, "trigger": cond.wait_trigger}, answers=pr.id)
+    _HANDLERS[action](b, cid, action, option, {**defaults, **fields, "combatant": cid})
+
+
 def trigger_wait(b: Batch, args: Mapping[str, Any]) -> None:
     """G-34: the Wait's trigger happened: the action interrupts the sequence."""
     combat = b.combat
@@ -491,7 +605,7 @@ def trigger_wait(b: Batch, args: Mapping[str, Any]) -> None:
                      f"which takes no {', '.join(repr(k) for k in extra)} (it takes "
                      f"{', '.join(WAIT_ACTION_FIELDS[action])})", fields=extra)
     b.emit("wait_triggered", {"combatant": cid, "action": action, "trigger": cond.wait_trigger})
-    option = _str(args, "option", required=False)
+    option = _str(args, "option", required=False) or cond.wait_option
     if action == "all_out_attack" and not option:
         option = "determined"
     _HANDLERS[action](b, cid, action, option, args)

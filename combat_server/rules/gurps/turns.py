@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from combat_server.errors import reject
-from combat_server.rules.gurps import derived
+from combat_server.rules.gurps import derived, maneuvers
 from combat_server.rules.gurps.batch import Batch
 from combat_server.rules.kit.prompts import roll_prompt
 from combat_server.rules.kit.turns import FixedOrder
@@ -122,6 +122,9 @@ def settle(b: Batch) -> None:
                 continue
             if cond.collapsed and cond.fp <= 0:
                 b.emit("maneuver_chosen", {"combatant": cur, "maneuver": "do_nothing", "forced": "collapsed (G-51)"})
+                continue
+            if combat.declared_by == cur:  # G-34: ask the Waits it may trigger, then resolve it
+                maneuvers.continue_declared(b)
                 continue
             return
         if combat.phase == "resolving":
