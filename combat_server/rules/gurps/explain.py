@@ -279,8 +279,8 @@ def _fatigue_spent(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> st
 
 
 def _simple(fmt: str) -> Callable[[FightState, Mapping[str, Any], Hidden], str]:
-    return lambda s, p, h: fmt.format(**{k: _n(s, v) if k in ("combatant", "target", "feinter") else v
-                                      for k, v in p.items()})
+    return lambda s, p, h: fmt.format(**{k: _n(s, v) if k in ("combatant", "target", "feinter", "actor")
+                                         else v.replace("_", " ") if k == "maneuver" else v for k, v in p.items()})
 
 
 def _counter_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
