@@ -9,7 +9,7 @@ import pytest
 
 from combat_server.errors import Rejected
 from combat_server.rules.gurps.ruleset import GurpsRuleset
-from combat_server.rules.model import GM_ACTOR, Principal
+from combat_server.rules.model import GM_ACTOR, Command, Principal
 
 from .conftest import ARCHER, KNIGHT, ORC, Table
 
@@ -134,3 +134,24 @@ def test_g34_doing_nothing_asks_no_one(duel: Table) -> None:
     duel.maneuver("knight", "wait", trigger="the orc comes", action="attack")
     duel.maneuver("orc", "do_nothing")
     assert duel.current == "knight" and [p for p in duel.state.prompts if p.kind == "wait"] == []
+
+
+def test_g34_a_preview_shows_the_roll_a_declared_maneuver_will_make(duel: Table) -> None:
+    """The preview of the orc's Attack while the knight waits: the number it will roll against (axe 12)."""
+    duel.maneuver("knight", "wait", trigger="the orc comes", action="attack")
+    found = duel.engine.preview(duel.fight_id, Command("maneuver", {"combatant": "orc", "maneuver": "attack",
+                                                                    "target": "knight", "weapon": "axe"},
+                                                       GM_ACTOR, "preview-1"))
+    assert (found["purpose"], found["target"]) == ("attack", 12)
+    assert [p for p in duel.state.prompts if p.kind == "wait"] == []  # nothing was declared
+
+
+def test_g34_the_wait_form_declares_option_zone_and_item_when_they_apply(duel: Table) -> None:
+    """The Wait action's fields: the All-Out Attack option only with that action, the zone with an
+    attack, the item with a Ready (Field.when)."""
+    d = GurpsRuleset().describe(duel.state, GM_ACTOR)
+    wait = next(a for a in d.actions if a.id == "wait")
+    when = {f.name: dict(f.when) for f in wait.fields}
+    assert when["wait_option"] == {"action": ("all_out_attack",)}
+    assert when["range"] == {"action": ("attack", "all_out_attack")}
+    assert when["item"] == {"action": ("ready",)}

@@ -286,10 +286,18 @@ def _maneuver_actions(ruleset: Ruleset, state: FightState, cid: str) -> list[Act
             else:
                 add(m, [Field("item", "text", "Item to ready", "What to draw or prepare.", rule, True)])
         elif m == "wait":
+            aoa = [o for o in maneuvers.MANEUVERS["all_out_attack"][1]
+                   if any(o in maneuvers.aoa_options(w) for w in ready)]
             add(m, [Field("trigger", "text", "Trigger", "What you wait for.", rule, True),
                     Field("action", "choice", "Then", "What you do when it happens.", rule, True,
                           tuple(Choice(a, MANEUVER_TEXT[a][0], rule=MANEUVER_TEXT[a][2])
-                                for a in maneuvers.WAIT_ACTIONS))])
+                                for a in maneuvers.WAIT_ACTIONS)),
+                    Field("wait_option", "choice", "All-Out Attack option", "Declared now, in advance.", rule, False,
+                          tuple(Choice(o, *OPTION_TEXT[o], aliases=OPTION_ALIASES.get(o, ())) for o in aoa),
+                          default=aoa[0] if aoa else None, when={"action": ("all_out_attack",)}),
+                    Field("range", "integer", "Zone (yards)", "A ranged Wait covers a zone: the range of the shot.",
+                          rule, False, minimum=0, maximum=100000, when={"action": ("attack", "all_out_attack")}),
+                    Field("item", "text", "Item", "What you will ready.", rule, False, when={"action": ("ready",)})])
         elif m == "do_nothing":
             add(m)
     return out

@@ -112,7 +112,12 @@ class GurpsRuleset(Ruleset[Sheet, Condition, Combat]):
     def preview(self, state: FightState, command: Command) -> Mapping[str, JSON] | None:
         # decide is pure: decided on stand-in dice, its first attack, feint or defence roll shows the
         # number and modifiers the real roll records (G-35, G-32, ...).
-        for draft in core.decide(self, state, command, StandInDice()):
+        drafts = core.decide(self, state, command, StandInDice())
+        if any(d.type == "action_declared" for d in drafts):  # G-34: the roll it makes once the Waits are asked
+            b = Batch(self, state, StandInDice())
+            maneuvers.resolve(b, str(command.args["combatant"]), command.args)
+            drafts = b.drafts
+        for draft in drafts:
             record = draft.payload.get("record")
             if draft.type in PREVIEWED and isinstance(record, Mapping):
                 return {k: record[k] for k in PREVIEW_FIELDS if k in record}
