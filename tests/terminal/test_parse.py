@@ -294,3 +294,16 @@ def test_the_gm_starts_combat_with_the_rulesets_short_form(engine: Engine) -> No
         "start_combat", {"order": ["bob", "alice", "orc"]})
     with pytest.raises(InputError, match="unknown command 'start'"):
         parse(table, ALICE, "start")
+
+
+def test_a_wait_prompt_is_answered_with_its_ready_made_answers(engine: Engine) -> None:
+    """G-34 (#14 item 6): Bob waits; Alice starts an Attack; Bob's seat answers the wait prompt from
+    its answers: "answer_wait false" lets it pass, a weapon's word triggers with it."""
+    table = Table(engine, start=False)
+    table.run("start_combat", {"order": ["bob", "alice", "orc"]})
+    table.run("maneuver", {"combatant": "bob", "maneuver": "wait", "trigger": "Alice swings", "action": "attack"})
+    table.run("maneuver", {"combatant": "alice", "maneuver": "attack", "target": "bob", "weapon": "broadsword"})
+    prompt_id = engine.load(table.fid).prompts[0].id
+    assert parse(table, BOB, "answer_wait false") == Send("answer_wait", {"prompt": prompt_id, "trigger": False})
+    assert parse(table, BOB, "answer_wait true axe") == Send(
+        "answer_wait", {"prompt": prompt_id, "trigger": True, "weapon": "axe"})
