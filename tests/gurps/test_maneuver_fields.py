@@ -114,3 +114,21 @@ def test_the_maneuver_spec_lists_each_maneuvers_fields_for_clients() -> None:
     assert spec["variant"] == "maneuver"
     assert spec["variants"]["do_nothing"] == []  # type: ignore[index]
     assert "posture" in spec["variants"]["attack"] and "posture" not in spec["variants"]["move"]  # type: ignore[index,operator]
+
+
+@pytest.mark.parametrize("args, field", [
+    ({"weapon": "broadsword", "range": 3}, "range"),
+    ({"weapon": "broadsword", "target_speed": 2}, "target_speed"),
+    ({"weapon": "broadsword", "object": {"name": "stool", "weight": 5}}, "weapon"),
+])
+def test_g20_a_field_that_does_not_apply_to_the_weapon_is_refused(duel: Table, args: dict[str, Any], field: str) -> None:
+    """#14: a range for a melee blow, or a weapon while throwing an object, is refused, naming the field."""
+    err = _refused(duel, "maneuver", {"combatant": "knight", "maneuver": "attack", "target": "orc", **args})
+    assert err.code == "command/unknown_field" and err.details["fields"] == [field]
+
+
+def test_g22_a_second_weapon_is_only_for_all_out_attack_double(duel: Table) -> None:
+    """G-22: weapon2 with All-Out Attack (Determined) does not apply: refused, not dropped."""
+    err = _refused(duel, "maneuver", {"combatant": "knight", "maneuver": "all_out_attack", "option": "determined",
+                                      "target": "orc", "weapon2": "broadsword"})
+    assert err.code == "command/unknown_field" and err.details["fields"] == ["weapon2"]

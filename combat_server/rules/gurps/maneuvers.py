@@ -395,6 +395,7 @@ def _attack_like(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[s
     if weapon.kind == "thrown" and weapon.max_range and range_yards > weapon.max_range:
         raise reject("maneuver/out_of_range", f"{weapon.name} can be thrown {weapon.max_range} yd, not {range_yards}")
     ranged = weapon.kind in ("ranged", "thrown")
+    _refuse_inapplicable(args, weapon, option, obj is not None)
     if maneuver == "all_out_attack":
         if ranged and option not in ("determined", "suppression"):
             raise reject("maneuver/bad_option", "ranged All-Out Attack is Determined or Suppression Fire (G-23)")
@@ -438,6 +439,20 @@ def _attack_like(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[s
                         target_speed=_int(args, "target_speed", 0, 0, 10000),
                         extra=attacks.extra_mods(args.get("modifiers")), remaining=remaining,
                         next_weapon=next_weapon, shots=shots, thrown_object=obj is not None)
+
+
+def _refuse_inapplicable(args: Mapping[str, Any], weapon: Weapon, option: str, throwing: bool) -> None:
+    """#14: a field of the attack that does not apply to this weapon or option is refused, not dropped."""
+    why = {}
+    if weapon.kind == "melee":
+        why.update({k: f"{weapon.name} is a melee weapon: {k} is for a ranged or thrown attack (G-35)"
+                    for k in ("range", "target_speed") if args.get(k) is not None})
+    if args.get("weapon2") is not None and option != "double":
+        why["weapon2"] = "a second weapon is for All-Out Attack (Double) (G-22)"
+    if throwing and args.get("weapon"):
+        why["weapon"] = "throwing an object uses no weapon (G-12)"
+    if why:
+        raise reject("command/unknown_field", "; ".join(why.values()), fields=sorted(why))
 
 
 def _feint(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any]) -> None:
@@ -577,8 +592,10 @@ def answer_wait(b: Batch, args: Mapping[str, Any]) -> None:
     defaults: dict[str, Any] = {}
     if action in ("attack", "all_out_attack", "feint"):
         defaults["target"] = str(pr.options["actor"])
-    if cond.wait_range and action in ("attack", "all_out_attack"):
-        defaults["range"] = cond.wait_range
+    sheet = b.sheet(cid)
+    aimed = str(fields.get("weapon") or (sheet.weapons[0].name if sheet.weapons else "punch"))
+    if cond.wait_range and action in ("attack", "all_out_attack") and sheet.weapon(aimed).kind != "melee":
+        defaults["range"] = cond.wait_range  # the zone covered: for the shot, not for a melee blow
     if cond.wait_item and action == "ready":
         defaults["item"] = cond.wait_item
     option = str(fields.get("option") or cond.wait_option or ("determined" if action == "all_out_attack" else ""))
