@@ -16,9 +16,9 @@ from combat_server.rules.kit import args as kit_args
 from combat_server.rules.kit.prompts import answered, open_prompt, roll_prompt
 from combat_server.rules.gurps.rolls import Mod, record, succeeded
 from combat_server.rules.gurps.sheet import Sheet, Weapon
-from combat_server.rules.gurps.state import Condition
+from combat_server.rules.gurps.state import Combat, Condition
 from combat_server.rules.gurps.tables import POSTURE_STEPS, POSTURES
-from combat_server.rules.model import JSON, Prompt
+from combat_server.rules.model import JSON, FightState, Prompt
 
 # maneuver -> (movement kind, allowed options)
 MANEUVERS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -203,8 +203,9 @@ def posture_step(b: Batch, cid: str, maneuver: str, args: Mapping[str, Any]) -> 
                      f"not {current} -> {posture}: take Change Posture (G-26)", field="posture",
                      known=["kneeling", "standing"])
     if _int(args, "yards", 0, 0, 10000):
-        raise reject("maneuver/too_far", f"the maneuver's step goes into {'standing up' if posture == 'standing' else 'kneeling'}: "
-                     "no yards are left to move (G-26)", field="yards", allowed=0)
+        spent = "standing up" if posture == "standing" else "kneeling"
+        raise reject("maneuver/too_far", f"the maneuver's step goes into {spent}: no yards are left to move (G-26)",
+                     field="yards", allowed=0)
     return posture
 
 
@@ -527,10 +528,10 @@ def can_trigger(cond: Condition) -> bool:
     return bool(cond.wait_action) and not (cond.dead or cond.unconscious or cond.stunned or cond.collapsed)
 
 
-def waiting_on(state: Any, actor: str, asked: tuple[str, ...]) -> tuple[str, ...]:
+def waiting_on(state: FightState, actor: str, asked: tuple[str, ...]) -> tuple[str, ...]:
     """G-34: the combatants, in turn order, whose Wait ``actor``'s maneuver may trigger and who were not asked yet."""
     combat = state.combat
-    order = combat.order if combat is not None else ()
+    order = combat.order if isinstance(combat, Combat) else ()
     return tuple(cid for cid in order if cid != actor and cid not in asked and cid in state.combatants
                  and can_trigger(state.combatants[cid].condition))
 
@@ -569,6 +570,15 @@ MANEUVER_WORDS = {"aim": "to Aim", "all_out_attack": "an All-Out Attack", "all_o
                   "move_and_attack": "a Move and Attack", "ready": "a Ready", "wait": "to Wait"}
 
 
+def _refuse_wait_fields(command: str, name: str, action: str, fields: Mapping[str, Any]) -> None:
+    """#14: a field the Wait's action does not take is refused, never dropped."""
+    extra = sorted(k for k in fields if k not in WAIT_ACTION_FIELDS[action])
+    if extra:
+        raise reject("command/unknown_field", f"{command}: {name}'s Wait converts to {action.replace('_', ' ')}, "
+                     f"which takes no {', '.join(repr(k) for k in extra)} (it takes "
+                     f"{', '.join(WAIT_ACTION_FIELDS[action])})", fields=extra)
+
+
 def answer_wait(b: Batch, args: Mapping[str, Any]) -> None:
     """G-34: the waiting seat (or the GM for it) answers: let the declared maneuver pass, or trigger
     the Wait, whose action interrupts before that maneuver resolves."""
@@ -584,10 +594,7 @@ def answer_wait(b: Batch, args: Mapping[str, Any]) -> None:
                          f"{', '.join(repr(k) for k in sorted(fields))}", fields=sorted(fields))
         b.emit("wait_passed", {"combatant": cid, "actor": str(pr.options["actor"])}, answers=pr.id)
         return
-    extra = sorted(k for k in fields if k not in WAIT_ACTION_FIELDS[action])
-    if extra:
-        raise reject("command/unknown_field", f"answer_wait: {b.name(cid)}'s Wait converts to "
-                     f"{action.replace('_', ' ')}, which takes no {', '.join(repr(k) for k in extra)}", fields=extra)
+    _refuse_wait_fields("answer_wait", b.name(cid), action, fields)
     # What the Wait declared fills what the answer leaves out: the foe who acts, the zone, the option, the item.
     defaults: dict[str, Any] = {}
     if action in ("attack", "all_out_attack", "feint"):
@@ -616,11 +623,7 @@ def trigger_wait(b: Batch, args: Mapping[str, Any]) -> None:
     if combat.interrupted_by or any(p.kind != "dispute" for p in b.state.prompts):
         raise reject("command/prompt_pending", "answer the open prompt first")
     action = cond.wait_action
-    extra = sorted(k for k in args if k != "combatant" and k not in WAIT_ACTION_FIELDS[action])
-    if extra:  # #14: a field the Wait's action does not take is refused, never dropped
-        raise reject("command/unknown_field", f"trigger_wait: {c.name}'s Wait converts to {action.replace('_', ' ')}, "
-                     f"which takes no {', '.join(repr(k) for k in extra)} (it takes "
-                     f"{', '.join(WAIT_ACTION_FIELDS[action])})", fields=extra)
+    _refuse_wait_fields("trigger_wait", c.name, action, {k: v for k, v in args.items() if k != "combatant"})
     b.emit("wait_triggered", {"combatant": cid, "action": action, "trigger": cond.wait_trigger})
     option = _str(args, "option", required=False) or cond.wait_option
     if action == "all_out_attack" and not option:
