@@ -415,7 +415,7 @@ def _wait_answers(state: FightState, p: Any) -> list[Answer]:
         for w in usable:
             out.append(Answer(f"Trigger: {word} {actor} with {w.name}", "answer_wait", {**base, "weapon": w.name},
                               None, f"{w.name} skill {w.skill}; the attack interrupts before {actor}'s maneuver.",
-                              "G-34", "3d6" if action != "feint" else "3d6"))
+                              "G-34", "3d6"))
     else:
         to_ready = _to_ready(c.sheet, cond)
         for choice in to_ready:
