@@ -155,3 +155,34 @@ def test_g34_the_wait_form_declares_option_zone_and_item_when_they_apply(duel: T
     assert when["wait_option"] == {"action": ("all_out_attack",)}
     assert when["range"] == {"action": ("attack", "all_out_attack")}
     assert when["item"] == {"action": ("ready",)}
+
+
+def _three(table: Table) -> Table:
+    """Knight and archer both Wait; then the orc acts."""
+    table.add("knight", KNIGHT)
+    table.add("archer", ARCHER)
+    table.add("orc", ORC, side="npc")
+    table.send("start_combat", {"order": ["knight", "archer", "orc"]})
+    table.maneuver("knight", "wait", trigger="the orc comes", action="attack")
+    table.maneuver("archer", "wait", trigger="the orc shows itself", action="attack", range=10)
+    return table
+
+
+def test_g34_each_waiting_seat_is_asked_in_turn_order_one_at_a_time(table: Table) -> None:
+    """G-34: the knight is asked first, then the archer; when both let it pass, the Move resolves."""
+    t = _three(table)
+    t.maneuver("orc", "move", yards=3)
+    assert [p.combatant for p in t.state.prompts] == ["knight"]
+    _answer(t, False)
+    assert [p.combatant for p in t.state.prompts] == ["archer"]
+    _answer(t, False)
+    assert t.state.prompts == () and t.last("maneuver_chosen").payload["maneuver"] == "move"
+
+
+def test_g34_a_stunned_waiter_is_not_asked(table: Table) -> None:
+    """G-34/G-28: a stunned combatant cannot act on its Wait: only the archer is asked."""
+    t = _three(table)
+    t.send("adjust", {"combatant": "knight", "changes": {"stunned": True, "stun_kind": "physical"},
+                      "reason": "rang his bell"})
+    t.maneuver("orc", "move", yards=3)
+    assert [p.combatant for p in t.state.prompts] == ["archer"]
