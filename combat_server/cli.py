@@ -24,7 +24,8 @@ import attrs
 from combat_server.engine.fight import Engine, LogEntry
 from combat_server.errors import CombatError, reject
 from combat_server.logs import configure_logging, get_logger
-from combat_server.rules.model import FightState
+from combat_server.rules.model import GM_ACTOR, FightState
+from combat_server.rules.ruleset import get_ruleset
 from combat_server.rules.serialize import state_to_json
 from combat_server.store.sql import SqlStore, default_database_url, open_store
 
@@ -90,9 +91,16 @@ def format_state(state: FightState) -> list[str]:
         lines.append(f"  round {combat_round}, turn of {getattr(state.combat, 'current', '') or '-'}")
     if not state.combatants:
         lines.append("  no combatants")
+    described = _described(state)
     for cid, c in state.combatants.items():
-        lines.append(f"  {cid:<12} {c.name} ({c.side.upper()}{', hidden' if c.hidden else ''}): "
-                     f"{_condition_text(c.condition)}")
+        hidden = " (hidden)" if c.hidden else ""
+        if described is None:
+            lines.append(f"  {cid:<12} {c.name} ({c.side.upper()}){hidden}: {_condition_text(c.condition)}")
+            continue
+        summaries, badges = described
+        lines.append(f"  {cid:<12} {summaries.get(cid, c.name)}{hidden}")
+        if badges.get(cid):
+            lines.append(f"  {'':<12} {'; '.join(badges[cid])}")
     for p in state.prompts:
         lines.append(f"  waiting for {p.combatant or 'GM'}: {p.text}")
     for n in state.notes:
@@ -104,15 +112,36 @@ def format_state(state: FightState) -> list[str]:
     return lines
 
 
+def _described(state: FightState) -> tuple[dict[str, str], dict[str, list[str]]] | None:
+    """Each combatant's summary line and badges as the ruleset describes them to the GM.
+
+    Why: the replay then says what the web page and the terminal client say (#13: one
+    wording everywhere), instead of field names and Python values. ``None`` when the
+    fight's ruleset is not installed here (the raw condition is printed instead).
+    """
+    try:
+        ruleset = get_ruleset(state.ruleset, state.ruleset_version)
+    except CombatError:
+        return None
+    description = ruleset.describe(state, GM_ACTOR)
+    summaries = {s.combatant: s.text for s in description.summaries}
+    badges: dict[str, list[str]] = {}
+    for b in description.badges:
+        why = ", ".join(x for x in (b.rule, b.lasts) if x)
+        badges.setdefault(b.combatant, []).append(f"{b.label} ({why})" if why else b.label)
+    return summaries, badges
+
+
 def _condition_text(condition: Any) -> str:
     """Fields without a default (e.g. HP, FP) always, the others only when they differ from it."""
     if not attrs.has(type(condition)):
-        return repr(condition)
+        return str(condition)
     parts = []
     for f in attrs.fields(type(condition)):
         value = getattr(condition, f.name)
         if f.default is attrs.NOTHING or value != f.default:
-            parts.append(f"{f.name}={value}")
+            shown = ", ".join(str(v) for v in value) if isinstance(value, (tuple, list, frozenset)) else value
+            parts.append(f"{f.name}={shown}")
     return ", ".join(parts) or "-"
 
 

@@ -90,6 +90,8 @@ class CombatClient:
         self.state: dict[str, Any] | None = None
         #: What this seat can do and see now (``subscribed`` and ``description`` messages, #9 describe).
         self.description: dict[str, Any] | None = None
+        #: The GM tools of the fight's ruleset (``subscribed.tools``, #12).
+        self.tools: list[dict[str, Any]] = []
         self.last_seq = 0
         self.events: list[PushedEvent] = []
         self.errors: list[ServerError] = []
@@ -243,6 +245,7 @@ class CombatClient:
             if self.state is None or m["last_seq"] >= self.last_seq:
                 self.state = m["state"]
             self.description = m.get("description")
+            self.tools = list(m.get("tools", []))
         elif kind == "description":
             self.description = m["description"]
         if kind == "error" and "ref" not in m:
@@ -354,6 +357,14 @@ class CombatClient:
     async def preview(self, command: str, args: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """What ``command`` would roll against (effective number, modifiers with rule ids); nothing is sent to the log."""
         return await self.request({"type": "preview", "command": command, "args": dict(args or {})})
+
+    async def calculate(self, tool: str, inputs: Mapping[str, Any] | None = None,
+                        combatant: str | None = None) -> dict[str, Any]:
+        """Run a GM tool read-only (#12): its steps with rule ids, result and summary; nothing is appended."""
+        message: dict[str, Any] = {"type": "calculate", "tool": tool, "inputs": dict(inputs or {})}
+        if combatant is not None:
+            message["combatant"] = combatant
+        return await self.request(message)
 
     async def add_seat(self, role: str, combatants: Sequence[str] = (), label: str = "") -> dict[str, Any]:
         return await self.request({"type": "add_seat", "role": role, "combatants": list(combatants), "label": label})

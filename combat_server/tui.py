@@ -49,6 +49,8 @@ __all__ = [
     "Target", "InputError", "Send", "Local", "Status", "Row", "Meter", "PromptLine",
     "parse_target", "parse_line", "summarize", "format_event", "TerminalClient", "add_client_command", "main",
     "HELP", "help_text", "completions", "answer_line", "action_usage", "find_action",
+    "Calc", "parse_tool", "tool_help", "tool_completions", "calculation_lines",
+    "rule_texts_of", "rule_text", "rule_help",
 ]
 
 EXIT_OK, EXIT_ERROR, EXIT_DISCONNECTED = 0, 2, 3
@@ -114,6 +116,18 @@ class Local:
 
     name: str
     arg: str = ""
+
+
+@attrs.frozen
+class Calc:
+    """A GM tool to run (``calculate``, read-only, its steps printed); with ``targets``, then applied
+    with the command the reply names, ``faces`` being the manual dice for it."""
+
+    tool: str
+    inputs: Mapping[str, Any]
+    combatant: str | None = None
+    targets: tuple[str, ...] = ()
+    faces: tuple[tuple[int, ...], ...] | None = None
 
 
 def _tokens(text: str) -> list[str]:
@@ -205,7 +219,8 @@ def _with_free_text(words: Sequence[str]) -> tuple[dict[str, Any], str]:
 
 def _rule(words: Sequence[str], state: Mapping[str, Any]) -> Send:
     if len(words) < 2 or words[1] not in ("uphold", "override"):
-        raise InputError("rule DISPUTE uphold [comment] | rule DISPUTE override COMBATANT field=value... [comment]")
+        raise InputError("rule ID (what rule G-36 means) | rule DISPUTE uphold [comment] | "
+                         "rule DISPUTE override COMBATANT field=value... [comment]")
     dispute, verdict, rest = words[0], words[1], list(words[2:])
     if dispute.isdigit():
         dispute = f"dispute:{dispute}"
@@ -244,12 +259,15 @@ Anyone:
   log [N]                         the last N log lines with explanations (default 20)
   show                            roster, turn and prompts again      whoami   your seat
   help [ACTION]                   this text, or one action's fields and choices
+  rule ID                         what a rule id in the log means, e.g. rule G-36 (help rule: every id)
   quit                            leave (also Ctrl-D)
   ACTION ... ?                    what may come next on the line (a trailing ?)
+  tool [NAME key=value... [as=COMBATANT]]   the GM tools (help tool NAME: its inputs); as= prefills
 GM:
   undo [turn|SEQ]                 undo the last command, back to the turn start, or everything after SEQ
   redo                            rule DISPUTE uphold|override [COMBATANT field=value...] [comment]
   adjust COMBATANT field=value... REASON      e.g. adjust orc hp=5 healing potion
+  tool NAME key=value... apply=COMBATANT[,COMBATANT]   run a tool and apply its damage or fatigue
 Anything else:
   do TYPE key=value...            any command of the ruleset (listed below)
 Bare words fill an action's fields in order (a name, an id or a unique prefix of a choice);
@@ -466,11 +484,12 @@ def _answer_verbs(description: Description | None, commands: CommandSpecs | None
 
 
 def parse_line(line: str, state: Mapping[str, Any], seat: Mapping[str, Any], description: Description | None = None,
-               commands: CommandSpecs | None = None) -> Send | Local | None:
+               commands: CommandSpecs | None = None, tools: ToolSpecs | None = None) -> Send | Local | Calc | None:
     """What one typed line asks for; ``None`` for a blank line. Raises :class:`InputError`.
 
     ``description`` (the seat's, ``subscribed.description``) supplies the actions and the
-    prompts' answers, ``commands`` (``subscribed.commands``) the other commands' names.
+    prompts' answers, ``commands`` (``subscribed.commands``) the other commands' names,
+    ``tools`` (``subscribed.tools``) the GM tools.
     """
     text = line.strip()
     if not text:
@@ -495,10 +514,14 @@ def parse_line(line: str, state: Mapping[str, Any], seat: Mapping[str, Any], des
     words = _tokens(rest)
     if words and words[-1] == "?":
         return Local("complete", " ".join([verb, *words[:-1]]))
+    if verb == "tool":
+        return parse_tool(words, state, seat, tools)
     if verb == "undo":
         return _undo(words)
     if verb == "redo":
         return Send("redo", {})
+    if verb == "rule" and len(words) == 1 and _RULE_WORD.fullmatch(words[0].upper()):
+        return Local("rule", words[0].upper())
     if verb == "rule":
         return _rule(words, state)
     if verb == "adjust":
@@ -569,9 +592,14 @@ def action_usage(action: Mapping[str, Any]) -> str:
     return " ".join(parts)
 
 
-def help_text(description: Description | None, commands: CommandSpecs | None, topic: str = "") -> str:
+def help_text(description: Description | None, commands: CommandSpecs | None, topic: str = "",
+              tools: ToolSpecs | None = None) -> str:
     """``help``: the fixed part, then what this seat can do now (its actions, its prompts' answers)
-    and the ruleset's commands; ``help ACTION``: that action's fields and their choices."""
+    and the ruleset's commands; ``help ACTION``: that action's fields and their choices;
+    ``help tool [NAME]``: the tools, or one tool's inputs."""
+    verb, _sep, rest = topic.strip().partition(" ")
+    if verb.lower() == "tool":
+        return tool_help(tools, rest.strip())
     if topic:
         action = find_action(topic.lower().replace("-", "_"), description)
         if action is None:
@@ -608,21 +636,59 @@ def help_text(description: Description | None, commands: CommandSpecs | None, to
     return "\n".join(lines)
 
 
+# --------------------------------------------------------------------------- rule texts (#13)
+# ``rule G-36`` prints the fight's ruleset's own short explanation of a rule id, from
+# ``welcome.rulesets[].rule_texts`` (docs/protocol.md); the client knows no rule itself.
+
+_RULE_WORD = re.compile(r"[A-Z]{1,2}-\d{2,3}")
+
+
+def rule_texts_of(welcome: Mapping[str, Any], ruleset: str | None) -> Mapping[str, Any]:
+    """The rule texts of the fight's ruleset (never another ruleset's: its ids may mean something else)."""
+    for entry in welcome.get("rulesets") or ():
+        if entry.get("name") == ruleset:
+            texts: Mapping[str, Any] = entry.get("rule_texts") or {}
+            return texts
+    return {}
+
+
+def rule_text(texts: Mapping[str, Any], rule_id: str) -> str:
+    """``rule ID``: the rule's title, then its one or two sentences; an id without a text is an input error."""
+    key = rule_id.upper()
+    told = texts.get(key)
+    if told is None:
+        raise InputError(f"rule {key}: this fight's rules have no text for it; help rule lists the ids that have one")
+    return f"{key} · {told['title']}\n  {told['text']}"
+
+
+def rule_help(texts: Mapping[str, Any], topic: str = "") -> str:
+    """``help rule`` (how to ask, and every id with a text) or ``help rule ID`` (that rule's text)."""
+    words = topic.split()[1:]
+    if words:
+        return rule_text(texts, words[0])
+    ids = ", ".join(sorted(texts)) or "(none: this fight's rules ship no texts)"
+    return ("rule ID    what a rule id cited in the log means, in the rules' own short words (e.g. rule G-36)\n"
+            f"Ids with a text: {ids}")
+
+
 #: Core commands the client has its own verbs for (see HELP).
 _CORE_TYPED = frozenset({"note", "dispute", "undo", "redo", "rule", "adjust"})
 
 
 def completions(line: str, state: Mapping[str, Any], seat: Mapping[str, Any], description: Description | None,
-                commands: CommandSpecs | None) -> list[str]:
+                commands: CommandSpecs | None, tools: ToolSpecs | None = None) -> list[str]:
     """What may come next after ``line`` (the words typed so far): verbs for an empty line or a
     verb's prefix, then the choices of the action's next open field or the answers left."""
     words = _tokens(line)
     verbs = sorted({_verb_of(a) for a in _actions(description)}
                    | {str(x) for a in _actions(description) for x in a.get("aliases") or ()}
-                   | set(_answer_verbs(description, None)) | set(LOCAL_VERBS) | _CORE_TYPED | {"do"})
+                   | set(_answer_verbs(description, None)) | set(LOCAL_VERBS) | _CORE_TYPED | {"do"}
+                   | ({"tool"} if _usable_tools(tools, seat) else set()))
     if not words:
         return verbs
     verb = words[0].lower().replace("-", "_")
+    if verb == "tool" and "tool" in verbs:
+        return tool_completions(words[1:], line.endswith(" "), seat, tools)
     if len(words) == 1 and not line.endswith(" ") and verb not in verbs:
         return [v for v in verbs if v.startswith(verb)]
     try:
@@ -657,6 +723,133 @@ def completions(line: str, state: Mapping[str, Any], seat: Mapping[str, Any], de
                     out.append(" ".join(rest) or "(nothing: just Enter)")
         return out
     return []
+
+
+# --------------------------------------------------------------------------- GM tools (#12)
+# The ``tool`` verb, its help and completion, built from ``subscribed.tools`` alone: each tool's
+# inputs are a JSON Schema (titles, units, ranges, choices). The server runs the tool; applying
+# its result is the command the ``calculation`` reply names.
+
+ToolSpecs = Sequence[Mapping[str, Any]]
+
+
+def _usable_tools(tools: ToolSpecs | None, seat: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The GM's tools, or a player's players' tools; a spectator none."""
+    role = seat.get("role")
+    return [t for t in tools or () if role == "gm" or (role == "player" and t.get("players"))]
+
+
+def _find_tool(word: str, tools: ToolSpecs | None, seat: Mapping[str, Any]) -> Mapping[str, Any]:
+    usable = _usable_tools(tools, seat)
+    if not usable:
+        raise InputError("this fight has no tools you may run")
+    name = _resolve(word.replace("-", "_"), {str(t["name"]): str(t["name"]) for t in usable}, "tool")
+    return next(t for t in usable if t["name"] == name)
+
+
+def _tool_value(tool: Mapping[str, Any], key: str, raw: str) -> Any:
+    """A typed ``key=value`` as the input's schema wants it: text stays text (``ls=4`` is ``"4"``)."""
+    props = tool["inputs"].get("properties") or {}
+    if key not in props:
+        raise InputError(f"tool {tool['name']} has no input {key!r}; its inputs: {', '.join(props)}")
+    schema = props[key]
+    if schema.get("type") == "string" or ("enum" in schema and all(isinstance(v, str) for v in schema["enum"])):
+        return raw
+    return _value(raw)
+
+
+def parse_tool(words: Sequence[str], state: Mapping[str, Any], seat: Mapping[str, Any],
+               tools: ToolSpecs | None) -> Local | Calc:
+    """``tool`` (list them) or ``tool NAME key=value... [as=COMBATANT] [apply=A,B] [dice=...]``."""
+    if not words:
+        return Local("tools")
+    tool = _find_tool(words[0], tools, seat)
+    inputs: dict[str, Any] = {}
+    combatant: str | None = None
+    targets: tuple[str, ...] = ()
+    faces = None
+    names = _combatants(state)
+    for word in words[1:]:
+        key, eq, raw = word.partition("=")
+        if not eq or not re.fullmatch(r"[a-z_][a-z0-9_]*", key):
+            raise InputError(f"tool {tool['name']}: write inputs as key=value, not {word!r} (help tool {tool['name']})")
+        if key == "dice":
+            faces = _faces(raw)
+        elif key in ("as", "combatant"):
+            combatant = _resolve(raw, names, "combatant")
+        elif key == "apply":
+            targets = tuple(_resolve(t, names, "combatant") for t in raw.split(",") if t.strip())
+        else:
+            inputs[key] = _tool_value(tool, key, raw)
+    if combatant is None and seat.get("role") == "player" and len(seat.get("combatants") or ()) == 1:
+        combatant = str(seat["combatants"][0])  # a player's tools are for its own combatant
+    return Calc(str(tool["name"]), inputs, combatant, targets, faces)
+
+
+def _input_usage(schema: Mapping[str, Any]) -> str:
+    if "enum" in schema:
+        return "one of: " + ", ".join(_word(v) for v in schema["enum"])
+    kind = schema.get("type")
+    lo, hi = schema.get("minimum"), schema.get("maximum")
+    words = {"integer": "a whole number", "number": "a number", "boolean": "true or false"}.get(str(kind), "text")
+    if schema.get("description") and kind == "string":
+        words = str(schema["description"])
+    return words + (f" from {_word(lo)} to {_word(hi)}" if lo is not None and hi is not None else "")
+
+
+def tool_help(tools: ToolSpecs | None, name: str = "", seat: Mapping[str, Any] | None = None) -> str:
+    """``help tool``: every tool with its rule ids; ``help tool NAME``: its inputs, units, ranges, defaults
+    and the combatant numbers ``as=`` fills them from."""
+    if not name:
+        if not tools:
+            return "This fight has no tools."
+        lines = ["Tools (tool NAME key=value... [as=COMBATANT]; help tool NAME for its inputs):"]
+        lines.extend(f"  {t['name']:<20}{t['title']} ({', '.join(t.get('rules') or ())})"
+                     + ("  [players too]" if t.get("players") else "") for t in tools)
+        return "\n".join(lines)
+    tool = _find_tool(name, tools, seat or {"role": "gm"})
+    schema = tool["inputs"]
+    required = set(schema.get("required") or ())
+    prefill = tool.get("prefill") or {}
+    lines = [f"tool {tool['name']}: {tool['title']} ({', '.join(tool.get('rules') or ())})"]
+    if tool.get("help"):
+        lines.append(f"  {tool['help']}")
+    for key, prop in (schema.get("properties") or {}).items():
+        unit = f" ({prop['x-unit']})" if prop.get("x-unit") else ""
+        notes = ["required" if key in required else None,
+                 f"default {_word(prop['default'])}" if "default" in prop else None,
+                 f"as= fills it from {prefill[key]}" if key in prefill else None]
+        lines.append(f"  {key}=  {prop.get('title', key)}{unit}: {_input_usage(prop)}"
+                     + "".join(f"; {n}" for n in notes if n))
+    return "\n".join(lines)
+
+
+def tool_completions(words: Sequence[str], after_space: bool, seat: Mapping[str, Any],
+                     tools: ToolSpecs | None) -> list[str]:
+    """After ``tool``: the tool names (or those a prefix starts); after ``tool NAME``: its inputs not given yet."""
+    usable = [str(t["name"]) for t in _usable_tools(tools, seat)]
+    if not words or (len(words) == 1 and not after_space and words[0] not in usable):
+        prefix = words[0] if words else ""
+        return [n for n in usable if n.startswith(prefix)]
+    try:
+        tool = _find_tool(words[0], tools, seat)
+    except InputError:
+        return []
+    given = {w.partition("=")[0] for w in words[1:]}
+    props = tool["inputs"].get("properties") or {}
+    out = [f"{k}=<{_input_usage(p)}>" for k, p in props.items() if k not in given]
+    extra = ["as=<combatant>"] + (["apply=<combatant,...>"] if seat.get("role") == "gm" else [])
+    return out + [e for e in extra if e.partition("=")[0] not in given]
+
+
+def calculation_lines(reply: Mapping[str, Any]) -> list[str]:
+    """A ``calculation`` as lines: the summary, then each step with its rule id."""
+    lines = [f"{reply['tool']}: {reply['summary']}"]
+    for step in reply.get("steps") or ():
+        value = step["value"]
+        shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+        lines.append(f"  {step['text']} → {shown}  ({step['rule']})")
+    return lines
 
 
 # --------------------------------------------------------------------------- what to show
@@ -984,7 +1177,7 @@ class TerminalClient:
         """Act on one typed line; False to quit."""
         self._prompt_shown = False  # the user's Enter moved to a new line
         try:
-            action = parse_line(line, self.state, self.seat, self.description, self.commands)
+            action = parse_line(line, self.state, self.seat, self.description, self.commands, self.tools)
         except InputError as exc:
             self.error("input", str(exc))
             return True
@@ -993,6 +1186,9 @@ class TerminalClient:
         if isinstance(action, Local):
             return self._local(action)
         assert self.client is not None
+        if isinstance(action, Calc):
+            await self._tool(action)
+            return True
         try:
             result = await self.client.command(action.type, action.args, faces=action.faces)
         except ServerError as exc:
@@ -1006,22 +1202,60 @@ class TerminalClient:
             self.say(Text("(already done: the server had this command)", style="dim"))
         return True
 
+    @property
+    def tools(self) -> list[dict[str, Any]]:
+        return self.client.tools if self.client is not None else []
+
+    async def _tool(self, calc: Calc) -> None:
+        """Run the tool on the server and print its steps; with targets, then send the command that applies it."""
+        assert self.client is not None
+        try:
+            reply = await self.client.calculate(calc.tool, calc.inputs, calc.combatant)
+        except ServerError as exc:
+            self.error(exc.code, exc.message)
+            return
+        except asyncio.TimeoutError:
+            self.error("client/timeout", "no answer from the server")
+            return
+        for line in calculation_lines(reply):
+            text = Text(line)
+            text.highlight_regex(_RULE_ID, "cyan")
+            self.say(text)
+        if not calc.targets:
+            return
+        if not reply.get("apply"):
+            self.error("input", f"tool {calc.tool}: nothing to apply (no damage or fatigue)")
+            return
+        args = {"tool": calc.tool, "inputs": reply["inputs"], "targets": list(calc.targets)}
+        try:
+            await self.client.command(str(reply["apply"]), args, faces=calc.faces)
+        except ServerError as exc:
+            hint = (" (type the line again with dice=N,N/N: one group of faces per target)"
+                    if exc.code == "roll/faces_needed" else "")
+            self.error(exc.code, exc.message + hint)
+
     def _local(self, action: Local) -> bool:
         if action.name == "quit":
             return False
+        if action.name == "rule" or (action.name == "help" and action.arg.split()[:1] == ["rule"]):
+            self._show_rule(action)
+            return True
         if action.name == "help":
             try:
-                self.say(Text(help_text(self.description, self.commands, action.arg)))
+                self.say(Text(help_text(self.description, self.commands, action.arg,
+                                        _usable_tools(self.tools, self.seat))))
             except InputError as exc:
                 self.error("input", str(exc))
         elif action.name == "complete":
             try:
-                found = completions(action.arg, self.state, self.seat, self.description, self.commands)
+                found = completions(action.arg, self.state, self.seat, self.description, self.commands, self.tools)
             except InputError as exc:
                 self.error("input", str(exc))
             else:
                 self.say(Text("next: " + (" | ".join(found) if found else "(nothing more: press Enter)"),
                               style="cyan"))
+        elif action.name == "tools":
+            self.say(Text(tool_help(_usable_tools(self.tools, self.seat))))
         elif action.name == "show":
             self.show_status(force=True)
         elif action.name == "log":
@@ -1032,6 +1266,17 @@ class TerminalClient:
                           f"; fight {self.client.fight_id if self.client else '?'} at seq "
                           f"{self.client.last_seq if self.client else 0}"))
         return True
+
+    def _show_rule(self, action: Local) -> None:
+        texts = rule_texts_of(self.client.welcome if self.client else {}, self.state.get("ruleset"))
+        try:
+            shown = rule_text(texts, action.arg) if action.name == "rule" else rule_help(texts, action.arg)
+        except InputError as exc:
+            self.error("input", str(exc))
+            return
+        text = Text(shown)
+        text.highlight_regex(_RULE_ID, "cyan")
+        self.say(text)
 
     async def _watch_connection(self) -> None:
         """Tell the user about drops and reconnects (the client library does the reconnecting)."""

@@ -74,6 +74,16 @@ def test_demo_writes_and_replays_a_fight(tmp_path: Path, db: str) -> None:
     assert "attack_rolled" in out.stdout  # the demo plays real GURPS turns
 
 
+def test_replay_state_uses_the_rulesets_wording(tmp_path: Path, db: str, demo_fight: str) -> None:
+    """#13: the replay's state lines say what the web page and the terminal client say (the
+    ruleset's summaries and badges, with their rule ids), never field names or Python reprs."""
+    out = run("replay", demo_fight, "--database-url", db, cwd=tmp_path)
+    state = out.stdout[out.stdout.index("State at seq"):]
+    assert "Brenna the Bold (PC): HP " in state
+    assert "(G-" in state  # a badge names its rule
+    assert not re.search(r"\w+=|\('|\['|\bTrue\b|\bNone\b", state)
+
+
 def last_seq(tmp_path: Path, fight_id: str) -> int:
     conn = sqlite3.connect(tmp_path / "cli.sqlite")
     try:

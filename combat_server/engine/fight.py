@@ -27,7 +27,7 @@ from combat_server.canonical import GENESIS_HASH, canonical_json, chain_hash
 from combat_server.engine.dice import ManualDice, SeededDice, ServerDice
 from combat_server.engine.history import decide_redo, decide_undo
 from combat_server.errors import CombatError, Conflict, Corrupt, IntegrityFailure, InvariantBroken, Rejected, reject
-from combat_server.rules import core
+from combat_server.rules import core, tools
 from combat_server.rules.model import (
     JSON, SYSTEM_ACTOR, Command, DiceSource, Event, EventDraft, FightState, Principal,
 )
@@ -443,6 +443,24 @@ class Engine:
         if found is None:
             raise reject("preview/nothing_to_roll", f"{command.type} makes no roll to preview")
         return dict(found)
+
+    # ------------------------------------------------------------------ GM tools
+
+    def calculate(self, fight_id: str, principal: Principal, tool: str, inputs: Mapping[str, JSON],
+                  combatant: str | None = None) -> dict[str, JSON]:
+        """Run one of the fight's ruleset's tools read-only (#12): the inputs, the steps with
+        their rule ids, the result and a summary. Nothing is rolled or appended; applying
+        the result is the ruleset's own command (an event like any other).
+        """
+        state = self.load(fight_id)
+        rs = get_ruleset(state.ruleset, state.ruleset_version)
+        calc = tools.calculate(rs, state, principal, tool, inputs, combatant)
+        out = calc.to_json()
+        if combatant is not None:
+            out["combatant"] = combatant
+        if calc.harm is not None and rs.tool_apply_command:
+            out["apply"] = rs.tool_apply_command
+        return out
 
     # ------------------------------------------------------------------ replay
 

@@ -155,6 +155,20 @@ class Badge:
 
 
 @attrs.frozen
+class Stat:
+    """A labelled number on a combatant's card (what a player looks up at the table: a defence,
+    an armour value, a threshold), under the ``group`` a client shows it in. ``value`` is text:
+    a ruleset may say "11 (broadsword)" or "-24"."""
+
+    combatant: str
+    group: str
+    label: str
+    value: str
+    rule: str = ""
+    help: str = ""
+
+
+@attrs.frozen
 class Summary:
     """One line per combatant, as this seat may see it."""
 
@@ -175,6 +189,9 @@ class Description:
     badges: tuple[Badge, ...] = ()
     summaries: tuple[Summary, ...] = ()
     waiting_for: str = ""
+    #: the numbers of each combatant's card this seat may see (#13); after ``waiting_for`` so the
+    #: wire keeps its order
+    stats: tuple[Stat, ...] = ()
 
 
 _SIMPLE = (str, int, bool, float, type(None))
@@ -198,8 +215,14 @@ def _plain(value: JSON) -> JSON:
 
 _FIELDS: dict[type, tuple[str, ...]] = {
     cls: tuple(f.name for f in attrs.fields(cls))
-    for cls in (Choice, Field, Action, Answer, PromptChoices, Threshold, Bar, Badge, Summary, Description)
+    for cls in (Choice, Field, Action, Answer, PromptChoices, Threshold, Bar, Badge, Summary, Stat, Description)
 }
+
+
+def field_json(field: Field) -> dict[str, JSON]:
+    """One field's wire form, for what a ruleset declares outside a description (``welcome.rulesets[].adjust``)."""
+    out: dict[str, JSON] = _plain(field)
+    return out
 
 
 def fields_of(obj: object) -> dict[str, JSON]:

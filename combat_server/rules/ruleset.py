@@ -10,17 +10,21 @@ from __future__ import annotations
 
 import abc
 import importlib.metadata
+import typing
 from typing import Any, Callable, ClassVar, Generic, Iterable, Mapping
 
+import attrs
 from typing_extensions import TypeVar
 
 from combat_server.errors import CombatError, reject
 from combat_server.rules.commands import CommandSpec
-from combat_server.rules.describe import Description, Viewer
+from combat_server.rules.describe import Description, Field, Viewer, field_json
+from combat_server.rules.kit.calculators import CalculatorSpec
 from combat_server.rules.kit.events import EventSpec, Secret
 from combat_server.rules.model import JSON, Command, DiceSource, Event, EventDraft, FightState, Prompt
 from combat_server.rules.options import OptionSpec, check_specs, specs_from_defaults
 from combat_server.rules.options import validate as validate_options
+from combat_server.rules.rule_text import RuleText, rule_texts_json
 
 
 #: A ruleset's own sheet, condition and combat types (#9). They default to ``Any``, so code
@@ -42,6 +46,12 @@ class Ruleset(abc.ABC, Generic[SheetT, ConditionT, CombatT]):
     #: The events this ruleset folds (beyond the core ones), one spec each (rules/kit/events.py):
     #: payload fields, fold, explanation and the fields a reader who may not see a sheet must not get.
     events: ClassVar[Mapping[str, EventSpec]] = {}
+    #: The GM tools (#12): calculators by name (rules/kit/calculators.py), sent to clients in
+    #: ``subscribed.tools``; run read-only with a ``calculate`` request, applied by a command of the ruleset.
+    calculators: ClassVar[Mapping[str, CalculatorSpec]] = {}
+    #: The command that applies a tool's harm to combatants (args ``tool``, ``inputs``, ``targets``), named in
+    #: a ``calculation`` reply that has harm, so clients send it without knowing the ruleset ("": none).
+    tool_apply_command: ClassVar[str] = ""
 
     # ----------------------------------------------------------------- hidden sheets (#9, server/views.py)
     #: Condition fields anyone at the table sees on a combatant whose sheet is hidden from them.
@@ -59,6 +69,27 @@ class Ruleset(abc.ABC, Generic[SheetT, ConditionT, CombatT]):
     demo: ClassVar[Mapping[str, JSON] | None] = None
     #: The defaults, derived from ``option_specs`` (a ruleset that declares only defaults gets plain specs).
     default_options: ClassVar[Mapping[str, JSON]] = {}
+    #: A short explanation, in the project's own words, of each rule id the ruleset cites
+    #: (rules/rule_text.py), sent in ``welcome.rulesets[].rule_texts``: clients open it from an id.
+    rule_texts: ClassVar[Mapping[str, RuleText]] = {}
+
+    # ----------------------------------------------------------------- what clients render (#13)
+    #: What the GM's Adjust form and a ruling's override offer to set on a combatant's condition, one
+    #: ``describe.Field`` each (label, help, rule id, bounds). Empty: every whole-number and true/false
+    #: field of ``condition_type``, labelled by its name (``adjustable()``). The ``adjust`` command
+    #: itself accepts any scalar condition field (core.adjustable_fields); this is what a form shows.
+    adjust_fields: ClassVar[tuple[Field, ...]] = ()
+    #: Event types that only keep the turn's books (a turn began or ended): a client may fold them away.
+    quiet_events: ClassVar[frozenset[str]] = frozenset()
+
+    def adjustable(self) -> tuple[Field, ...]:
+        """``adjust_fields``, or the condition's whole-number and true/false fields when none are declared."""
+        if self.adjust_fields:
+            return self.adjust_fields
+        hints = typing.get_type_hints(self.condition_type)
+        kinds = {int: "integer", bool: "boolean"}
+        return tuple(Field(f.name, kinds[hints[f.name]], f.name.replace("_", " "))
+                     for f in attrs.fields(self.condition_type) if hints[f.name] in kinds)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -143,6 +174,21 @@ class Ruleset(abc.ABC, Generic[SheetT, ConditionT, CombatT]):
     def view_combatant(self, state: FightState, combatant_id: str) -> dict[str, JSON]:
         """Derived, effective numbers of a combatant for clients (not folded state)."""
         return {}
+
+    def tool_numbers(self, state: FightState, combatant_id: str) -> dict[str, JSON]:
+        """The numbers a tool's ``prefill`` names for a combatant: its sheet, overlaid by its
+        condition (current HP, FP, ...), overlaid by :meth:`view_combatant`.
+
+        Why one lookup: the clients build the same map from the state they hold
+        (``combatants[id].sheet``, ``.condition``, ``derived[id]``), so a form
+        prefilled in the page and a ``calculate`` that names a combatant agree.
+        """
+        c = state.combatant(combatant_id)
+        out: dict[str, JSON] = dict(self.sheet_to_json(c.sheet))
+        condition = attrs.asdict(c.condition) if attrs.has(type(c.condition)) else {}
+        out.update({k: v for k, v in condition.items() if isinstance(v, (int, float, str, bool))})
+        out.update(self.view_combatant(state, combatant_id))
+        return out
 
     @abc.abstractmethod
     def describe(self, state: FightState, viewer: Viewer) -> Description:
@@ -307,7 +353,7 @@ def registered_rulesets() -> list[Ruleset]:
 
 def rulesets_json() -> list[dict[str, JSON]]:
     """What clients are told of the rulesets (``welcome.rulesets``): per name, its latest
-    version, every version, and the latest version's option specs, sheet schema and demo fight."""
+    version, every version, and the latest version's option specs, sheet schema, rule texts and demo fight."""
     _ensure_loaded()
     out: list[dict[str, JSON]] = []
     for name, latest in sorted(_LATEST.items()):
@@ -315,7 +361,10 @@ def rulesets_json() -> list[dict[str, JSON]]:
         ruleset = _REGISTRY[(name, latest)]
         specs: list[JSON] = [spec.to_json() for spec in ruleset.option_specs]
         entry: dict[str, JSON] = {"name": name, "version": latest, "versions": versions, "options": specs,
-                                   "sheet": ruleset.sheet_schema()}
+                                   "sheet": ruleset.sheet_schema(),
+                                   "adjust": [field_json(f) for f in ruleset.adjustable()],
+                                   "rule_texts": rule_texts_json(ruleset.rule_texts),
+                                   "quiet_events": sorted(ruleset.quiet_events)}
         if ruleset.demo is not None:
             entry["demo"] = dict(ruleset.demo)
         out.append(entry)

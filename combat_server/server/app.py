@@ -43,13 +43,14 @@ from websockets.http11 import Request, Response
 from combat_server.engine.fight import CommandResult, Engine
 from combat_server.errors import CombatError, reject
 from combat_server.rules.core import command_specs
-from combat_server.rules.model import GM_ACTOR, Command, Event, FightState
+from combat_server.rules.model import GM_ACTOR, SYSTEM_ACTOR, Command, Event, FightState
 from combat_server.rules.ruleset import default_ruleset_name, rulesets_json
 from combat_server.server.httpbody import HTTP_METHODS, BodyAwareConnection, method_not_allowed
 from combat_server.server.hub import MAX_PAGE, FightHub, Seat
 from combat_server.server.peers import PeerListener
 from combat_server.server.protocol import (
-    CLOSE_FLOODING, CLOSE_REASONS, CLOSE_SHUTDOWN, CLOSE_TOO_SLOW, MAX_DEPTH, MAX_TEXT, PROTOCOL_VERSION,
+    CLOSE_FLOODING, CLOSE_LINK_REPLACED, CLOSE_REASONS, CLOSE_SHUTDOWN, CLOSE_TOO_SLOW, MAX_DEPTH, MAX_TEXT,
+    PROTOCOL_VERSION,
     ProtocolError, dumps, decode_client_message, error_message, peek_ref, reply_ref, validate_client_message,
 )
 from combat_server.store.sql import SeatRow
@@ -347,6 +348,11 @@ class CombatServer:
             self._seats[digest] = seat
         return seat
 
+    def forget_seat(self, fight_id: str, seat_id: str) -> None:
+        """Drop a seat's cached token (its token was replaced): the old link joins no more."""
+        for digest in [d for d, s in self._seats.items() if s.fight_id == fight_id and s.seat_id == seat_id]:
+            del self._seats[digest]
+
     def add_seat(self, fight_id: str, role: str, label: str, combatants: tuple[str, ...], seat_id: str = "") -> tuple[Seat, str]:
         """Store a new seat (only its token's hash); returns it with the token, shown once."""
         if not seat_id:
@@ -449,8 +455,10 @@ class Session:
             "subscribe": self._subscribe,
             "command": self._command,
             "preview": self._preview,
+            "calculate": self._calculate,
             "add_seat": self._add_seat,
             "list_seats": self._list_seats,
+            "new_link": self._new_link,
             "state_at": self._state_at,
             "replay": self._replay,
         }
@@ -667,7 +675,8 @@ class Session:
                 self._held, self._held_size = [], 0  # before the lock is released: nothing live is pushed ahead
             reply = {"type": "subscribed", "fight_id": seat.fight_id, "seat": seat.to_json(),
                      "last_seq": state.seq, "after": after, "state": hub.view(seat, state),
-                     "commands": [spec.to_json() for spec in command_specs(hub.ruleset())]}
+                     "commands": [spec.to_json() for spec in command_specs(hub.ruleset())],
+                     "tools": [spec.to_json() for spec in hub.ruleset().calculators.values()]}
             if m.get("describe"):  # a client that renders descriptions asks for them (#9, describe)
                 reply["description"] = hub.describe(self, state)
             else:
@@ -797,6 +806,41 @@ class Session:
         return {"type": "seats", "seats": [Seat(r.fight_id, r.seat_id, r.role, r.label, tuple(r.combatants))
                                            .to_json() for r in rows]}
 
+    async def _new_link(self, m: dict[str, Any]) -> dict[str, Any]:
+        """A new link for one seat whose link was lost (#13, links recovery), its old token revoked.
+
+        Why here and not the ``reissue_links`` command alone: only the server holds the seat table
+        and can hand the new token to the GM who asked. The change is recorded as that command's
+        ``links_reissued`` event (sent as the system, as ``combat-server links`` does), so the table
+        sees when the old link stopped working. Connections open with the old link are closed
+        (CLOSE_LINK_REPLACED) once the event is published; the old link cannot join again.
+        """
+        seat, hub = self._joined()
+        if seat.role != "gm":
+            raise ProtocolError("auth/gm_only", "only the GM issues new links")
+        target = str(m["seat"])
+        if target == seat.seat_id:
+            raise ProtocolError("seat/own_link", "a seat cannot replace its own link here: combat-server links FIGHT")
+        store = self.server.engine.store
+        async with hub.lock:
+            row = next((r for r in store.seats(seat.fight_id) if r.seat_id == target), None)
+            if row is None:
+                raise ProtocolError("seat/unknown", f"no seat {target!r} in this fight",
+                                    known=[r.seat_id for r in store.seats(seat.fight_id)])
+            command = Command("reissue_links", {"seats": [target], "reason": f"new link for {row.label or target}"},
+                              SYSTEM_ACTOR, f"{seat.seat_id}:new-link:{uuid.uuid4().hex[:12]}")
+            await self._execute(hub, command, {})
+            token = new_token()
+            store.replace_tokens(seat.fight_id, {target: token_hash(token)})
+            self.server.forget_seat(seat.fight_id, target)
+            loop = asyncio.get_running_loop()
+            for sub in [s for s in hub.subscribers if s.seat is not None and s.seat.seat_id == target]:
+                if isinstance(sub, Session):
+                    loop.create_task(sub.close(CLOSE_LINK_REPLACED))
+        log.info("link_reissued", fight_id=seat.fight_id, seat=target)
+        new = Seat(row.fight_id, row.seat_id, row.role, row.label, tuple(row.combatants))
+        return {"type": "seat_added", "seat": new.to_json(), "token": token, "link": self.server.link(token)}
+
     async def _preview(self, m: dict[str, Any]) -> dict[str, Any]:
         """The number a command would roll against, computed by the rules (nothing appended):
         clients show it before anyone rolls instead of re-implementing the modifiers."""
@@ -805,6 +849,15 @@ class Session:
         async with hub.lock:
             result = self.server.engine.preview(seat.fight_id, command)
         return {"type": "preview_result", **result}
+
+    async def _calculate(self, m: dict[str, Any]) -> dict[str, Any]:
+        """Run a GM tool read-only (#12): the GM any tool, a player a players' tool for its own
+        combatant; nothing is rolled or appended (applying it is a command of the ruleset)."""
+        seat, hub = self._joined()
+        async with hub.lock:
+            result = self.server.engine.calculate(seat.fight_id, seat.actor(), m["tool"], m.get("inputs", {}),
+                                                  m.get("combatant"))
+        return {"type": "calculation", **result}
 
     async def _state_at(self, m: dict[str, Any]) -> dict[str, Any]:
         seat, hub = self._joined()

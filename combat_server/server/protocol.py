@@ -38,11 +38,12 @@ MAX_DEPTH = 32
 MAX_INT = 2 ** 53 - 1
 
 #: Messages a client may send.
-CLIENT_MESSAGES = ("create_fight", "subscribe", "command", "preview", "add_seat", "list_seats", "state_at", "replay")
+CLIENT_MESSAGES = ("create_fight", "subscribe", "command", "preview", "calculate", "add_seat", "list_seats", "new_link",
+                   "state_at", "replay")
 #: Messages the server sends.
 SERVER_MESSAGES = (
     "welcome", "fight_created", "subscribed", "seat_added", "seats", "event", "events", "result", "error",
-    "state", "history", "preview_result", "description",
+    "state", "history", "preview_result", "calculation", "description",
 )
 
 #: Error codes the server adds to those of the engine: code -> (keeps connection open, meaning).
@@ -63,6 +64,8 @@ SERVER_ERRORS: Mapping[str, tuple[bool, str]] = {
     "auth/gm_only": (True, "only the GM seat may do this"),
     "seat/unknown_combatant": (True, "a player seat names a combatant the fight does not have"),
     "seat/no_combatants": (True, "a player seat must be bound to at least one combatant"),
+    "seat/unknown": (True, "the fight has no seat of that id (list_seats names them)"),
+    "seat/own_link": (True, "a seat cannot replace its own link over the wire (combat-server links FIGHT does)"),
     "command/stale_seq": (True, "expect_seq is not the fight's last seq any more: look at the new state"),
     "replay/bad_seq": (True, "there is no such seq in this fight (yet)"),
     "store/unavailable": (True, "the database could not be reached; send the command again with the same "
@@ -75,11 +78,13 @@ CLOSE_TOO_SLOW = 4008  # the client fell too far behind; reconnect with the last
 CLOSE_FLOODING = 4029  # far past the rate limit, repeatedly
 CLOSE_SHUTDOWN = 1001  # going away (RFC 6455 section 7.4.1)
 CLOSE_TOO_BIG = 1009  # message too big (RFC 6455 section 7.4.1), past the hard size limit
+CLOSE_LINK_REPLACED = 4003  # the seat got a new link (new_link): this connection's token no longer joins
 
 CLOSE_REASONS: Mapping[int, str] = {
     CLOSE_TOO_SLOW: "too slow: reconnect and subscribe with your last seq",
     CLOSE_FLOODING: "flooding: too many messages past the rate limit",
     CLOSE_SHUTDOWN: "server shutting down",
+    CLOSE_LINK_REPLACED: "this seat's link was replaced: ask the GM for the new one",
 }
 
 
@@ -366,7 +371,7 @@ def _sendable_tree(value: Any) -> Any:
 
 __all__ = [
     "PROTOCOL_VERSION", "CLIENT_MESSAGES", "SERVER_MESSAGES", "SERVER_ERRORS", "ProtocolError",
-    "CLOSE_TOO_SLOW", "CLOSE_FLOODING", "CLOSE_SHUTDOWN", "CLOSE_TOO_BIG", "CLOSE_REASONS",
+    "CLOSE_TOO_SLOW", "CLOSE_FLOODING", "CLOSE_SHUTDOWN", "CLOSE_TOO_BIG", "CLOSE_LINK_REPLACED", "CLOSE_REASONS",
     "MAX_TEXT", "MAX_DEPTH", "MAX_INT", "too_deep", "peek_ref",
     "schema", "parse_client_message", "decode_client_message", "validate_client_message", "reply_ref", "validate_server_message", "dumps", "error_message",
 ]

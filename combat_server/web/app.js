@@ -101,6 +101,8 @@ function resubscribe() {
   }).catch((err) => {
     if (err.code === "auth/bad_token") {
       toast("This link is not valid any more: ask the GM for a new one.", "error");
+      hideBanner();  // no reconnecting with it (a replaced link is closed by the server, then refused)
+      S.everSubscribed = false;
       S.token = null;
       history.replaceState(null, "", location.pathname);
       showLanding();
@@ -198,6 +200,8 @@ function dispatch(m) {
       S.fightId = m.fight_id;
       if (!S.state || m.last_seq >= S.lastSeq) S.state = m.state;
       S.description = m.description || null;
+      S.tools = m.tools || [];
+      S.commands = m.commands || [];
       showFight();
       break;
     case "description":
@@ -210,6 +214,10 @@ function dispatch(m) {
       if (m.last) render();
       break;
     case "event":
+      if (m.seq > S.lastSeq && m.event.type === "links_reissued") {  // live only: core's record of replaced links
+        forgetLinks((m.event.payload || {}).seats || []);
+        refreshSeats();
+      }
       accept(m);
       S.state = m.state;
       render();
@@ -236,7 +244,7 @@ function accept(item) {
 }
 
 function resetFight() {
-  S.state = null; S.lastSeq = 0; S.log = []; S.entries.clear();
+  S.state = null; S.lastSeq = 0; S.log = []; S.entries.clear(); S.seats = null;
   S.viewSeq = null; S.viewState = null; S.actKey = ""; S.promptKey = ""; S.disputeKey = ""; S.waitKey = null; S.rulingDrafts = {};
   $("#log").replaceChildren();
 }
@@ -289,13 +297,13 @@ function bar(b, value) {
 }
 
 function ruleText(text) {
-  // Turn rule ids (G-36, A-10, R-21) into small badges; everything else stays text.
+  // Turn rule ids (G-36, A-10, R-21) into small badges that open the rule's text; everything else stays text.
   const out = [];
   const re = /\b([A-Z]-\d{2})\b/g;
   let last = 0, m;
   while ((m = re.exec(text))) {
     if (m.index > last) out.push(text.slice(last, m.index));
-    out.push(h("abbr", { class: "rule", title: `rule ${m[1]} in the rules catalogue` }, m[1]));
+    out.push(ruleRef(m[1]));
     last = re.lastIndex;
   }
   if (last < text.length) out.push(text.slice(last));
@@ -307,7 +315,9 @@ function ruleText(text) {
 function render() {
   if (!S.state) return;
   const st = shown();
-  document.title = (S.state.title || "Fight") + " · combat-server";
+  const attention = attentionTitle();
+  document.title = attention + (S.state.title || "Fight") + " · combat-server";
+  chime(attention);
   $("#fight-title").textContent = S.state.title || `Fight ${S.fightId}`;
   const badge = $("#seat-badge");
   badge.hidden = !S.seat;
@@ -318,14 +328,17 @@ function render() {
   }
   renderTurn(st);
   renderRoster(st);
+  renderImport();
   renderPast();
   renderPrompts();
   renderWaits();
   renderAct();
   renderGM();
   renderSheetEditor();
+  renderTools();
   renderScrubber();
   markUndone();
+  renderQuietToggle();
 }
 
 function renderTurn(st) {
@@ -374,11 +387,14 @@ function renderRoster(st) {
         isGM() && S.viewSeq === null ? h("button", { type: "button", class: "link hide-toggle",
           title: c.hidden ? "let players and spectators see this sheet" : "players and spectators see only the name and visible condition",
           onclick: (ev) => act("update_combatant", { id: c.id, hidden: !c.hidden }, undefined, ev.currentTarget) },
-          c.hidden ? "Show sheet" : "Hide sheet") : null),
+          c.hidden ? "Show sheet" : "Hide sheet") : null,
+        rosterTools(c)),
       ...(bars.length ? bars.map((b) => bar(b, then(b))) : unknownBars().map((b) => bar(b, null))),
       summary ? h("div", { class: "c-stats hint" }, summary) : null,
+      statCard(c.id),
       badges.length ? h("ul", { class: "chips", "aria-label": "status" }, badges.map((b) =>
-        h("li", { class: `chip tone-${b.tone}`, title: [b.rule, b.lasts].filter(Boolean).join(": ") || null }, b.label))) : null);
+        h("li", { class: `chip tone-${b.tone}`, title: [b.rule, b.lasts].filter(Boolean).join(": ") || null }, b.label,
+          b.rule && ruleInfo(b.rule) ? [" ", ruleRef(b.rule)] : null))) : null);
   });
   ul.replaceChildren(...items);
   if (!items.length) ul.replaceChildren(h("li", { class: "hint" }, "No combatants yet."));
@@ -455,7 +471,7 @@ function ownsTurn(cid) {
 function promptCard(p, st) {
   const mine = ownsTurn(p.combatant);
   const card = h("div", { class: `prompt prompt-${p.kind}` + (mine ? " mine" : ""), dataset: { prompt: p.id } },
-    h("p", { class: "prompt-text" }, p.text));
+    h("p", { class: "prompt-text" }, ruleText(p.text)));
   if (!mine) {
     card.append(h("p", { class: "hint" }, `Waiting for ${nameOf(st, p.combatant)}.`));
     if (!controls(p.combatant) || isSpectator()) return card;
@@ -491,7 +507,7 @@ function fillPrompt(card, p, st) {
         } },
         h("span", { class: "d-name" }, a.label),
         a.number !== null ? h("span", { class: "d-num", title: `roll this or less on ${a.dice || "3d6"}` }, String(a.number)) : null);
-      choices.append(h("div", { class: "defence-choice" }, btn, a.number !== null && a.help ? h("span", { class: "hint" }, a.help) : null));
+      choices.append(h("div", { class: "defence-choice" }, btn, a.number !== null && a.help ? h("span", { class: "hint" }, ruleText(a.help)) : null));
     }
     if (!answers.length) choices.append(h("p", { class: "hint" }, "Getting the choices…"));
     if (dice) card.append(dice);
@@ -726,8 +742,8 @@ function showPreview(form, action, args) {
     preview.replaceChildren(
       h("div", { class: "eff" }, h("span", { class: "eff-label" }, "Effective skill"),
         h("span", { class: "eff-num", id: "effective-skill" }, String(p.target))),
-      h("p", { class: "hint" }, `${p.base_reason} ${p.base}${mods}${p.cap ? ` (${p.cap})` : ""}. ` +
-        `Roll ${p.target} or less on ${action.dice}` + (args.target ? ` against ${nameOf(S.state, args.target)}.` : ".")));
+      h("p", { class: "hint" }, ruleText(`${p.base_reason} ${p.base}${mods}${p.cap ? ` (${p.cap})` : ""}. ` +
+        `Roll ${p.target} or less on ${action.dice}` + (args.target ? ` against ${nameOf(S.state, args.target)}.` : "."))));
   }).catch((err) => {
     if (token !== S.previewSeq || !preview.isConnected) return;
     preview.replaceChildren(h("p", { class: "hint warn" }, describe(err)));
@@ -810,6 +826,7 @@ function renderGM() {
         h("button", { type: "button", dataset: { seatFor: c.id }, onclick: (e) => addSeat("player", [c.id], c.name, e.currentTarget) }, `Player link: ${c.name}`)),
       h("button", { type: "button", dataset: { seatFor: "" }, onclick: (e) => addSeat("spectator", [], "spectators", e.currentTarget) }, "Spectator link"));
   }
+  if (adjustInputs($("#adjust-fields"), "adj-")) fillAdjust($("#adjust-fields"), S.state.combatants[$("#adjust-c").value]);
   fillSelect($("#adjust-form select[name=combatant]"), Object.values(st.combatants).map((c) => [c.id, c.name]));
   renderDisputes(st);
 }
@@ -831,7 +848,7 @@ function renderDisputes(st) {
   if (key === S.disputeKey) return;
   S.disputeKey = key;
   // What the GM typed into a ruling survives a second dispute arriving or a look at the past.
-  // Only what the GM typed or chose: the HP/FP it pre-fills must follow the live state, not a draft.
+  // Only what the GM typed or chose: the condition values it pre-fills must follow the live state, not a draft.
   for (const f of $$("form.dispute-rule", box)) S.rulingDrafts[f.dataset.dispute] = { values: formValues(f, true), open: !!$("details[open]", f) };
   const open = (S.state.prompts || []).filter((p) => p.kind === "dispute").map((p) => p.id);  // live, even while in the past
   for (const id of Object.keys(S.rulingDrafts)) if (!open.includes(id)) delete S.rulingDrafts[id];
@@ -840,21 +857,19 @@ function renderDisputes(st) {
     const form = h("form", { class: "dispute-rule", dataset: { dispute: p.id }, autocomplete: "off" },
       h("p", { class: "prompt-text" }, "⚑ ", p.text),
       h("label", {}, "Your ruling (shown in the log)", h("input", { name: "comment", maxlength: 300, placeholder: "the shield was not at hand" })),
-      h("details", { class: "override" }, h("summary", {}, "Override: set HP/FP"),
+      h("details", { class: "override" }, h("summary", {}, `Override: set ${adjustLabels()}`),
         h("div", { class: "grid2" },
           h("div", {}, h("label", { for: `rule-c-${p.id}` }, "Combatant"),
-            h("select", { name: "combatant", id: `rule-c-${p.id}` }, Object.values(st.combatants).map((c) => h("option", { value: c.id }, c.name)))),
-          h("label", {}, "HP", h("input", { name: "hp", type: "number" })),
-          h("label", {}, "FP", h("input", { name: "fp", type: "number" })))),
+            h("select", { name: "combatant", id: `rule-c-${p.id}` }, Object.values(st.combatants).map((c) => h("option", { value: c.id }, c.name))))),
+        h("div", { class: "row wrap adjust-fields" })),
       h("div", { class: "row wrap" },
         h("button", { type: "button", class: "primary", dataset: { verdict: "uphold" } }, "Uphold (no change)"),
         h("button", { type: "button", dataset: { verdict: "override" } }, "Override"),
         seq ? h("button", { type: "button", class: "link", onclick: () => scrubTo(seq) }, `View event #${seq}`) : null));
     const sel = $("select[name=combatant]", form);
-    const fill = () => {
-      const c = S.state.combatants[sel.value];
-      if (c) { form.elements.hp.value = c.condition.hp; form.elements.fp.value = c.condition.fp; }
-    };
+    const fieldsBox = $(".adjust-fields", form);
+    adjustInputs(fieldsBox, `rule-${p.id}-`);
+    const fill = () => fillAdjust(fieldsBox, S.state.combatants[sel.value]);
     const ev = seq && S.entries.get(seq);
     const p0 = ev && ev.data.event.payload;
     // Who the disputed event hurt or concerned: a damage or injury target first, then a defender, then the actor.
@@ -870,18 +885,16 @@ function renderDisputes(st) {
     if (draft) {
       restoreForm(form, draft.values.filter(([n]) => n !== "combatant"));
       const chosen = draft.values.find(([n]) => n === "combatant");
-      if (chosen && st.combatants[chosen[1]]) { sel.value = chosen[1]; sel.dataset.touched = "1"; fill(); restoreForm(form, draft.values.filter(([n]) => n === "hp" || n === "fp")); }
+      const adjustable = new Set(adjustFields().map((f) => f.name));
+      if (chosen && st.combatants[chosen[1]]) { sel.value = chosen[1]; sel.dataset.touched = "1"; fill(); restoreForm(form, draft.values.filter(([n]) => adjustable.has(n))); }
       if (draft.open) $("details.override", form).open = true;
     }
     $$("button[data-verdict]", form).forEach((b) => b.addEventListener("click", async () => {
       const verdict = b.dataset.verdict;
       const args = { dispute: p.id, verdict, comment: form.elements.comment.value.trim() };
       if (verdict === "override") {
-        const c = S.state.combatants[sel.value];
-        const changes = {};
-        if (form.elements.hp.value !== "" && Number(form.elements.hp.value) !== c.condition.hp) changes.hp = Number(form.elements.hp.value);
-        if (form.elements.fp.value !== "" && Number(form.elements.fp.value) !== c.condition.fp) changes.fp = Number(form.elements.fp.value);
-        if (!Object.keys(changes).length) { toast("An override changes something: set HP or FP.", "error"); return; }
+        const changes = adjustChanges(fieldsBox, S.state.combatants[sel.value]);
+        if (!Object.keys(changes).length) { toast(`An override changes something: set ${adjustLabels()}.`, "error"); return; }
         args.adjustments = [{ combatant: sel.value, changes, reason: `ruling on the dispute: ${args.comment || "GM override"}` }];
       }
       await act("rule", args, undefined, b);
@@ -894,10 +907,8 @@ async function addSeat(role, combatants, label, button) {
   button.disabled = true;
   try {
     const m = await request({ type: "add_seat", role, combatants, label });
-    const links = savedLinks();
-    links.push({ label: role === "spectator" ? "Spectators" : label, role, link: m.link });
-    localStorage.setItem("links:" + S.fightId, JSON.stringify(links));
-    renderLinks();
+    keepLink(m, role === "spectator" ? "Spectators" : label);
+    refreshSeats();
   } catch (err) {
     toast(describe(err), "error");
   } finally {
@@ -909,20 +920,71 @@ function savedLinks() {
   try { return JSON.parse(localStorage.getItem("links:" + S.fightId) || "[]"); } catch (e) { return []; }
 }
 
+// ---- seats and their links (#13): every seat of the fight (list_seats), with its link where this
+// browser kept it, else a button for a new one (new_link: the old link stops working, the log says so).
+
+/** Keep a seat's link in this browser (a `seat_added` reply: a new seat, or a new link for one). */
+function keepLink(reply, label) {
+  const links = savedLinks().filter((l) => l.seat_id !== reply.seat.seat_id);
+  links.push({ seat_id: reply.seat.seat_id, label: label || reply.seat.label || reply.seat.seat_id, role: reply.seat.role, link: reply.link });
+  localStorage.setItem("links:" + S.fightId, JSON.stringify(links));
+}
+
+/** The GM's list of seats, asked again (a seat added, a link replaced). */
+function refreshSeats() {
+  if (!isGM()) { renderLinks(); return; }
+  request({ type: "list_seats" }).then((m) => { S.seats = m.seats; renderLinks(); })
+    .catch((err) => { if (err.code !== "client/disconnected") toast(describe(err), "error"); });
+}
+
+/** Links replaced elsewhere (`combat-server links`, another GM page): the kept ones no longer work. */
+function forgetLinks(seatIds) {
+  const links = savedLinks().filter((l) => !seatIds.includes(l.seat_id));
+  localStorage.setItem("links:" + S.fightId, JSON.stringify(links));
+}
+
+async function newLink(seat, label, button) {
+  if (!confirm(`Make a new link for ${label}? The old link stops working.`)) return;
+  button.disabled = true;
+  try {
+    keepLink(await request({ type: "new_link", seat: seat.seat_id }), label);
+    refreshSeats();
+  } catch (err) {
+    toast(describe(err), "error");
+    button.disabled = false;
+  }
+}
+
 function renderLinks() {
   const ul = $("#links");
-  ul.replaceChildren(...savedLinks().map((l) => {
-    const input = h("input", { class: "link-text", readonly: true, value: l.link, "aria-label": `link for ${l.label}` });
-    return h("li", { class: "link-row", dataset: { label: l.label } },
-      h("span", { class: "link-label" }, l.label),
-      input,
-      h("button", { type: "button", onclick: async (e) => {
-        input.select();
-        try { await navigator.clipboard.writeText(l.link); } catch (err) { document.execCommand && document.execCommand("copy"); }
-        e.currentTarget.textContent = "Copied";
-      } }, "Copy"),
-      h("a", { href: l.link, target: "_blank", rel: "noopener", class: "button" }, "Open"));
-  }));
+  const saved = savedLinks();
+  const rows = !S.seats ? saved.map((l) => ({ seat: null, label: l.label, link: l.link }))
+    : S.seats.filter((x) => x.role !== "gm").map((x) => {
+      const l = saved.find((y) => y.seat_id === x.seat_id);
+      return { seat: x, label: l ? l.label : (x.role === "spectator" ? "Spectators" : x.label || x.seat_id), link: l ? l.link : null };
+    });
+  ul.replaceChildren(...rows.map((row) => row.link ? linkRow(row.label, row.link, row.seat)
+    : h("li", { class: "link-row lost", dataset: { label: row.label, seat: row.seat.seat_id } },
+      h("span", { class: "link-label" }, row.label),
+      h("span", { class: "hint grow" }, "link not kept in this browser"),
+      h("button", { type: "button", onclick: (e) => newLink(row.seat, row.label, e.currentTarget) }, "New link"))));
+  const mine = $("#gm-link");
+  if (mine) mine.value = isGM() ? location.href : "";
+}
+
+function linkRow(label, link, seat) {
+  const input = h("input", { class: "link-text", readonly: true, value: link, "aria-label": `link for ${label}` });
+  return h("li", { class: "link-row", dataset: { label, seat: seat ? seat.seat_id : null } },
+    h("span", { class: "link-label" }, label),
+    input,
+    h("button", { type: "button", onclick: async (e) => {
+      input.select();
+      try { await navigator.clipboard.writeText(link); } catch (err) { document.execCommand && document.execCommand("copy"); }
+      e.currentTarget.textContent = "Copied";
+    } }, "Copy"),
+    h("a", { href: link, target: "_blank", rel: "noopener", class: "button" }, "Open"),
+    seat ? h("button", { type: "button", class: "link", title: "replace this link: the old one stops working",
+      onclick: (e) => newLink(seat, label, e.currentTarget) }, "New link") : null);
 }
 
 // ---- the log
@@ -938,12 +1000,12 @@ function payloadDice(p) {
   if (rec && rec.dice) {
     // A hidden roller's target is withheld by the server: show the total alone.
     parts.push(dieBoxes(rec.dice), h("span", {}, typeof rec.target === "number" ? ` = ${rec.total} vs ${rec.target}` : ` = ${rec.total}`));
-    for (const m of rec.modifiers || []) parts.push(h("span", { class: "mod" }, `${signed(m.value)} ${m.reason}`));
+    for (const m of rec.modifiers || []) parts.push(h("span", { class: "mod" }, `${signed(m.value)} ${m.reason}`, m.rule ? [" ", ...ruleText(m.rule)] : null));
     if (rec.outcome) parts.push(h("span", { class: "outcome " + rec.outcome.replace(/ /g, "-") }, rec.outcome));
   } else if (Array.isArray(p.dice) && p.dice.length) {
     parts.push(dieBoxes(p.dice));
     if (typeof p.adds === "number" && p.adds) parts.push(h("span", {}, ` ${signed(p.adds)}`));
-    for (const m of p.modifiers || []) parts.push(h("span", { class: "mod" }, `${signed(m.value)} ${m.reason}`));
+    for (const m of p.modifiers || []) parts.push(h("span", { class: "mod" }, `${signed(m.value)} ${m.reason}`, m.rule ? [" ", ...ruleText(m.rule)] : null));
     if (typeof p.injury === "number") parts.push(h("span", { class: "outcome injury" }, `${p.injury} injury`));
   }
   return parts.length ? h("div", { class: "roll-detail" }, ...parts) : null;
@@ -966,10 +1028,17 @@ function appendLogEntry(data) {
     h("p", { class: "expl" }, ruleText(data.explanation || human(e.type))),
     payloadDice(p));
   const ol = $("#log");
-  const nearBottom = ol.scrollHeight - ol.scrollTop - ol.clientHeight < 80;
+  const nearBottom = logAtBottom(ol);
+  if (quietTypes().has(e.type)) {
+    // A run of bookkeeping folds into its last event (a turn's start): one divider per turn.
+    const prev = ol.lastElementChild;
+    if (prev && prev.classList.contains("quiet")) prev.classList.remove("run-last");
+    li.classList.add("quiet", "run-last");
+  }
   ol.append(li);
   S.entries.set(data.seq, { data, li });
   if (nearBottom) ol.scrollTop = ol.scrollHeight;
+  else if (S.viewSeq === null && li.offsetParent !== null) countUnseen(1);
   void canDispute;
 }
 
@@ -1104,7 +1173,7 @@ function showLanding() {
 function showFight() {
   $("#landing").hidden = true;
   $("#fight").hidden = false;
-  renderLinks();
+  refreshSeats();
   render();
 }
 
@@ -1184,7 +1253,7 @@ function renderOptions() {
     h("legend", null, group),
     ...members.map((spec) => {
       const input = optionInput(spec);
-      const help = h("span", { class: "hint" }, spec.help, spec.rules.length ? ` (${spec.rules.join(", ")})` : "");
+      const help = h("span", { class: "hint" }, spec.help, spec.rules.length ? ruleText(` (${spec.rules.join(", ")})`) : "");
       const box = spec.type === "boolean" && !spec.choices;
       return h("div", { class: "option", dataset: { option: spec.name } },
         box ? h("label", { class: "inline", for: input.id }, input, spec.label)
@@ -1217,8 +1286,7 @@ function chosenOptions() {
 let shownSheet = "";
 
 function fightSheetSchema() {
-  const name = S.state && S.state.ruleset;
-  const rs = ((S.welcome && S.welcome.rulesets) || []).find((r) => r.name === name);
+  const rs = fightRuleset();
   return rs ? rs.sheet : null;
 }
 
@@ -1251,6 +1319,7 @@ function fieldFor(prop, path, required) {
   const types = schemaTypes(prop);
   const common = { dataset: { path }, title: prop.description || null };
   if (types.includes("array") && prop.items && prop.items.properties) return listField(prop, path);
+  if (types.includes("array") && prop.items && prop.items.enum) return setField(prop, path, title);
   let input;
   if (prop.enum) {
     input = h("select", common, ...(required ? [] : [h("option", { value: "" }, "")]),
@@ -1267,6 +1336,7 @@ function fieldFor(prop, path, required) {
                          step: types.includes("integer") ? 1 : "any",
                          placeholder: prop.default !== undefined ? String(prop.default) : "none" });
     input.dataset.kind = types.includes("integer") ? "integer" : "number";
+    if (types.includes("null")) input.dataset.nullable = "1";
   } else if (types.includes("object")) {  // a map of names to values: one "name: value" per line
     input = h("textarea", { ...common, rows: 2, placeholder: "name: value, one per line" });
     input.dataset.kind = "map";
@@ -1286,11 +1356,22 @@ function listField(prop, path) {
       ...objectFields(prop.items, path + ".#"),
       h("button", { type: "button", class: "small", onclick: () => fs.remove() }, `Remove ${itemTitle.toLowerCase()}`));
     items.append(fs);
+    return fs;
   };
   add();
-  return h("fieldset", { class: "sheet-list", dataset: { path } }, h("legend", null, prop.title || path),
+  const list = h("fieldset", { class: "sheet-list", dataset: { path } }, h("legend", null, prop.title || path),
     prop.description ? h("p", { class: "hint" }, prop.description) : null, items,
     h("button", { type: "button", class: "small", onclick: add }, `Add ${itemTitle.toLowerCase()}`));
+  list.addItem = add;  // the editor fills a list item by item (editing a combatant)
+  return list;
+}
+
+/** A list of allowed values, any of them at most once (a sheet's traits): a box each. */
+function setField(prop, path, title) {
+  return h("fieldset", { class: "sheet-set", dataset: { path, kind: "set" }, title: prop.description || null },
+    h("legend", null, title),
+    prop.items.enum.map((v) => h("label", { class: "inline" },
+      h("input", { type: "checkbox", value: JSON.stringify(v), checked: (prop.default || []).includes(v) || null }), " ", String(v))));
 }
 
 /** The sheet JSON of the editor: only the fields typed or changed from their default. */
@@ -1307,7 +1388,13 @@ function sheetFromEditor(root, prefix = "") {
     }
     const kind = el.dataset.kind;
     if (kind === "boolean") { if (el.checked !== el.defaultChecked) out[key] = el.checked; continue; }
+    if (kind === "set") {
+      const boxes = $$("input[type=checkbox]", el);
+      if (boxes.some((b) => b.checked !== b.defaultChecked)) out[key] = boxes.filter((b) => b.checked).map((b) => JSON.parse(b.value));
+      continue;
+    }
     const text = el.value.trim();
+    if (text === "" && el.dataset.null === "1") { out[key] = null; continue; }  // an edited sheet's "none" stays none
     if (text === "") continue;
     if (kind === "enum") { if (text !== el.dataset.default) out[key] = JSON.parse(text); }
     else if (kind === "integer" || kind === "number") out[key] = Number(text);
@@ -1327,9 +1414,34 @@ function resetSheetEditor() {
   renderSheetEditor();
 }
 
+/** Put a sheet's values (the state's, of a combatant being edited) into the editor. */
+function fillSheetEditor(root, sheet, prefix = "") {
+  const own = (el) => el.dataset.path.startsWith(prefix) && !el.dataset.path.slice(prefix.length).includes(".");
+  for (const el of $$("[data-path]", root).filter(own)) {
+    const key = el.dataset.path.slice(prefix.length);
+    const v = sheet[key];
+    if (el.classList.contains("sheet-list")) {
+      $(":scope > .sheet-items", el).replaceChildren();
+      for (const item of Array.isArray(v) ? v : []) fillSheetEditor(el.addItem(), item, el.dataset.path + ".#.");
+      continue;
+    }
+    const kind = el.dataset.kind;
+    if (kind === "set") { for (const b of $$("input[type=checkbox]", el)) b.checked = (v || []).includes(JSON.parse(b.value)); continue; }
+    if (kind === "boolean") { if (v !== undefined) el.checked = v === true; continue; }
+    if (v === undefined) continue;
+    el.dataset.null = v === null && el.dataset.nullable ? "1" : "";
+    if (v === null) el.value = "";
+    else if (kind === "enum") el.value = JSON.stringify(v);
+    else if (kind === "map") el.value = Object.entries(v || {}).map(([k, x]) => `${k}: ${x}`).join("\n");
+    else el.value = String(v);
+    if (el.dataset.null === "1") el.addEventListener("input", () => { el.dataset.null = ""; }, { once: true });
+  }
+}
+
 async function createFight(opts) {
   const m = await request({ type: "create_fight", ...opts });
   join(m.token);
+  toast("Keep this page's link (bookmark it): it is your GM link, the only way back to this fight as its GM.", "ok");
   return m;
 }
 
@@ -1344,11 +1456,9 @@ async function openDemo(button) {
     if (demo.note) await command("note", { text: demo.note });
     for (const { id, name, side } of demo.combatants) {
       if (side !== "pc") continue;
-      const s = await request({ type: "add_seat", role: "player", combatants: [id], label: name });
-      const links = savedLinks(); links.push({ label: name, role: "player", link: s.link });
-      localStorage.setItem("links:" + S.fightId, JSON.stringify(links));
+      keepLink(await request({ type: "add_seat", role: "player", combatants: [id], label: name }), name);
     }
-    renderLinks();
+    refreshSeats();
     toast("Demo fight created: hand out the player links, then start combat.", "ok");
   } catch (err) {
     toast(describe(err), "error");
@@ -1365,9 +1475,453 @@ function waitFor(pred, ms = 10000) {
   });
 }
 
+// ------------------------------------------------------------------ a log that follows the table (#13)
+// The log follows new events while the reader is at its end; scrolled up, it keeps still and a
+// button counts what came ("N new events ↓"). Events the ruleset calls turn bookkeeping
+// (welcome.rulesets[].quiet_events) fold away unless asked for: each run of them shows as one
+// divider, the run's last event (a new turn), so the log reads turn by turn. The tab title, and a sound when
+// asked for, say that it is this seat's turn or that a prompt waits for it.
+
+const logAtBottom = (ol) => ol.scrollHeight - ol.scrollTop - ol.clientHeight < 80;
+
+/** Turn bookkeeping event types: the fight's ruleset's (any ruleset's while the fight is not known yet). */
+function quietTypes() {
+  const rs = fightRuleset();
+  const all = rs ? [rs] : ((S.welcome && S.welcome.rulesets) || []);
+  return new Set(all.flatMap((r) => r.quiet_events || []));
+}
+
+function countUnseen(n) {
+  S.unseen = n ? (S.unseen || 0) + n : 0;
+  const btn = $("#log-new");
+  btn.hidden = !S.unseen;
+  btn.textContent = `${S.unseen} new event${S.unseen === 1 ? "" : "s"} ↓`;
+}
+
+function renderQuietToggle() {
+  const quiet = $$("#log > li.quiet").length;
+  $("#quiet-toggle").hidden = !quiet;
+  $("#quiet-count").textContent = quiet ? `(${quiet})` : "";
+}
+
+/** What waits for this seat now, or "" (the tab title's prefix). */
+function attentionTitle() {
+  const st = S.state;
+  if (!st || !S.seat || isSpectator() || st.status !== "active") return "";
+  const prompts = (st.prompts || []).filter((p) => p.kind !== "dispute" ? ownsTurn(p.combatant) : isGM());
+  if (prompts.length) return "● Waiting for you · ";
+  const blocking = (st.prompts || []).some((p) => p.kind !== "dispute");
+  const cur = st.combat && st.combat.current;
+  if (!blocking && cur && ownsTurn(cur)) return "● Your turn · ";  // the GM's: an NPC's turn
+  return "";
+}
+
+/** A short tone (Web Audio: nothing to download), when the seat asked for sound and something new waits for it. */
+function chime(now) {
+  const was = S.attention || "";
+  S.attention = now;
+  if (!now || now === was || !$("#sound-on").checked) return;
+  S.chimes = (S.chimes || 0) + 1;
+  try {
+    const ctx = S.audio || (S.audio = new AudioContext());
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, ctx.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.4);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start();
+    osc.stop(ctx.currentTime + 0.4);
+  } catch (err) { /* no audio device: the title still says it */ }
+}
+
+function wireLog() {
+  const ol = $("#log");
+  ol.addEventListener("scroll", () => { if (logAtBottom(ol)) countUnseen(0); });
+  $("#log-new").addEventListener("click", () => { ol.scrollTop = ol.scrollHeight; countUnseen(0); });
+  $("#show-quiet").addEventListener("change", (e) => ol.classList.toggle("fold-quiet", !e.currentTarget.checked));
+  const sound = $("#sound-on");
+  sound.checked = localStorage.getItem("sound") === "on";
+  sound.addEventListener("change", () => localStorage.setItem("sound", sound.checked ? "on" : "off"));
+}
+
+// ------------------------------------------------------------------ editing and removing combatants (#13)
+// The GM edits a combatant in the Add-a-combatant form, filled with its sheet (update_combatant),
+// or removes it (remove_combatant); both are events in the log like any command.
+
+function rosterTools(c) {
+  if (!isGM() || S.viewSeq !== null || S.state.status === "ended") return null;
+  return h("span", { class: "c-tools" },
+    h("button", { type: "button", class: "link edit-c", onclick: () => startEditing(c.id) }, "Edit"),
+    h("button", { type: "button", class: "link remove-c", onclick: (ev) => {
+      if (confirm(`Remove ${c.name} from the fight?`)) act("remove_combatant", { id: c.id, reason: "removed by the GM" }, undefined, ev.currentTarget);
+    } }, "Remove"));
+}
+
+function startEditing(cid) {
+  const c = S.state.combatants[cid];
+  if (!c) return;
+  const f = $("#add-form");
+  resetSheetEditor();
+  f.dataset.editing = cid;
+  f.elements.name.value = c.name;
+  f.elements.side.value = c.side;
+  f.elements.hidden.checked = !!c.hidden;
+  f.elements.sheet_json.value = "";
+  fillSheetEditor($("#sheet-editor"), c.sheet || {});
+  $$("#sheet-editor > details.sheet-more").forEach((d) => { d.open = true; });  // an edit shows every field it fills
+  $("#gm-setup").open = true;
+  $("#gm-setup > summary").textContent = `Edit ${c.name}`;
+  $("button[type=submit]", f).textContent = "Save changes";
+  $("#edit-cancel").hidden = false;
+  f.elements.name.focus();
+}
+
+/** Back to adding: the form empties (after an edit, side and hidden too; after an add they stay for the next). */
+function stopEditing() {
+  const f = $("#add-form");
+  if (f.dataset.editing) { f.elements.side.value = "npc"; f.elements.hidden.checked = false; }
+  delete f.dataset.editing;
+  f.elements.name.value = "";
+  f.elements.sheet_json.value = "";
+  resetSheetEditor();
+  $("#gm-setup > summary").textContent = "Add a combatant";
+  $("button[type=submit]", f).textContent = "Add combatant";
+  $("#edit-cancel").hidden = true;
+}
+
+// ------------------------------------------------------------------ the combatant card (#13)
+// The description's `stats` (docs/protocol.md, Descriptions): labelled numbers per combatant, in the
+// groups the ruleset names. Folded by default but for the seat's own combatants; kept as the reader left it.
+
+const cardOpen = new Map();
+
+function statCard(cid) {
+  const stats = ((S.description && S.description.stats) || []).filter((x) => x.combatant === cid);
+  if (!stats.length) return null;
+  const groups = new Map();
+  for (const x of stats) {
+    if (!groups.has(x.group)) groups.set(x.group, []);
+    groups.get(x.group).push(x);
+  }
+  const own = !!(S.seat && S.seat.combatants.includes(cid));
+  const open = cardOpen.has(cid) ? cardOpen.get(cid) : own;
+  const box = h("details", { class: "c-card", open: open || null },
+    h("summary", {}, "Card"),
+    h("dl", { class: "card-groups" }, [...groups].map(([group, items]) => h("div", { class: "card-group", dataset: { group } },
+      h("dt", {}, group),
+      h("dd", {}, items.map((x) => h("span", { class: "stat", dataset: { label: x.label },
+        title: [x.help, x.rule].filter(Boolean).join(" · ") || null },
+        h("span", { class: "stat-label" }, x.label), " ", h("b", { class: "stat-value" }, x.value),
+        x.rule ? [" ", ruleRef(x.rule)] : null)))))));
+  box.addEventListener("toggle", () => cardOpen.set(cid, box.open));
+  return box;
+}
+
+// ------------------------------------------------------------------ GM adjustments, from the fields the ruleset declares
+// welcome.rulesets[].adjust (docs/protocol.md): what the GM may set on a combatant's condition, each
+// field shaped like an action's (label, help, rule id, bounds). The Adjust form and a ruling's
+// override are built from it; the page knows no condition field by name.
+
+/** The entry of welcome.rulesets for this fight's ruleset (its sheet schema, adjustable fields, rule texts ...). */
+function fightRuleset() {
+  const name = S.state && S.state.ruleset;
+  return ((S.welcome && S.welcome.rulesets) || []).find((r) => r.name === name) || null;
+}
+
+function adjustFields() {
+  const rs = fightRuleset();
+  return (rs && rs.adjust) || [];
+}
+
+const adjustLabels = () => adjustFields().map((f) => f.label).join(" / ") || "a value";
+
+/** Build the adjustable fields' inputs in ``box`` unless they are there; true when built anew. */
+function adjustInputs(box, prefix) {
+  const fields = adjustFields();
+  const key = JSON.stringify(fields);
+  if (box.dataset.key === key) return false;
+  box.dataset.key = key;
+  box.replaceChildren(...fields.map((f) => {
+    const el = fieldInput({ ...f, default: null }, prefix);
+    el.dataset.adjust = f.name;
+    return el;
+  }));
+  return true;
+}
+
+const adjustInput = (box, name) => $(`[data-adjust="${name}"] input, [data-adjust="${name}"] select`, box);
+
+/** Show combatant ``c``'s current values in the adjustable inputs of ``box``. */
+function fillAdjust(box, c) {
+  for (const f of adjustFields()) {
+    const el = adjustInput(box, f.name);
+    const v = c && c.condition ? c.condition[f.name] : undefined;
+    if (!el || v === undefined || v === null) continue;
+    if (f.type === "boolean") el.checked = !!v; else el.value = String(v);
+  }
+}
+
+/** The values in ``box`` that differ from combatant ``c``'s: the ``changes`` of an ``adjust``. */
+function adjustChanges(box, c) {
+  const changes = {};
+  for (const f of adjustFields()) {
+    const el = adjustInput(box, f.name);
+    if (!el || !c) continue;
+    const v = fieldValue(f, el);
+    if (v === null || v === "" || (f.type === "integer" && Number.isNaN(v))) continue;
+    if (v !== c.condition[f.name]) changes[f.name] = v;
+  }
+  return changes;
+}
+
+// ------------------------------------------------------------------ files: a command that takes a file (#13)
+// A command spec whose field carries `x-file` (docs/protocol.md, Files) takes a file's text: the page
+// offers a file picker and the roster as a drop target. `x-file.name`: the field for the file's name;
+// `over`: the field naming a combatant to load the file over (a player's own); `report`: the field of
+// the appended event listing what the rules could not use, shown to whoever imported the file.
+
+function fileCommand() {
+  for (const spec of S.commands || []) {
+    for (const [field, schema] of Object.entries((spec.args && spec.args.properties) || {})) {
+      if (schema["x-file"]) return { spec, field, file: schema["x-file"] };
+    }
+  }
+  return null;
+}
+
+/** The GM imports new combatants or over any; a player only over its own (when the command allows it). */
+function mayImport(fc) {
+  if (!fc || !S.seat || !S.state || isSpectator() || S.viewSeq !== null || S.state.status === "ended") return false;
+  return isGM() || (!!fc.file.over && S.seat.combatants.length > 0);
+}
+
+function renderImport() {
+  const zone = $("#import-zone");
+  const fc = fileCommand();
+  zone.hidden = !mayImport(fc);
+  if (zone.hidden) return;
+  $("#import-files").accept = fc.file.accept || "";
+  const what = fc.file.label || "files";
+  $("#import-text").textContent = isGM()
+    ? `Drop ${what} files here to add combatants (several at once), or onto a combatant to update it.`
+    : `Drop a ${what} file here to update your combatant.`;
+}
+
+/** Send each file as the file command, one after the other; ``over``: the combatant to load it over. */
+async function importFiles(files, over) {
+  const fc = fileCommand();
+  if (!mayImport(fc)) return;
+  for (const file of files) {
+    const args = { [fc.field]: await file.text() };
+    if (fc.file.name) args[fc.file.name] = file.name;
+    const target = over || (isGM() ? null : S.seat.combatants[0]);
+    if (target && fc.file.over) args[fc.file.over] = target;
+    let line;
+    try {
+      const r = await command(fc.spec.name, args);
+      await waitFor(() => S.lastSeq >= r.last_seq);
+      line = importedLine(file.name, r, fc);
+    } catch (err) {
+      if (err.code === "client/cancelled") continue;
+      line = h("li", { class: "import-error", role: "alert" }, h("b", {}, file.name), ": ", describe(err));
+    }
+    $("#import-report").prepend(line);
+  }
+}
+
+/** What an import appended, as the log explains it, and the report field's items as a list. */
+function importedLine(name, r, fc) {
+  const entries = [];
+  for (let seq = r.first_seq; seq <= r.last_seq; seq++) { const e = S.entries.get(seq); if (e) entries.push(e.data); }
+  const left = fc.file.report ? entries.flatMap((d) => (d.event.payload || {})[fc.file.report] || []) : [];
+  // With a report, its items are the news (the log has the whole explanation, which lists them too).
+  return h("li", { class: "import-ok" }, h("b", {}, name), ": ",
+    left.length ? `imported (event #${r.first_seq}).` : entries.map((d) => ruleText(d.explanation)),
+    left.length ? h("details", { class: "import-left" }, h("summary", {}, `${fc.file.report_label || fc.file.report} (${left.length})`),
+      h("ul", {}, left.map((x) => h("li", {}, String(x))))) : null);
+}
+
+function wireImport() {
+  const card = $("#roster-card");
+  const wanted = (e) => mayImport(fileCommand()) && e.dataTransfer && [...e.dataTransfer.types].includes("Files");
+  card.addEventListener("dragover", (e) => {
+    if (!wanted(e)) return;
+    e.preventDefault();
+    card.classList.add("dropping");
+    for (const li of $$("li.combatant.drop-on", card)) li.classList.remove("drop-on");
+    const li = e.target.closest && e.target.closest("li.combatant");
+    if (li && controls(li.dataset.cid)) li.classList.add("drop-on");
+  });
+  card.addEventListener("dragleave", (e) => { if (!card.contains(e.relatedTarget)) card.classList.remove("dropping"); });
+  card.addEventListener("drop", (e) => {
+    if (!wanted(e)) return;
+    e.preventDefault();
+    card.classList.remove("dropping");
+    for (const li of $$("li.combatant.drop-on", card)) li.classList.remove("drop-on");
+    const li = e.target.closest && e.target.closest("li.combatant");
+    importFiles([...e.dataTransfer.files], li && controls(li.dataset.cid) ? li.dataset.cid : null);
+  });
+  $("#import-files").addEventListener("change", (e) => {
+    const files = [...e.currentTarget.files];
+    e.currentTarget.value = "";
+    importFiles(files, null);
+  });
+}
+
 // ------------------------------------------------------------------ wiring
 
+// ------------------------------------------------------------------ GM tools (#12)
+// A panel built from `subscribed.tools` alone: the form comes from each tool's input schema (titles,
+// units, ranges, choices), prefilled from a chosen combatant's numbers (sheet, condition, derived, as
+// `prefill` names them); the server runs the tool (`calculate`) and its steps are shown with their rule
+// ids; Apply sends the command the reply names (`apply`) for the ticked combatants.
+
+/** The tools this seat may run: all for the GM, the players' tools for a player, none for a spectator. */
+function usableTools() {
+  if (!S.seat || S.seat.role === "spectator") return [];
+  return (S.tools || []).filter((t) => isGM() || t.players);
+}
+
+/** A combatant's numbers a tool's `prefill` names: its sheet, overlaid by its condition, then its derived numbers. */
+function toolNumbers(cid) {
+  const c = S.state && S.state.combatants[cid];
+  if (!c) return {};
+  return { ...(c.sheet || {}), ...(c.condition || {}), ...((S.state.derived || {})[cid] || {}) };
+}
+
+/** A number a prefill path names ("skills.Climbing"), or undefined; "p/q" text is that fraction. */
+function toolNumber(numbers, path) {
+  let v = numbers;
+  for (const part of path.split(".")) v = v && typeof v === "object" ? v[part] : undefined;
+  if (typeof v === "string" && /^-?\d+(\/\d+)?$/.test(v)) {
+    const [p, q] = v.split("/");
+    v = Number(p) / (q ? Number(q) : 1);
+  }
+  return typeof v === "number" && isFinite(v) ? v : undefined;
+}
+
+function chosenTool() {
+  const name = $("#tool-name") && $("#tool-name").value;
+  return usableTools().find((t) => t.name === name) || null;
+}
+
+function renderTools() {
+  const card = $("#tools-card");
+  const tools = usableTools();
+  card.hidden = !tools.length || !S.state;
+  if (card.hidden) return;
+  $("#tools-h").textContent = isGM() ? "GM tools" : "Tools";
+  const key = JSON.stringify([S.seat.seat_id, tools.map((t) => t.name)]);
+  if (S.toolsKey !== key) {
+    S.toolsKey = key;
+    $("#tools").replaceChildren(
+      h("div", { class: "grid2" },
+        h("div", null, h("label", { for: "tool-name" }, "Tool"),
+          h("select", { id: "tool-name", onchange: () => showTool() },
+            ...tools.map((t) => h("option", { value: t.name }, `${t.group ? t.group + ": " : ""}${t.title}`)))),
+        h("div", null, h("label", { for: "tool-for" }, "Prefill from"),
+          h("select", { id: "tool-for", onchange: () => prefillTool() }))),
+      h("p", { id: "tool-help", class: "hint" }),
+      h("form", { id: "tool-form", autocomplete: "off", onsubmit: (e) => { e.preventDefault(); runTool(); } },
+        h("div", { id: "tool-fields", class: "grid2 sheet-fields" }),
+        h("div", { class: "row" }, h("button", { type: "submit", id: "tool-run", class: "primary" }, "Run"))),
+      h("div", { id: "tool-result", class: "tool-result", hidden: true }));
+    showTool();
+  }
+  const who = Object.values(S.state.combatants).filter((c) => isGM() || controls(c.id));
+  fillSelect($("#tool-for"), [...(isGM() ? [["", "(nobody)"]] : []), ...who.map((c) => [c.id, c.name])]);
+  renderToolTargets();
+}
+
+/** The chosen tool's form, built from its input schema. */
+function showTool() {
+  const tool = chosenTool();
+  if (!tool) return;
+  const props = tool.inputs.properties || {};
+  $("#tool-help").textContent = `${tool.help || ""} (${tool.rules.join(", ")})`;
+  $("#tool-fields").replaceChildren(...Object.entries(props).map(([name, prop]) =>
+    fieldFor({ ...prop, title: (prop.title || name) + (prop["x-unit"] ? ` (${prop["x-unit"]})` : "") }, name,
+             (tool.inputs.required || []).includes(name))));
+  $("#tool-result").hidden = true;
+  S.toolCalc = null;
+  prefillTool();
+}
+
+/** Fill the inputs the tool prefills from the chosen combatant's numbers. */
+function prefillTool() {
+  const tool = chosenTool();
+  const cid = $("#tool-for").value;
+  if (!tool || !cid) return;
+  const numbers = toolNumbers(cid);
+  for (const [name, path] of Object.entries(tool.prefill || {})) {
+    const el = $(`#tool-fields [data-path="${name}"]`);
+    const v = toolNumber(numbers, path);
+    if (!el) continue;
+    const whole = (tool.inputs.properties[name].type || "") === "integer";
+    el.value = v === undefined || (whole && !Number.isInteger(v)) ? "" : String(v);
+  }
+}
+
+async function runTool() {
+  const tool = chosenTool();
+  if (!tool) return;
+  const msg = { type: "calculate", tool: tool.name, inputs: sheetFromEditor($("#tool-fields")) };
+  if ($("#tool-for").value) msg.combatant = $("#tool-for").value;
+  const button = $("#tool-run");
+  button.disabled = true;
+  try {
+    S.toolCalc = await request(msg);
+    showCalculation(S.toolCalc);
+  } catch (err) {
+    toast(describe(err), "error");
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function showCalculation(calc) {
+  const box = $("#tool-result");
+  box.hidden = false;
+  const value = (v) => typeof v === "boolean" ? (v ? "yes" : "no") : String(v);
+  box.replaceChildren(
+    h("p", { class: "tool-summary" }, calc.summary),
+    h("ol", { class: "tool-steps" }, ...calc.steps.map((st) =>
+      h("li", null, `${st.text} → ${value(st.value)} `, h("span", { class: "rule" }, `(${st.rule})`)))),
+    h("div", { id: "tool-apply" }));
+  S.toolTargetsKey = "";
+  renderToolTargets();
+}
+
+/** GM, a result that hurts: tick combatants and apply it (the ruleset's apply command, an event). */
+function renderToolTargets() {
+  const box = $("#tool-apply");
+  const calc = S.toolCalc;
+  if (!box || !calc) return;
+  if (!isGM() || !calc.apply) { box.replaceChildren(); return; }
+  const cs = Object.values(S.state.combatants);
+  const key = JSON.stringify([calc.tool, calc.summary, cs.map((c) => c.id + c.name)]);
+  if (S.toolTargetsKey === key) return;
+  S.toolTargetsKey = key;
+  const ticked = new Set([$("#tool-for").value]);
+  box.replaceChildren(
+    h("fieldset", { class: "tool-targets" }, h("legend", null, "Apply to"),
+      ...cs.map((c) => h("label", { class: "inline" },
+        h("input", { type: "checkbox", value: c.id, checked: ticked.has(c.id) }), " ", c.name))),
+    h("div", { class: "row" }, h("button", { type: "button", id: "tool-apply-btn", onclick: (e) => applyTool(e.currentTarget) },
+      "Apply to the ticked combatants")));
+}
+
+async function applyTool(button) {
+  const calc = S.toolCalc;
+  const targets = $$("#tool-apply input[type=checkbox]").filter((el) => el.checked).map((el) => el.value);
+  if (!targets.length) { toast("Tick at least one combatant to apply it to.", "error"); return; }
+  const r = await act(calc.apply, { tool: calc.tool, inputs: calc.inputs, targets }, undefined, button);
+  if (r) toast(`${calc.summary} applied.`, "ok");
+}
+
 function wire() {
+  wireRuleTexts();
   $("#create-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const f = e.currentTarget;
@@ -1379,6 +1933,7 @@ function wire() {
     try { await createFight(opts); } catch (err) { toast(describe(err), "error"); }
   });
   $("#demo-btn").addEventListener("click", (e) => openDemo(e.currentTarget));
+  $("#edit-cancel").addEventListener("click", stopEditing);
   $("#create-ruleset").addEventListener("change", renderOptions);
   $("#join-form").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -1398,8 +1953,14 @@ function wire() {
       sheet = sheetFromEditor($("#sheet-editor"));
     }
     const args = { name: el.name.value.trim(), side: el.side.value, sheet, hidden: el.hidden.checked };
-    const r = await act("add_combatant", args, undefined, $("button[type=submit]", f));
-    if (r) { el.name.value = ""; el.sheet_json.value = ""; resetSheetEditor(); el.name.focus(); toast(`${args.name} added.`, "ok"); }
+    const editing = f.dataset.editing;
+    const r = editing ? await act("update_combatant", { id: editing, ...args }, undefined, $("button[type=submit]", f))
+      : await act("add_combatant", args, undefined, $("button[type=submit]", f));
+    if (r && f.dataset.editing === editing) {  // unless the GM began editing another one meanwhile
+      stopEditing();
+      el.name.focus();
+      toast(editing ? `${args.name} changed.` : `${args.name} added.`, "ok");
+    }
   });
   $$("[data-undo]").forEach((b) => b.addEventListener("click", () => act("undo", { to: b.dataset.undo }, undefined, b)));
   $("#redo-btn").addEventListener("click", (e) => act("redo", {}, undefined, e.currentTarget));
@@ -1411,19 +1972,14 @@ function wire() {
     act("undo", { to: "seq", seq }, undefined, $("button", e.currentTarget));
   });
   const adj = $("#adjust-form");
-  adj.elements.combatant.addEventListener("change", () => {
-    const c = S.state && S.state.combatants[adj.elements.combatant.value];
-    if (c) { adj.elements.hp.value = c.condition.hp; adj.elements.fp.value = c.condition.fp; }
-  });
+  adj.elements.combatant.addEventListener("change", () => fillAdjust($("#adjust-fields"), S.state && S.state.combatants[adj.elements.combatant.value]));
   adj.addEventListener("submit", async (e) => {
     e.preventDefault();
     const el = adj.elements;
     const c = S.state.combatants[el.combatant.value];
-    const changes = {};
-    if (el.hp.value !== "" && Number(el.hp.value) !== c.condition.hp) changes.hp = Number(el.hp.value);
-    if (el.fp.value !== "" && Number(el.fp.value) !== c.condition.fp) changes.fp = Number(el.fp.value);
-    if (!Object.keys(changes).length) { toast("Nothing to change: set a new HP or FP.", "error"); return; }
-    const r = await act("adjust", { combatant: c.id, changes, reason: el.reason.value.trim() }, undefined, $("button", adj));
+    const changes = adjustChanges($("#adjust-fields"), c);
+    if (!Object.keys(changes).length) { toast(`Nothing to change: set a new ${adjustLabels()}.`, "error"); return; }
+    const r = await act("adjust", { combatant: c.id, changes, reason: el.reason.value.trim() }, undefined, $("button[type=submit]", adj));
     if (r) el.reason.value = "";
   });
   $("#note-form").addEventListener("submit", async (e) => {
@@ -1442,6 +1998,8 @@ function wire() {
     scrubTimer = setTimeout(() => scrubTo(Number(scrub.value)), 120);
   });
   $("#live-btn").addEventListener("click", backToLive);
+  wireImport();
+  wireLog();
   $$("dialog .cancel").forEach((b) => b.addEventListener("click", () => b.closest("dialog").close()));
   window.addEventListener("hashchange", () => {
     const token = tokenFromText(location.hash);
@@ -1460,6 +2018,92 @@ function boot() {
     showLanding();
   }
   connect();
+}
+
+// ------------------------------------------------------------------ rule texts (issue #13)
+// A rule id anywhere in the page is a button opening the ruleset's own short explanation of it,
+// from welcome.rulesets[].rule_texts (docs/protocol.md); the page itself knows no rule. An id
+// the ruleset has no text for stays a plain badge.
+
+/** The {title, text} of rule ``id`` in the fight's ruleset (before a fight: the one chosen to create it);
+ * never another ruleset's, whose ids may mean something else. */
+function ruleInfo(id) {
+  const rs = S.state ? fightRuleset()
+    : ((S.welcome && S.welcome.rulesets) || []).find((r) => r.name === ($("#create-ruleset") || {}).value);
+  return (rs && rs.rule_texts && rs.rule_texts[id]) || null;
+}
+
+function ruleRef(id) {
+  const info = ruleInfo(id);
+  if (!info) return h("abbr", { class: "rule", title: `rule ${id} in the rules catalogue` }, id);
+  return h("button", { type: "button", class: "rule", dataset: { rule: id }, "aria-haspopup": "dialog",
+    "aria-expanded": "false", title: `${id}: ${info.title}` }, id);
+}
+
+function rulePopover() {
+  let pop = $("#rule-pop");
+  if (!pop) {
+    pop = h("div", { id: "rule-pop", class: "rule-pop", role: "dialog", "aria-labelledby": "rule-pop-title", tabindex: "-1", hidden: true },
+      h("div", { class: "rule-pop-head" }, h("span", { id: "rule-pop-title", class: "rule-pop-title" }),
+        h("button", { type: "button", class: "link rule-pop-close", "aria-label": "Close the rule", onclick: () => closeRule() }, "×")),
+      h("p", { id: "rule-pop-text" }));
+    // Not modal: focus moving elsewhere closes it; Tab past its end (or Shift+Tab before it) goes back to
+    // its id, so the keyboard carries on from where the popover belongs in the page.
+    pop.addEventListener("focusout", (e) => {
+      if (e.relatedTarget && !pop.contains(e.relatedTarget) && e.relatedTarget !== S.ruleOpener) closeRule(false);
+    });
+    pop.addEventListener("keydown", (e) => {
+      if (e.key !== "Tab") return;
+      const atEnd = !e.shiftKey && e.target.classList.contains("rule-pop-close");
+      if (atEnd || (e.shiftKey && e.target === pop)) { e.preventDefault(); closeRule(); }
+    });
+    document.body.append(pop);
+  }
+  return pop;
+}
+
+function openRule(button) {
+  const id = button.dataset.rule, info = ruleInfo(id);
+  if (!info) return;
+  closeRule(false);
+  const pop = rulePopover();
+  $("#rule-pop-title", pop).textContent = `${id} · ${info.title}`;
+  $("#rule-pop-text", pop).replaceChildren(...ruleText(info.text));
+  pop.dataset.rule = id;
+  pop.hidden = false;
+  S.ruleOpener = button;
+  button.setAttribute("aria-expanded", "true");
+  const r = button.getBoundingClientRect();
+  const left = Math.max(8, Math.min(r.left + window.scrollX, window.scrollX + document.documentElement.clientWidth - pop.offsetWidth - 8));
+  pop.style.left = `${left}px`;
+  pop.style.top = `${r.bottom + window.scrollY + 4}px`;
+  pop.focus();
+}
+
+/** Close the popover; focus goes back to the id that opened it (keyboard users stay where they were). */
+function closeRule(refocus = true) {
+  const pop = $("#rule-pop");
+  if (!pop || pop.hidden) return;
+  pop.hidden = true;
+  const opener = S.ruleOpener;
+  S.ruleOpener = null;
+  if (opener) opener.setAttribute("aria-expanded", "false");
+  if (refocus && opener && opener.isConnected) opener.focus();
+}
+
+function wireRuleTexts() {
+  document.addEventListener("click", (e) => {
+    const button = e.target.closest && e.target.closest("button.rule[data-rule]");
+    if (button) {
+      e.preventDefault();
+      if (S.ruleOpener === button) closeRule(); else openRule(button);
+    } else if (S.ruleOpener && !e.target.closest("#rule-pop")) {
+      closeRule(false);
+    }
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && S.ruleOpener) { e.preventDefault(); e.stopPropagation(); closeRule(); }
+  }, true);
 }
 
 // For the browser tests and the curious: the page's state, read-only by convention.

@@ -168,13 +168,13 @@ def test_gm_and_two_players_run_a_fight(browser: Any, server: ServerProcess, sho
     for page in (gm, alice, bob):
         expect(_hp(page, "orc")).to_have_text("6/12")
         expect(page.locator("#log li[data-type=damage_rolled]").last.locator(".outcome")).to_have_text("6 injury")
-        expect(page.locator("#roster li[data-cid=orc] .chip", has_text="shock")).to_have_text("shock -4")  # G-47
+        expect(page.locator("#roster li[data-cid=orc] .chip", has_text="shock")).to_have_text("shock -4 G-47")  # G-47, its id opens its text
         expect(page.locator("#current-name")).to_have_text("Orc")
     attack_entry = gm.locator("#log li[data-type=attack_rolled]").last
     expect(attack_entry).to_contain_text("3d [3, 4, 5] = 12 vs 13")
     expect(attack_entry.locator(".roll-detail .die-face")).to_have_text(["3", "4", "5"])
     expect(attack_entry.locator(".roll-detail .outcome")).to_have_text("hit")
-    expect(attack_entry.locator("abbr.rule").first).to_have_text("G-36")
+    expect(attack_entry.locator(".rule").first).to_have_text("G-36")
 
     # --- the Orc attacks Bob at 13 - 4 shock = 9; Bob's own seat answers the defence
     gm.locator("#act").get_by_label("Target", exact=True).select_option("bob")
@@ -279,7 +279,7 @@ def test_demo_button_builds_a_fight_with_player_links(browser: Any, server: Serv
     expect(gm.locator("#links li")).to_have_count(2)
     gm.get_by_role("button", name="Start combat").click()
     expect(gm.locator("#current-name")).to_have_text("Tam Quickfingers")
-    expect(gm.locator("#log li[data-type=combat_started] abbr.rule").first).to_be_visible()
+    expect(gm.locator("#log li[data-type=combat_started] .rule").first).to_be_visible()
     shoot(gm, "21-demo-gm-phone", full_page=True)
     link = gm.locator("#links li[data-label='Brenna the Bold'] input").input_value()
     brenna = _page(browser, link)

@@ -22,7 +22,7 @@ import attrs
 from combat_server.errors import reject
 from combat_server.rules.commands import ANSWERS, CONTROLS, GM, CommandSpec
 from combat_server.rules.describe import (Action, Answer, Badge, Bar, Choice, Description, Field, PromptChoices,
-                                          Summary, Threshold, Viewer)
+                                          Stat, Summary, Threshold, Viewer)
 from combat_server.rules.kit.batch import Batch
 from combat_server.rules.kit.events import EventRegistry, EventSpec, on_payload
 from combat_server.rules.kit.prompts import answered, open_prompt
@@ -300,4 +300,7 @@ class DuelRuleset(Ruleset[Sheet, Condition, Duel]):
             waiting = f"waiting for {_name(state, str(state.prompts[0].combatant))} to ward"
         elif current:
             waiting = f"waiting for {_name(state, current)} to strike"
-        return Description(tuple(actions), prompts, bars, badges, summaries, waiting)
+        # the card (#13): what a duellist looks up, as labelled numbers
+        stats = tuple(Stat(c.id, "Footwork", "Sidestep", f"{c.sheet.nimbleness} or less on 1d6", "D-3")
+                      for c in state.combatants.values())
+        return Description(tuple(actions), prompts, bars, badges, summaries, waiting, stats)

@@ -118,3 +118,12 @@ def test_weapons_without_shots_are_not_counted(range_: Table) -> None:
     """shots 0 (the default): melee and thrown weapons spend nothing and show no count."""
     range_.maneuver("shooter", "attack", [[6, 6, 6]], target="orc", weapon="knife")
     assert range_.cond("shooter").ammo_used == {}
+
+
+def test_the_card_counts_the_shots_left(range_: Table) -> None:
+    """The card's Ammunition (#13's stats) gives shots left of the sheet's, and how to reload an empty weapon."""
+    _fire(range_, "crossbow")
+    stats = {s.label: (s.value, s.rule, s.help) for s in _describe(range_).stats
+             if s.combatant == "shooter" and s.group == "Ammunition"}
+    assert stats == {"crossbow": ("0/1 shot", "G-33", "empty: 2 Ready to reload"),
+                     "pistol": ("7/7 shots", "G-33", "each shot fired counts down")}

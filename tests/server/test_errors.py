@@ -102,6 +102,8 @@ CASES = [
     case("seat/unknown_combatant", lambda t, c: gm_req(t, {"type": "add_seat", "role": "player",
                                                            "combatants": ["nobody"]})),
     case("seat/no_combatants", lambda t, c: gm_req(t, {"type": "add_seat", "role": "player"})),
+    case("seat/unknown", lambda t, c: gm_req(t, {"type": "new_link", "seat": "player-99"})),
+    case("seat/own_link", lambda t, c: gm_req(t, {"type": "new_link", "seat": "gm"})),
     case("command/stale_seq", lambda t, c: gm_req(t, cmd("note", {"text": "late"}, expect_seq=1))),
     case("replay/bad_seq", lambda t, c: gm_req(t, {"type": "state_at", "seq": 999})),
     case("store/unavailable", lambda t, c: _database_fails(t)),

@@ -148,8 +148,9 @@ async def test_expect_seq_is_checked_against_the_log_not_a_stale_cache(
     await _adjusts(gm_a, 2, "a")  # b's cached state is behind now
     gm_b = await CombatClient.connect(b.ws_url)
     await gm_b.subscribe(tokens["gm"])
-    result = await gm_b.command("note", {"text": "from b"}, expect_seq=gm_a.last_seq)
-    assert result["first_seq"] == gm_a.last_seq + 1
+    last = gm_a.last_seq  # read before the command: gm_a may see the note's push before the assert
+    result = await gm_b.command("note", {"text": "from b"}, expect_seq=last)
+    assert result["first_seq"] == last + 1
     await gm_a.close()
     await gm_b.close()
 

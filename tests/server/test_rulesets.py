@@ -116,3 +116,33 @@ def test_a_rulesets_demo_fight_is_in_welcome_and_its_sheets_are_valid() -> None:
     for c in demo["combatants"]:
         gurps.validate_sheet(c["sheet"])
     assert "demo" not in by_name["nodemo"]
+
+
+async def test_welcome_carries_each_rulesets_rule_texts_for_clients_to_open(connect: Connect) -> None:
+    """#13: a rule id in a client opens the ruleset's own short explanation, sent once in welcome."""
+    from combat_server.server.protocol import validate_server_message
+
+    c = await connect()
+    (gurps,) = c.welcome["rulesets"]
+    assert gurps["rule_texts"]["G-36"] == {"title": "Attack roll and critical hits",
+                                           "text": GurpsRuleset.rule_texts["G-36"].text}
+    assert set(gurps["rule_texts"]) == set(GurpsRuleset.rule_texts)
+    validate_server_message(c.welcome)
+
+
+def test_a_ruleset_without_texts_sends_an_empty_map() -> None:
+    """The texts are optional for a ruleset: clients then show the bare id."""
+    from combat_server.rules.ruleset import rulesets_json
+
+    class Untold(GurpsRuleset):
+        name = "untold"
+        version = "1.0"
+        rule_texts = {}
+
+    get_ruleset("gurps")
+    register(Untold(), "tests/server/test_rulesets.py")
+    try:
+        by_name = {r["name"]: r for r in rulesets_json()}
+    finally:
+        unregister("untold", "1.0")
+    assert by_name["untold"]["rule_texts"] == {}

@@ -15,13 +15,13 @@ from typing import Any, Mapping
 import attrs
 
 from combat_server.errors import reject
-from combat_server.rules.gurps import derived, injury as inj
+from combat_server.rules.gurps import derived, injury as inj, throwing
 from combat_server.rules.gurps.batch import Batch
 from combat_server.rules.kit.prompts import answered, open_prompt as prompt, roll_prompt
 from combat_server.rules.gurps.rolls import Mod, record, succeeded
 from combat_server.rules.gurps.sheet import Weapon
 from combat_server.rules.gurps.state import Attack
-from combat_server.rules.gurps.tables import POSTURES, THROW_DISTANCE, format_dice, range_speed_modifier
+from combat_server.rules.gurps.tables import POSTURES, format_dice, range_speed_modifier
 from combat_server.rules.model import JSON, FightState
 
 ATTACK_MANEUVERS = ("attack", "all_out_attack", "move_and_attack")
@@ -40,30 +40,12 @@ def thrown_object_weapon(b: Batch, attacker: str, obj: Mapping[str, Any], range_
                      field="object.weight")
     w = Fraction(weight).limit_denominator(1000)
     bl = derived.basic_lift(sheet.st)
-    if w > 8 * bl:  # G-12, A-07
+    if w > throwing.MAX_THROW_RATIO * bl:  # G-12, A-07
         raise reject("maneuver/too_heavy", f"{weight} lb is more than 8 x BL ({float(8 * bl):g} lb): it cannot be thrown")
-    ratio = w / bl
-    mult = next((m for r, m in THROW_DISTANCE if ratio <= r), THROW_DISTANCE[-1][1])  # G-13: the higher row
-    distance = sheet.st * mult
+    distance = sheet.st * throwing.distance_modifier(w / bl)  # G-13: the higher row
     if range_yards > distance:
         raise reject("maneuver/out_of_range", f"{weight} lb can be thrown {float(distance):g} yd (G-13), not {range_yards}")
-    tdice, tadds = derived.weapon_damage(sheet, Weapon("x", damage="thr"))
-    # G-14: thrust damage modified by weight.
-    if w <= bl / 8:
-        per_die = -2
-    elif w <= bl / 4:
-        per_die = -1
-    elif w <= bl / 2:
-        per_die = 0
-    elif w <= bl:
-        per_die = 1
-    elif w <= 2 * bl:
-        per_die = 0
-    elif w <= 4 * bl:
-        per_die = None  # -floor(dice/2) in total
-    else:
-        per_die = -1
-    adds = tadds + (-(tdice // 2) if per_die is None else per_die * tdice)
+    tdice, adds = throwing.thrown_damage(sheet.st, w, bl)  # G-14: thrust damage modified by weight
     name = str(obj.get("name") or "thrown object")
     return Weapon(name=name, kind="thrown", skill=sheet.dx - 3, damage=format_dice(tdice, adds), damage_type="cr",
                   weight=float(weight), max_range=int(distance), st_based=False, parry=None)

@@ -195,7 +195,12 @@ def spend_fatigue(b: Batch, args: Mapping[str, Any]) -> None:
     points = args.get("points")
     if not isinstance(points, int) or isinstance(points, bool) or not 1 <= points <= 100:
         raise reject("command/bad_field", "spend_fatigue: points must be 1..100", field="points")
-    reason = str(args.get("reason") or "")
+    lose_fatigue(b, cid, points, str(args.get("reason") or ""))
+
+
+def lose_fatigue(b: Batch, cid: str, points: int, reason: str) -> None:
+    """G-51: FP lost (spent, or dealt by a GM tool); at FP <= 0 each point also costs 1 HP (A-26),
+    which is injury (R-06), and at -FPmax the combatant falls unconscious."""
     sheet, cond = b.sheet(cid), b.cond(cid)
     fp_after, hp_loss = inj.spend_fatigue(cond.fp, sheet.fp_max, points)
     unconscious = fp_after <= -sheet.fp_max and not cond.unconscious

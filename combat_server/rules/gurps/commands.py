@@ -97,11 +97,23 @@ COMMANDS: Mapping[str, CommandSpec] = {s.name: s for s in (
     CommandSpec("import_character", ANY, {
         "file_name": {"type": "string", "description": "the file's name, recorded in the log"},
         "content": {"type": "string", "maxLength": 1 << 20,
-                    "description": "the .gcs file's text (GCS data version 4 or 5), at most 1 MiB"},
+                    "description": "the .gcs file's text (GCS data version 4 or 5), at most 1 MiB",
+                    # a client offers a file picker and drop target for this command (docs/protocol.md, Files)
+                    "contentMediaType": "application/json",
+                    "x-file": {"accept": ".gcs", "label": "GURPS Character Sheet (.gcs)", "name": "file_name",
+                               "over": "combatant", "report": "unused",
+                               "report_label": "Not used by the rules"}},
         "combatant": {"type": "string", "description": "re-import over this combatant: its HP, FP and conditions stay"},
         "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9_-]{0,63}$", "description": "a new combatant's id"},
         "side": {"enum": ["pc", "npc"]},
         "hidden": {"type": "boolean"},
     }, required=("file_name", "content"),
         help="import a GURPS Character Sheet (.gcs) file as a new combatant, or over one (#13)"),
+    CommandSpec("apply_tool", GM, {
+        "tool": {"type": "string", "description": "a GM tool's name (subscribed.tools)"},
+        "inputs": {"type": "object", "description": "the tool's inputs, checked against its input schema"},
+        "targets": {"type": "array", "items": {"type": "string"},
+                    "description": "the combatants it hurts: at least one, each once"},
+    }, required=("tool", "targets"), denied="only the GM applies a GM tool's result",
+        help="roll a GM tool's damage or fatigue and apply it to combatants through the injury path (#12)"),
 )}

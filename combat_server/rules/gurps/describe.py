@@ -18,6 +18,7 @@ from combat_server.rules.describe import (
 from combat_server.rules.gurps import derived, maneuvers
 from combat_server.rules.gurps.attacks import defense_options
 from combat_server.rules.gurps.batch import Batch
+from combat_server.rules.gurps.presentation import card
 from combat_server.rules.gurps.sheet import Sheet, Weapon
 from combat_server.rules.gurps.state import Combat, Condition
 from combat_server.rules.gurps.tables import POSTURE_STEPS, format_dice
@@ -105,8 +106,9 @@ def describe(ruleset: Ruleset, state: FightState, viewer: Viewer) -> Description
         bars.extend(c_bars)
         badges.extend(c_badges)
         summaries.append(c_summary)
+    stats = tuple(s for cid, c in state.combatants.items() if sees(cid) for s in card(c))  # #13: the card
     return Description(tuple(actions), prompts, tuple(bars), tuple(badges), tuple(summaries),
-                       _waiting_for(state, blocking))
+                       _waiting_for(state, blocking), stats)
 
 
 # Memos: a description is computed for each kind of seat after every command, and most

@@ -278,6 +278,23 @@ class CharacterImported:
     fp: int = 0
 
 
+@attrs.frozen
+class ToolApplied:
+    tool: str
+    title: str
+    inputs: Obj
+    steps: list[Obj]
+    summary: str
+    harm: Obj
+    target: str
+    dice: list[int]
+    points: int
+    dr: int = 0
+    penetrating: int = 0
+    multiplier: str = "1"
+    injury: int = 0
+
+
 #: Fields of an attack (``attack_rolled``'s ``attack``, the pending attack) that reveal a hidden
 #: attacker's skill and damage.
 ATTACK_SECRETS = ("effective", "margin", "damage_dice", "damage_adds")
@@ -344,6 +361,8 @@ EVENTS = EventRegistry(
     EventSpec("weapon_reloaded", WeaponReloaded, on_payload(apply._weapon_reloaded),
               explain._simple("{combatant} reloads {weapon}: {shots} shot(s) again after {turns} turn(s) of Ready "
                               "(G-33).")),
+    EventSpec("tool_applied", ToolApplied, on_payload(apply._noop), explain._tool_applied,
+              secrets=(Secret("target", ("inputs", "steps", "dr", "penetrating", "multiplier", "injury")),)),
     EventSpec("fright_check_demanded", FrightCheckDemanded, on_payload(apply._noop),
               explain._simple("The GM calls for a Fright Check for {combatant}: Will{modifier:+d} (G-18).")),
 )

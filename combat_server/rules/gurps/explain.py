@@ -283,6 +283,28 @@ def _simple(fmt: str) -> Callable[[FightState, Mapping[str, Any], Hidden], str]:
                                          else v.replace("_", " ") if k == "maneuver" else v for k, v in p.items()})
 
 
+def _tool_applied(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
+    """#12: the tool, its rule ids and the roll; the target's DR and injury unless its sheet is hidden."""
+    harm = p["harm"]
+    times = f" x {harm['multiplier']}" if harm.get("multiplier", 1) != 1 else ""
+    times += f" - {harm['minus']}" if harm.get("minus") else ""  # absorption taken off after scaling
+    rules = f"{harm['rule']}, R-01" if times else harm["rule"]
+    if p["dice"]:
+        adds = f"{harm['adds']:+d}" if harm["adds"] else ""
+        how = f"[{', '.join(str(d) for d in p['dice'])}]{adds}{times} = "
+    else:
+        how = f"{harm['adds']}{times} = " if times else ""
+    text = f"The GM applies {p['title']} to {_n(s, p['target'])}: {how}{p['points']} {harm['kind']} ({rules})"
+    if harm["kind"] == "fat" or p["target"] in h:
+        return text + "."
+    if harm["kind"] == "injury":
+        return text + f"; {p['injury']} HP lost as it is ({harm['rule']})."
+    if p["penetrating"] <= 0:
+        return text + f"; DR {p['dr']}: nothing gets through (G-42)."
+    return (text + f"; DR {p['dr']} -> {p['penetrating']} penetrating; x{p['multiplier']} -> injury "
+            f"{p['injury']} (G-42, A-20).")
+
+
 def _counter_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     verdict = "hits the attacker's limb; no defence allowed" if p["success"] else "misses"
     return (f"{_n(s, p['combatant'])} counters the unarmed attack with {p['weapon']}: "

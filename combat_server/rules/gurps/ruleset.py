@@ -4,24 +4,29 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Mapping
 
-from combat_server.rules.gurps import attacks, checks, importing, maneuvers, sheet as sheet_mod
-from combat_server.rules.describe import Description, Viewer
+from combat_server.rules.gurps import attacks, checks, importing, maneuvers, sheet as sheet_mod, tool_apply
+from combat_server.rules.describe import Description, Field, Viewer
 from combat_server.rules.gurps.apply import after_core
 from combat_server.rules.gurps.describe import describe
 from combat_server.rules.gurps.batch import Batch, StandInDice
 from combat_server.rules.gurps.commands import COMMANDS
 from combat_server.rules.gurps.events import COMBAT_SECRETS, EVENTS, HIDDEN_PROMPT_TEXT, VISIBLE_CONDITION
 from combat_server.rules.gurps.explain import combatant_view
+from combat_server.rules.gurps.presentation import ADJUST_FIELDS, QUIET_EVENTS
 from combat_server.rules.gurps.turns import settle, start_combat
 from combat_server.rules.gurps.sheet import Sheet
 from combat_server.rules.gurps.demo import DEMO
+from combat_server.rules.gurps.rule_texts import RULE_TEXTS
 from combat_server.rules.gurps.sheet_schema import sheet_schema
 from combat_server.rules.gurps.state import Combat, Condition
+from combat_server.rules.gurps.tools.catalog import CALCULATORS
 from combat_server.rules import core
 from combat_server.rules.commands import CommandSpec
+from combat_server.rules.kit.calculators import CalculatorSpec
 from combat_server.rules.kit.events import EventSpec, Secret
 from combat_server.rules.model import JSON, Command, DiceSource, Event, EventDraft, FightState, Prompt
 from combat_server.rules.options import OptionSpec
+from combat_server.rules.rule_text import RuleText
 from combat_server.rules.ruleset import Ruleset
 
 
@@ -56,10 +61,15 @@ class GurpsRuleset(Ruleset[Sheet, Condition, Combat]):
     )
     commands: ClassVar[Mapping[str, CommandSpec]] = COMMANDS
     demo: ClassVar[Mapping[str, JSON] | None] = DEMO
+    rule_texts: ClassVar[Mapping[str, RuleText]] = RULE_TEXTS
     events: ClassVar[Mapping[str, EventSpec]] = EVENTS
+    calculators: ClassVar[Mapping[str, CalculatorSpec]] = CALCULATORS
+    tool_apply_command: ClassVar[str] = "apply_tool"
     visible_condition: ClassVar[tuple[str, ...]] = VISIBLE_CONDITION
     combat_secrets: ClassVar[tuple[Secret, ...]] = COMBAT_SECRETS
     hidden_prompt_text: ClassVar[Mapping[str, str]] = HIDDEN_PROMPT_TEXT
+    adjust_fields: ClassVar[tuple[Field, ...]] = ADJUST_FIELDS
+    quiet_events: ClassVar[frozenset[str]] = QUIET_EVENTS
 
     def validate_sheet(self, raw: Mapping[str, JSON]) -> Sheet:
         return sheet_mod.validate_sheet(raw)
@@ -95,6 +105,8 @@ class GurpsRuleset(Ruleset[Sheet, Condition, Combat]):
             checks.spend_fatigue(b, args)
         elif t == "import_character":
             importing.import_character(b, args, command.actor)
+        elif t == "apply_tool":
+            tool_apply.apply_tool(b, args)
         settle(b)
         return b.drafts
 

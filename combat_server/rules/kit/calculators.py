@@ -14,8 +14,9 @@ the ruleset's event, which carries the inputs and these steps.
 from __future__ import annotations
 
 import importlib
+import math
 from fractions import Fraction
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, TypeVar
 
 import attrs
 
@@ -53,22 +54,41 @@ class Harm:
     """What applying a calculation does to a combatant: dice of damage of a type (``3d+2 cr``).
 
     ``dice`` and ``adds`` are the roll to make when the GM applies it (rolled and
-    recorded like any roll, manual faces allowed); ``per_die`` is for rules that
-    deal e.g. 1 point per die (0: normal d6 faces). ``kind`` is the damage type the
-    ruleset's injury path takes (``cr``, ``burn``, ``fat`` for fatigue, ...).
+    recorded like any roll, manual faces allowed; no dice: a fixed number of points).
+    ``multiplier`` scales the rolled total for rules that scale damage (exposure by
+    body size, a collision's mass and hardness) and ``minus`` is taken off after it
+    (absorption, which cannot be folded into whole ``adds`` once the total is
+    scaled): both kept exact, the result floored once at the end (R-01). ``kind`` is
+    the damage type the ruleset's injury path takes (``cr``, ``burn``, ``fat`` for
+    fatigue, ...).
     """
 
     dice: int
     adds: int
     kind: str
     rule: str
+    multiplier: Fraction = Fraction(1)
+    minus: Fraction = Fraction(0)
 
     def to_json(self) -> dict[str, JSON]:
-        return {"dice": self.dice, "adds": self.adds, "kind": self.kind, "rule": self.rule}
+        out: dict[str, JSON] = {"dice": self.dice, "adds": self.adds, "kind": self.kind, "rule": self.rule}
+        if self.multiplier != 1:
+            out["multiplier"] = number(self.multiplier)
+        if self.minus:
+            out["minus"] = number(self.minus)
+        return out
 
     def text(self) -> str:
         adds = f"{self.adds:+d}" if self.adds else ""
-        return f"{self.dice}d{adds} {self.kind}"
+        roll = f"{self.dice}d{adds}" if self.dice else str(self.adds)
+        times = f" x {number(self.multiplier)}" if self.multiplier != 1 else ""
+        minus = f" - {number(self.minus)}" if self.minus else ""
+        return f"{roll}{times}{minus} {self.kind}"
+
+    def total(self, faces: tuple[int, ...] | list[int]) -> int:
+        """The points the rolled ``faces`` deal: (sum + adds) x multiplier - minus, floored once (R-01),
+        never below 0; the ruleset's injury path takes it from there (DR, wound multiplier, ...)."""
+        return max(0, math.floor((sum(faces) + self.adds) * self.multiplier - self.minus))
 
 
 @attrs.frozen
@@ -97,6 +117,27 @@ class Calculation:
         if self.harm is not None:
             out["harm"] = self.harm.to_json()
         return out
+
+
+_T = TypeVar("_T")
+
+
+class Workings:
+    """The steps of one calculation as it runs: each number is written down with its rule id
+    when it is worked out, so the steps cannot drift from the arithmetic."""
+
+    def __init__(self, tool: str, inputs: Mapping[str, JSON]) -> None:
+        self.tool = tool
+        self.inputs = inputs
+        self.steps: list[Step] = []
+
+    def step(self, text: str, value: _T, rule: str) -> _T:
+        """Write down ``value`` (returned unchanged) with what it is and the rule that says so."""
+        self.steps.append(Step(text, number(value) if isinstance(value, (Fraction, int, float)) else value, rule))
+        return value
+
+    def done(self, result: Mapping[str, JSON], summary: str, harm: Harm | None = None) -> Calculation:
+        return Calculation(self.tool, dict(self.inputs), tuple(self.steps), dict(result), summary, harm)
 
 
 @attrs.frozen
@@ -169,15 +210,56 @@ class CalculatorSpec:
             details: dict[str, JSON] = {"field": name}
             if "enum" in schema:
                 details["known"] = list(schema["enum"])
-            raise reject("tool/bad_input", f"{self.name}: input {name!r} must be {describe_schema(schema)}",
-                         **details)
+            # a pattern says little to a person: its description says what to type ("a fraction such as 1/36")
+            what = schema["description"] if "pattern" in schema and "description" in schema else describe_schema(schema)
+            raise reject("tool/bad_input", f"{self.name}: input {name!r} must be {what}", **details)
         out = {k: v["default"] for k, v in self.inputs.items() if "default" in v}
         out.update(raw)
+        for name, value in out.items():  # JSON Schema's integer takes 2.0: the tools get 2
+            if isinstance(value, float) and self.inputs[name].get("type") == "integer":
+                out[name] = int(value)
         return out
 
     def calculate(self, raw: Mapping[str, JSON]) -> Calculation:
         """Check the inputs, then run the tool."""
         return self.run(self.check(raw))
+
+    def prefilled(self, numbers: Mapping[str, JSON]) -> dict[str, JSON]:
+        """The inputs ``prefill`` finds in a combatant's ``numbers`` (``Ruleset.tool_numbers``).
+
+        A path may be dotted (``skills.Climbing``); a number written as ``"p/q"`` text
+        is read as a number; a value missing or of the wrong kind is left out (the
+        input keeps its default, or must be given).
+        """
+        out: dict[str, JSON] = {}
+        for name, path in self.prefill.items():
+            value: Any = numbers
+            for part in path.split("."):
+                value = value.get(part) if isinstance(value, Mapping) else None
+            found = _as_number(value)
+            if found is None:
+                continue
+            if self.inputs[name].get("type") == "integer":
+                if found.denominator == 1:
+                    out[name] = int(found)
+            else:
+                out[name] = int(found) if found.denominator == 1 else float(found)
+        return out
+
+
+def _as_number(value: Any) -> Fraction | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, float) and math.isfinite(value):
+        return Fraction(value)
+    if isinstance(value, str):
+        try:
+            return Fraction(value)
+        except (ValueError, ZeroDivisionError):
+            return None
+    return None
 
 
 def registry(*specs: CalculatorSpec) -> Mapping[str, CalculatorSpec]:
