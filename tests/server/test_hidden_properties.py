@@ -76,11 +76,18 @@ def numbers(value: Any, key: str = "") -> Iterator[tuple[str, int]]:
             yield from numbers(v, key)
 
 
+#: Parts of ``subscribed`` that are the ruleset's declarations (command and GM-tool specs): the same
+#: for every seat of every fight, so they cannot carry a fight's hidden sheet (a tool's input range
+#: may share a number with one).
+DECLARATIONS = ("commands", "tools")
+
+
 def leaks(messages: list[dict[str, Any]], forbidden: set[int]) -> list[tuple[str, int, str]]:
     """``welcome`` is left out: it is the same for every connection and sent before any fight, so it
     cannot carry a fight's hidden sheet (its rulesets' demo sheets may share a number with one)."""
-    return [(where, n, str(m.get("type"))) for m in messages if m.get("type") != "welcome"
-            for where, n in numbers(m) if n in forbidden]
+    scanned = [{k: v for k, v in m.items() if k not in DECLARATIONS} if m.get("type") == "subscribed" else m
+               for m in messages if m.get("type") != "welcome"]
+    return [(where, n, str(m.get("type"))) for m in scanned for where, n in numbers(m) if n in forbidden]
 
 
 slot = st.integers(0, SLOTS - 1)
