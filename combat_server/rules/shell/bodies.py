@@ -1,0 +1,85 @@
+"""SHELL hit-location tables per body type, and what a creature's size puts out of reach
+(S-16 animals and aliens, S-29 location modifiers, A-63).
+
+Why data: S-16 says hit-location modifiers differ by body type and gives one figure
+(a normal-sized quadruped is -2 to the head or face); A-63 settles that a body
+type's table **replaces** the humanoid one (the quadruped's face is -2, not
+-3 - 2). A table maps each bookkeeping location (damage.LOCATIONS) the body has to
+its S-29 kind and AT modifier, so damage, crippling and armour keep working on the
+kind (a foreleg is a leg, S-37) and a location the body lacks cannot be aimed at.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+import attrs
+
+from combat_server.rules.shell import charts, damage
+
+HUMANOID = "humanoid"
+NORMAL = "normal"
+
+
+@attrs.frozen
+class Location:
+    """One row of a body's table: the bookkeeping name, its S-29 kind and its AT modifier."""
+
+    name: str
+    kind: str
+    at: int
+
+
+def _humanoid() -> tuple[Location, ...]:
+    """Today's S-29 chart over the humanoid bookkeeping locations."""
+    return tuple(Location(name, damage.kind(name), charts.LOCATION_AT[damage.kind(name)])
+                 for name in damage.HUMANOID_LOCATIONS)
+
+
+#: S-16 / A-63: the quadruped's own table (a dog, a horse, a lion): head and face -2 (S-16's
+#: example, replacing the humanoid -2 / -3); four legs and feet at the humanoid leg and foot
+#: modifiers; no arms or hands. The other rows keep their S-29 values.
+_QUADRUPED_AT: Mapping[str, int] = {
+    "torso": 0, "heart": -2, "groin": -2, "head": -2, "face": -2, "neck": -4, "eye": -5, "leg": -1, "foot": -3,
+}
+
+
+def _quadruped() -> tuple[Location, ...]:
+    names = [n for n in damage.HUMANOID_LOCATIONS if damage.kind(n) in _QUADRUPED_AT and damage.kind(n) not in
+             ("leg", "foot")] + list(damage.QUADRUPED_LIMBS)
+    return tuple(Location(name, damage.kind(name), _QUADRUPED_AT[damage.kind(name)]) for name in names)
+
+
+#: Body type -> its hit-location table (S-16, A-63). Humanoid is the S-29 chart unchanged.
+BODIES: Mapping[str, tuple[Location, ...]] = {HUMANOID: _humanoid(), "quadruped": _quadruped()}
+
+#: Size relative to a man-sized attacker -> the location kinds it puts out of reach (S-16):
+#: a tiny creature's eyes cannot be aimed at (a leprechaun's eyes with a broadsword); a huge
+#: one's head, face, neck and eyes are out of reach from the ground, unless the attacker
+#: stands higher than it (S-29's higher-ground case).
+SIZES: Mapping[str, tuple[str, ...]] = {
+    "tiny": ("eye",), NORMAL: (), "huge": ("head", "face", "neck", "eye"),
+}
+#: The sizes whose out-of-reach kinds come within reach of an attacker standing higher.
+REACHED_FROM_ABOVE = ("huge",)
+
+
+def table(body: str) -> tuple[Location, ...]:
+    return BODIES[body]
+
+
+def location(body: str, name: str) -> Location | None:
+    """The row of ``name`` in the body's table, or None when the body has no such location."""
+    return next((row for row in BODIES[body] if row.name == name), None)
+
+
+def kind_at(body: str, kind: str) -> int:
+    """The AT modifier for aiming at a location kind on this body (S-29, replaced per A-63)."""
+    return next(row.at for row in BODIES[body] if row.kind == kind)
+
+
+def unreachable(size: str, higher: bool = False) -> tuple[str, ...]:
+    """The location kinds a creature of ``size`` puts out of reach (S-16)."""
+    if higher and size in REACHED_FROM_ABOVE:
+        return ()
+    return SIZES[size]
