@@ -101,3 +101,13 @@ def test_an_unknown_input_is_refused() -> None:
     with pytest.raises(Rejected) as err:
         TOOL.calculate({"tail": 1})
     assert err.value.code == "tool/unknown_input"
+
+
+def test_gm_tools_doc_lists_the_creature_tool_with_its_rules_and_inputs() -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "gm-tools.md").read_text(encoding="utf-8")
+    heading = f"#### `{TOOL.name}`: {TOOL.title} ({', '.join(TOOL.rules)})"
+    assert heading in text
+    section = text[text.index(heading):]
+    assert all(f"| `{name}` |" in section for name in TOOL.inputs)
