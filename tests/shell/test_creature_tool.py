@@ -111,3 +111,17 @@ def test_gm_tools_doc_lists_the_creature_tool_with_its_rules_and_inputs() -> Non
     assert heading in text
     section = text[text.index(heading):]
     assert all(f"| `{name}` |" in section for name in TOOL.inputs)
+
+
+def test_the_terminal_client_reads_the_creature_tool_from_its_declaration() -> None:
+    """``tool creature body=quadruped predator=6 as=wolf`` runs it prefilled from the wolf; ``help tool
+    creature`` shows each input with its choices and what ``as=`` fills."""
+    from combat_server.tui import Calc, help_text, parse_line
+
+    tools = [TOOL.to_json()]
+    state = {"combatants": {"wolf": {"name": "Wolf"}}}
+    gm = {"seat_id": "gm", "role": "gm", "label": "GM", "combatants": []}
+    assert parse_line("tool creature body=quadruped predator=6 as=wolf", state, gm, None, [], tools) == \
+        Calc("creature", {"body": "quadruped", "predator": 6}, "wolf")
+    text = help_text(None, [], "tool creature", tools)
+    assert "quadruped" in text and "ag_now" in text
