@@ -93,6 +93,12 @@ def test_a_hit_on_a_foreleg_is_booked_to_that_leg_and_cripples_it(table: Table) 
     assert table.refold_matches()
 
 
+def test_a_centaurs_arm_is_aimed_at_as_a_humanoids(table: Table) -> None:
+    """The humanoid portion of a centaur keeps the S-29 values: arm -1, so AT 5 - 1 = 4."""
+    _fight(table, "centaur", {**WOLF, "body": "centaur"})
+    assert at_total(table.act("knight", "attack", target="centaur", location="right arm")) == 4
+
+
 def test_aiming_at_a_location_the_body_lacks_is_refused(table: Table) -> None:
     _fight(table, "wolf", WOLF)
     err = _refused(table, "command/bad_field", {"target": "wolf", "location": "left arm"})

@@ -33,7 +33,7 @@ async def gm(make_server: MakeServer) -> AsyncIterator[CombatClient]:  # noqa: F
 async def test_subscribed_lists_the_creature_tool(gm: CombatClient) -> None:
     (tool,) = gm.tools
     assert tool["name"] == "creature" and "S-16" in tool["rules"] and "A-63" in tool["rules"]
-    assert tool["inputs"]["properties"]["body"]["enum"] == ["humanoid", "quadruped"]
+    assert tool["inputs"]["properties"]["body"]["enum"] == ["humanoid", "quadruped", "centaur"]
 
 
 async def test_calculate_prefills_ag_from_the_wolf(gm: CombatClient) -> None:

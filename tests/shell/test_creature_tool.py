@@ -61,6 +61,29 @@ def test_the_humanoid_table_is_the_s29_chart() -> None:
         (-3, -4, -5, -3, -1)
 
 
+def test_a_centaur_has_a_humanoid_portion_on_four_legs() -> None:
+    """S-16's centaur: head -2, face -3, arms and hands as a humanoid's (S-29), four legs and feet."""
+    table = _at(_run(body="centaur"))
+    assert (table["face"], table["left arm"], table["right hand"]) == (-3, -1, -3)
+    assert (table["left foreleg"], table["right hind foot"]) == (-1, -3) and len(table) == 20
+
+
+def test_a_centaurs_hind_legs_are_the_far_side_from_the_front() -> None:
+    """S-16: attacking a centaur's hind legs from the front is a far-side attack: leg -1 and -3 = -4."""
+    calc = _run(body="centaur")
+    assert calc.result["far_side"] == ["left hind leg", "right hind leg", "left hind foot", "right hind foot"]
+    assert any(s.value == -4 and "left hind leg" in s.text and s.rule == "S-16, S-29" for s in calc.steps)
+
+
+def test_a_centaurs_humanoid_portion_is_the_far_side_from_behind() -> None:
+    far = _run(body="centaur", facing="behind").result["far_side"]
+    assert far == ["head", "face", "neck", "left eye", "right eye", "left arm", "right arm", "left hand", "right hand"]
+
+
+def test_a_quadruped_has_no_far_side_by_shape() -> None:
+    assert _run(body="quadruped").result["far_side"] == []
+
+
 def test_a_tiny_creatures_eyes_are_out_of_reach() -> None:
     assert _run(size="tiny").result["unreachable"] == ["left eye", "right eye"]
 
@@ -90,6 +113,7 @@ def test_the_tool_is_informational_with_nothing_to_apply() -> None:
     ({"predator": -1}, "tool/bad_input", "predator"),
     ({"ag": 0}, "tool/bad_input", "ag"),
     ({"el": 5}, "tool/bad_input", "el"),
+    ({"facing": "above"}, "tool/bad_input", "facing"),
 ])
 def test_a_bad_input_is_refused_naming_the_field(inputs: dict[str, Any], code: str, field: str) -> None:
     with pytest.raises(Rejected) as err:

@@ -50,8 +50,28 @@ def _quadruped() -> tuple[Location, ...]:
     return tuple(Location(name, damage.kind(name), _QUADRUPED_AT[damage.kind(name)]) for name in names)
 
 
+def _centaur() -> tuple[Location, ...]:
+    """S-16's centaur: a humanoid portion (head, arms, hands at their S-29 values) on a quadruped's
+    four legs and feet."""
+    upper = tuple(row for row in _humanoid() if row.kind not in ("leg", "foot"))
+    lower = tuple(row for row in _quadruped() if row.name in damage.QUADRUPED_LIMBS)
+    return upper + lower
+
+
 #: Body type -> its hit-location table (S-16, A-63). Humanoid is the S-29 chart unchanged.
-BODIES: Mapping[str, tuple[Location, ...]] = {HUMANOID: _humanoid(), "quadruped": _quadruped()}
+BODIES: Mapping[str, tuple[Location, ...]] = {HUMANOID: _humanoid(), "quadruped": _quadruped(),
+                                              "centaur": _centaur()}
+
+_HIND = ("left hind leg", "right hind leg", "left hind foot", "right hind foot")
+_HUMANOID_PORTION = ("head", "face", "neck", "left eye", "right eye", "left arm", "right arm", "left hand",
+                     "right hand")
+#: S-16: where the "far side" (S-29's -3) lies depends on the shape: a centaur's hind legs and feet
+#: seen from the front, its humanoid portion seen from behind. A body not listed has the usual far
+#: side, the locations facing away, for the attacker to judge.
+FAR_SIDE: Mapping[str, Mapping[str, tuple[str, ...]]] = {
+    "centaur": {"front": _HIND, "behind": _HUMANOID_PORTION},
+}
+FACINGS = ("front", "behind")
 
 #: Size relative to a man-sized attacker -> the location kinds it puts out of reach (S-16):
 #: a tiny creature's eyes cannot be aimed at (a leprechaun's eyes with a broadsword); a huge
@@ -76,6 +96,11 @@ def location(body: str, name: str) -> Location | None:
 def kind_at(body: str, kind: str) -> int:
     """The AT modifier for aiming at a location kind on this body (S-29, replaced per A-63)."""
     return next(row.at for row in BODIES[body] if row.kind == kind)
+
+
+def far_side(body: str, facing: str) -> tuple[str, ...]:
+    """The locations on the far side (S-29's -3) of this body seen from ``facing`` (S-16)."""
+    return FAR_SIDE.get(body, {}).get(facing, ())
 
 
 def unreachable(size: str, higher: bool = False) -> tuple[str, ...]:

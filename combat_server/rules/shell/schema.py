@@ -140,7 +140,8 @@ SHEET_SCHEMA: dict[str, JSON] = {
         "armour": {"type": "array", "items": _ARMOUR, "title": "Armour"},
         "body": {"enum": list(bodies.BODIES), "default": bodies.HUMANOID, "title": "Body type",
                  "description": "Whose hit-location table attackers aim at (S-16, A-63): a quadruped's "
-                                "head and face are -2 and it has four legs, no arms."},
+                                "head and face are -2 and it has four legs, no arms; a centaur has a "
+                                "humanoid's upper body on four legs."},
         "size": {"enum": list(bodies.SIZES), "default": bodies.NORMAL, "title": "Size",
                  "description": "Beside a man-sized attacker (S-16): a tiny creature's eyes are out of reach; "
                                 "a huge one's head, face, neck and eyes unless the attacker stands higher."},
