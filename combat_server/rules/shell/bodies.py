@@ -7,6 +7,8 @@ type's table **replaces** the humanoid one (the quadruped's face is -2, not
 -3 - 2). A table maps each bookkeeping location (damage.LOCATIONS) the body has to
 its S-29 kind and AT modifier, so damage, crippling and armour keep working on the
 kind (a foreleg is a leg, S-37) and a location the body lacks cannot be aimed at.
+Bodies: humanoid (the S-29 chart), quadruped, and S-16's centaur, whose far side
+depends on which way it is attacked from.
 """
 
 from __future__ import annotations
