@@ -290,6 +290,11 @@ def _word(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
 
+def _choice_word(choice: Mapping[str, Any]) -> str:
+    """A choice as listed: its value, or its label when the value is null (a "leave it as it is" choice)."""
+    return _word(choice["value"]) if choice["value"] is not None else str(choice.get("label") or "none")
+
+
 def _verb_of(action: Mapping[str, Any]) -> str:
     """The word that names an action: its id up to any ``:`` (``trigger_wait:tam`` -> ``trigger_wait``)."""
     return str(action["id"]).split(":", 1)[0].lower()
@@ -701,7 +706,7 @@ def completions(line: str, state: Mapping[str, Any], seat: Mapping[str, Any], de
             return []
         f = open_[0]
         if f.get("type") == "choice":
-            return [_word(c["value"]) for c in f.get("choices") or ()]
+            return [_word(c["value"]) for c in f.get("choices") or () if c["value"] is not None]
         return [f"{f['name']}=<{_field_usage(f)}>"]
     answering = _answer_verbs(description, commands)
     if verb in answering:
@@ -909,7 +914,7 @@ def _your_turn(state: Mapping[str, Any], description: Description | None) -> str
     verbs = ", ".join(dict.fromkeys(_verb_of(a) for a in actions))
     head = f"Your turn: {names.get(who, who)} chooses: {verbs}." if who else f"You can: {verbs}."
     # the choices of the first (the ruleset's usual) action; help ACTION shows any other's
-    details = " ".join(f"{f.get('label') or f['name']}: {', '.join(_word(c['value']) for c in f['choices'])}."
+    details = " ".join(f"{f.get('label') or f['name']}: {', '.join(_choice_word(c) for c in f['choices'])}."
                        for f in actions[0].get("fields") or () if f.get("type") == "choice" and f.get("choices"))
     return f"{head} {details} (help ACTION for more)".replace("  ", " ")
 

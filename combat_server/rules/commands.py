@@ -45,6 +45,10 @@ class CommandSpec:
     naming the combatant (``controls``) or the prompt (``answers``, of kind
     ``prompt_kind``). ``gm_fields`` are fields only the GM may send (G-35
     circumstance modifiers). ``when_ended``: allowed after the fight ended.
+    ``variant`` names a field whose value selects the fields that apply
+    (``maneuver``); ``variants`` maps each value to them, besides ``required`` and
+    ``variant`` itself: a field of the command that does not apply to the chosen
+    variant is refused as unknown, never dropped (#14).
     """
 
     name: str
@@ -57,6 +61,8 @@ class CommandSpec:
     when_ended: bool = False
     help: str = ""
     denied: str = ""  # the refusal text for a non-GM (default "only the GM may <name>")
+    variant: str = ""
+    variants: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
     _validator: Any = attrs.field(init=False, eq=False, repr=False)
     _fast: Mapping[str, Callable[[JSON], bool] | None] = attrs.field(init=False, eq=False, repr=False)
 
@@ -68,6 +74,9 @@ class CommandSpec:
             raise ValueError(f"command {self.name}: subject {self.subject!r} is not one of its required fields")
         if not set(self.required) | set(self.gm_fields) <= set(self.args):
             raise ValueError(f"command {self.name}: required or GM-only fields it does not declare")
+        if self.variants and (self.variant not in self.args
+                              or not {f for fs in self.variants.values() for f in fs} <= set(self.args)):
+            raise ValueError(f"command {self.name}: variant fields it does not declare")
         # jsonschema ships no type stubs, hence the import by name (as server/protocol.py).
         cls = importlib.import_module("jsonschema").Draft202012Validator
         cls.check_schema(self.schema())
@@ -88,19 +97,32 @@ class CommandSpec:
             out["gm_fields"] = list(self.gm_fields)
         if self.when_ended:
             out["when_ended"] = True
+        if self.variants:
+            out["variant"] = self.variant
+            out["variants"] = {k: list(v) for k, v in self.variants.items()}
         return out
 
     def refuse_unknown(self, args: Mapping[str, JSON]) -> None:
         """Refuse a field the command does not have.
 
         Why: a misspelt field (``weapn``) would otherwise be dropped silently and the
-        command applied as if it were not there. A declared field the chosen maneuver
-        does not need is accepted and ignored.
+        command applied as if it were not there. So is a field of the command that the
+        chosen variant does not take (a ``posture`` with ``move``, a ``weapon`` with
+        ``do_nothing``): nothing a client sends is silently dropped (#14).
         """
         unknown = sorted(k for k in args if k not in self.args)
         if unknown:
             raise reject("command/unknown_field",
                          f"{self.name}: no field {', '.join(repr(k) for k in unknown)} (misspelt?)", fields=unknown)
+        chosen = args.get(self.variant) if self.variant else None
+        if isinstance(chosen, str) and chosen in self.variants:
+            takes = set(self.variants[chosen]) | set(self.required) | {self.variant}
+            extra = sorted(k for k in args if k not in takes)
+            if extra:
+                raise reject("command/unknown_field",
+                             f"{self.name} {chosen}: no field {', '.join(repr(k) for k in extra)} (it takes "
+                             f"{', '.join(sorted(takes - set(self.required) - {self.variant})) or 'no other field'})",
+                             fields=extra)
 
     def validate(self, args: Mapping[str, JSON]) -> None:
         """Refuse a missing required field, or a value its schema does not allow, naming the field."""

@@ -73,6 +73,10 @@ class Table:
     def last(self, type_: str) -> Any:
         return self.events(type_)[-1]
 
+    def explained(self, seq: int) -> str:
+        """The log's sentence for event ``seq``."""
+        return next(e.explanation for e in self.engine.history(self.fight_id) if e.event.seq == seq)
+
     def refold_matches(self) -> bool:
         self.engine.forget(self.fight_id)
         fresh = self.engine.load(self.fight_id)

@@ -2,7 +2,7 @@
 
 The knight of conftest: ST 12, DX 12, HT 11 -> Basic Speed 5.75, Basic Move 5; HP 12.
 Dodge = floor(5.75 + 3) = 8 (G-39); Parry with the broadsword (skill 13) = 3 + 6 = 9 (G-41);
-Block with the medium shield (skill 12) = 3 + 6 = 9 (G-40); the punch (DX 12) parries at 9 too.
+Block with the medium shield (skill 12) = 3 + 6 = 9 (G-40); no punch: sword and shield fill both hands (G-41).
 HP 12: HT rolls from 0 (G-44), death checks at -12, -24, -36, -48 and death at -60 (G-45).
 """
 
@@ -24,7 +24,7 @@ def test_the_card_gives_the_defences_scores_and_hp_thresholds(table: Table) -> N
     card = _card(table, "knight")
     assert card["Dodge"] == ("Defences", "8", "G-39")
     assert card["Parry (broadsword)"] == ("Defences", "9", "G-41")
-    assert card["Parry (punch)"] == ("Defences", "9", "G-41")
+    assert "Parry (punch)" not in card
     assert card["Block (medium shield)"] == ("Defences", "9", "G-40")
     assert (card["DR"][1], card["Will"][1], card["Per"][1], card["Move"][1]) == ("0", "10", "10", "5")
     assert [card[k][1] for k in ("HP ≤ 0", "−1×HP", "−2×HP", "−3×HP", "−4×HP", "−5×HP")] == [

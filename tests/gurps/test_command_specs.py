@@ -206,3 +206,21 @@ def test_the_fast_field_checks_agree_with_the_json_schema_at_the_edges(spec: Com
 @given(data=st.data())
 def test_the_fast_field_checks_agree_with_the_json_schema(spec: CommandSpec, name: str, data: st.DataObject) -> None:
     _agrees(spec, name, data.draw(_JSON_VALUES))
+
+
+def test_a_variant_takes_only_its_own_fields() -> None:
+    """#14: ``variants`` (by the value of ``variant``) say which fields apply; another field of the
+    command is refused as unknown, naming it, before the rules run."""
+    spec = CommandSpec("stance", ANY, {"stance": {"enum": ["guard", "lunge"]}, "hand": {"type": "string"},
+                                       "yards": {"type": "integer"}},
+                       required=("stance",), variant="stance", variants={"guard": ("hand",), "lunge": ("yards",)})
+    check_command(spec, _state(), Command("stance", {"stance": "guard", "hand": "left"}, ALICE))
+    with pytest.raises(Rejected) as err:
+        check_command(spec, _state(), Command("stance", {"stance": "guard", "yards": 2}, ALICE))
+    assert err.value.code == "command/unknown_field" and err.value.details["fields"] == ["yards"]
+    assert spec.to_json()["variants"] == {"guard": ["hand"], "lunge": ["yards"]}
+
+
+def test_a_spec_whose_variants_name_undeclared_fields_is_refused_when_declared() -> None:
+    with pytest.raises(ValueError, match="variant"):
+        CommandSpec("stance", ANY, {"stance": {"type": "string"}}, variant="stance", variants={"guard": ("hand",)})

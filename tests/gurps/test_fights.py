@@ -133,7 +133,7 @@ def test_wizard_against_troll(table: Table) -> None:
     t.add("troll", troll, side="npc")
     t.send("start_combat", {"order": ["wizard", "troll"]})
     t.send("spend_fatigue", {"combatant": "wizard", "points": 3, "reason": "casting"})
-    t.maneuver("wizard", "concentrate", task="fireball")
+    t.maneuver("wizard", "concentrate", task="fireball", turns=2)  # a two-second spell: unfinished after R1
     assert snap(t) == {"round": 1, "turn": "troll", "wizard": (9, 7, 0, "standing", ()),
                        "troll": (20, 13, 0, "standing", ())}
     # The GM calls a Fright Check at -2: Will 13 - 2 = 11 vs 12 fails by 1; 1 + 2d (1+1) = 3 turns (G-18, A-09).

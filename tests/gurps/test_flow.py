@@ -181,12 +181,13 @@ def test_half_damage_range_halves_basic_damage(table: Table) -> None:
 
 def test_parrying_unarmed_attack_with_weapon_counter_hits(duel: Table) -> None:
     """G-41: parrying a punch with a weapon lets the defender hit the attacker's limb, no defence."""
-    duel.maneuver("knight", "attack", [[3, 3, 4]], target="orc", weapon="punch")
-    duel.defend("parry", [[3, 3, 3]], weapon="axe")
+    duel.maneuver("knight", "do_nothing")
+    duel.maneuver("orc", "attack", [[3, 3, 4]], target="knight", weapon="punch")  # the axe leaves a hand empty
+    duel.defend("parry", [[3, 3, 3]], weapon="broadsword")
     duel.roll([3, 3, 3], "counter")
-    duel.roll([2, 2], "damage")
+    duel.roll([4], "damage")  # sw+1 at ST 12: 1d+2+1
     inj = duel.last("injury_applied").payload
-    assert inj["combatant"] == "knight" and inj["source"].startswith("axe")
+    assert inj["combatant"] == "orc" and inj["source"].startswith("broadsword")
 
 
 def test_thrown_weapon_parry_penalty(table: Table) -> None:
@@ -469,7 +470,7 @@ def test_a_wait_that_turns_into_a_ranged_attack_takes_its_range(table: Table) ->
     table.add("archer", ARCHER)
     table.add("orc", ORC, side="npc")
     table.send("start_combat", {"order": ["archer", "orc"]})
-    table.maneuver("archer", "wait", trigger="the orc charges", action="attack", target="orc", weapon="bow")
+    table.maneuver("archer", "wait", trigger="the orc charges", action="attack")
     player = Principal.of_seat("p1", "player", ("archer",), "robin")
     with pytest.raises(Rejected) as err:
         table.send("trigger_wait", {"combatant": "archer", "target": "orc", "weapon": "bow", "range": 10,
@@ -491,5 +492,5 @@ def test_every_command_declares_its_fields() -> None:
     assert set(core.CORE_SPECS) == set(core._CORE_DECIDERS) | {"undo", "redo"}
     gurps = get_ruleset("gurps", None)
     assert set(gurps.commands) == {"start_combat", "maneuver", "defend", "roll", "fright_check", "trigger_wait",
-                                   "spend_fatigue", "import_character", "apply_tool"}
+                                   "answer_wait", "spend_fatigue", "import_character", "apply_tool"}
     assert set(UNDO_FIELDS) == {"to", "seq", "reason"}

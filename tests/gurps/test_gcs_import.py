@@ -93,6 +93,14 @@ def test_the_knight_has_shield_db_combat_reflexes_and_high_pain_threshold() -> N
     bow = s.weapon("Regular Bow (ST15)")
     assert (bow.acc, bow.bulk, bow.shots, bow.min_st, bow.two_handed) == (2, -7, 1, 15, True)
 
+def test_an_imported_bow_reloads_in_the_seconds_gcs_gives_and_punch_kick_bite_are_unarmed() -> None:
+    """GCS shots "1(2)": one shot, two Ready maneuvers to reload (G-33, #14 item 5); the knight's
+    punch, kick and bite are unarmed (G-41), so no implicit punch is added."""
+    s = _read("fighter-shield_Noble-Knight.gcs").sheet
+    assert s.weapon("Regular Bow (ST15)").reload == 2
+    assert {w.name for w in s.weapons if w.unarmed} == {"bite", "punch", "kick"}
+    assert [w.name for w in s.all_weapons()].count("punch") == 1
+
 
 def test_the_gunners_shotgun_keeps_rof_shots_recoil_and_its_stored_damage() -> None:
     imp = _read("gunner-damaged_Uncle-Rufus-as-Wade.gcs")

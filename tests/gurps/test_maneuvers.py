@@ -235,8 +235,8 @@ def test_posture_modifiers_apply_to_attack_and_defence(duel: Table) -> None:
 
 
 def test_concentrate_is_broken_by_failed_will_minus_three_on_defence(duel: Table) -> None:
-    """G-27: forced to defend while concentrating: Will-3 or the task starts over."""
-    duel.maneuver("knight", "concentrate", task="recite the ward")
+    """G-27: forced to defend before a two-turn task is finished: Will-3 or the task starts over."""
+    duel.maneuver("knight", "concentrate", task="recite the ward", turns=2)
     duel.maneuver("orc", "attack", [[3, 4, 5]], target="knight")
     duel.defend("block", [[3, 3, 3]])
     duel.roll([6, 5, 4], "concentrate_will")  # 15 vs 10-3 = 7

@@ -81,10 +81,10 @@ def test_a_weapon_that_needs_a_ready_is_not_offered_to_attack_but_to_ready(new_f
 
 
 def test_weapon_choices_carry_their_skill_and_damage(new_fight: NewFight) -> None:
-    """G-42: ST 10 swings for 1d, so sw+1 is 1d+1 cut."""
+    """G-42: ST 10 swings for 1d, so sw+1 is 1d+1 cut (the formula shown with what it comes to, #14 item 4)."""
     f = new_fight({"a": {"weapons": [SWORD]}, "b": {}})
     weapon = next(fl for fl in _action(_describe(f.engine.load(f.fid)), "attack").fields if fl.name == "weapon")
-    assert weapon.choices[0].label == "broadsword (skill 12, 1d+1 cut)"
+    assert weapon.choices[0].label == "broadsword (skill 12, sw+1 = 1d+1 cut)"
 
 
 def test_a_ranged_weapon_adds_a_range_field_only_for_it(new_fight: NewFight) -> None:
@@ -135,17 +135,16 @@ def test_move_and_attack_allows_full_move(new_fight: NewFight) -> None:
 
 
 def test_the_defender_gets_ready_made_defences_with_their_numbers(new_fight: NewFight) -> None:
-    """G-38..G-41: Dodge 8, Parry 9 (broadsword), Parry 8 (the punch: 3 + DX/2), Block 9, or no defence;
-    the attacker's seat gets no prompt."""
+    """G-38..G-41: Dodge 8, Parry 9 (broadsword), Block 9, or no defence (no punch: sword and shield
+    fill both hands, G-41); the attacker's seat gets no prompt."""
     f = new_fight({"a": {"weapons": [SWORD]}, "b": {"weapons": [SWORD], "shield_skill": 12, "shield_name": "shield"}})
     f.maneuver("a", "attack", [d3(8)], target="b", weapon="broadsword")
     state = f.engine.load(f.fid)
     d = _describe(state, PLAYER_B)
     (prompt,) = d.prompts
     assert prompt.kind == "defend" and prompt.combatant == "b"
-    assert [a.label for a in prompt.answers] == ["Dodge 8", "Parry 9 (broadsword)", "Parry 8 (punch)",
-                                                "Block 9", "No defence"]
-    assert [a.number for a in prompt.answers] == [8, 9, 8, 9, None]
+    assert [a.label for a in prompt.answers] == ["Dodge 8", "Parry 9 (broadsword)", "Block 9", "No defence"]
+    assert [a.number for a in prompt.answers] == [8, 9, 9, None]
     assert dict(prompt.answers[1].args) == {"prompt": prompt.id, "defense": "parry", "weapon": "broadsword"}
     assert prompt.answers[1].rule == "G-41" and prompt.answers[0].dice == "3d6"
     assert _describe(state, PLAYER_A).prompts == ()

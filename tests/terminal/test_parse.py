@@ -138,10 +138,11 @@ def test_the_rulesets_aliases_and_an_option_anywhere_on_the_line(alices_turn: Ta
 
 
 def test_a_field_only_for_some_values_is_filled_only_then(alices_turn: Table) -> None:
-    """The range field applies only with the bow (Field.when): a number after the bow is the range."""
+    """The range field applies only with the bow (Field.when): a number after the bow is the range;
+    after the broadsword no field takes it (the next open one is the posture step of G-26)."""
     assert parse(alices_turn, ALICE, "attack orc bow 20") == Send(
         "maneuver", {"combatant": "alice", "maneuver": "attack", "target": "orc", "weapon": "bow", "range": 20})
-    with pytest.raises(InputError, match="too many words at '20'"):
+    with pytest.raises(InputError, match="no posture '20'"):
         parse(alices_turn, ALICE, "attack orc broadsword 20")
 
 
@@ -204,7 +205,8 @@ def test_the_gm_acts_for_whoever_the_description_offers(alices_turn: Table) -> N
     ("move 99", "yards must be from 0 to 5, not 99"),
     ("dispute x y", "dispute SEQ COMMENT"),
     ("attack bob dice=a", "write the faces as numbers"),
-    ("attack bob broadsword extra", "too many words"),
+    ("attack bob broadsword extra", "no posture 'extra'"),
+    ("attack bob broadsword kneeling extra", "too many words"),
     ("concentrate", "concentrate: task is missing"),
 ])
 def test_bad_lines_say_what_to_type(alices_turn: Table, line: str, message: str) -> None:
@@ -227,7 +229,7 @@ def test_help_lists_the_open_actions_and_one_actions_fields(alices_turn: Table, 
     and the command specs, never from a table in the client."""
     seen = alices_turn.seen(ALICE)
     text = help_text(seen.description, COMMANDS)
-    assert "  attack TARGET WEAPON [range=N]    One attack with a ready weapon" in text
+    assert "  attack TARGET WEAPON [range=N] [posture=...]    One attack with a ready weapon" in text
     assert "all_out_attack OPTION TARGET WEAPON" in text and "(aoa)" in text
     assert "fright_check" in text  # a ruleset command without a verb: do TYPE key=value
     one = help_text(seen.description, COMMANDS, "aod")
@@ -248,11 +250,11 @@ def test_completion_offers_the_next_fields_choices(alices_turn: Table, bob_defen
     assert "attack" in complete("") and "aoa" in complete("") and "note" in complete("")
     assert complete("all") == ["all_out_attack", "all_out_defense"]
     assert complete("attack ") == ["orc", "bob"]  # foes first, as the description lists them
-    assert complete("attack orc ") == ["broadsword", "bow", "punch"]
+    assert complete("attack orc ") == ["broadsword", "bow"]  # no punch: sword and shield fill the hands (G-41)
     assert complete("attack orc bow ") == ["range=<a whole number from 0 to 100000>"]
-    assert complete("attack orc broadsword ") == []
+    assert complete("attack orc broadsword ") == ["kneeling"]  # the step of G-26; leaving it out stays standing
     bob = bob_defends.seen(BOB)
-    assert complete("parry ", bob, BOB) == ["broadsword", "axe", "punch"]
+    assert complete("parry ", bob, BOB) == ["broadsword", "axe"]
 
 
 def test_status_block_comes_from_the_description(bob_defends: Table) -> None:
@@ -278,7 +280,8 @@ def test_your_turn_lists_the_actions_and_their_choices(alices_turn: Table) -> No
     seen = alices_turn.seen(ALICE)
     line = summarize(seen.state, ALICE, seen.description).your_turn
     assert line.startswith("Your turn: Alice chooses: attack, all_out_attack, move_and_attack")
-    assert "Target: orc, bob." in line and "Weapon: broadsword, bow, punch." in line
+    assert "Target: orc, bob." in line and "Weapon: broadsword, bow." in line
+    assert "Step: stay standing, kneeling." in line  # G-26: kneel as the attack's step
     bob = alices_turn.seen(BOB)
     assert summarize(bob.state, BOB, bob.description).your_turn == ""
 
@@ -291,3 +294,16 @@ def test_the_gm_starts_combat_with_the_rulesets_short_form(engine: Engine) -> No
         "start_combat", {"order": ["bob", "alice", "orc"]})
     with pytest.raises(InputError, match="unknown command 'start'"):
         parse(table, ALICE, "start")
+
+
+def test_a_wait_prompt_is_answered_with_its_ready_made_answers(engine: Engine) -> None:
+    """G-34 (#14 item 6): Bob waits; Alice starts an Attack; Bob's seat answers the wait prompt from
+    its answers: "answer_wait false" lets it pass, a weapon's word triggers with it."""
+    table = Table(engine, start=False)
+    table.run("start_combat", {"order": ["bob", "alice", "orc"]})
+    table.run("maneuver", {"combatant": "bob", "maneuver": "wait", "trigger": "Alice swings", "action": "attack"})
+    table.run("maneuver", {"combatant": "alice", "maneuver": "attack", "target": "bob", "weapon": "broadsword"})
+    prompt_id = engine.load(table.fid).prompts[0].id
+    assert parse(table, BOB, "answer_wait false") == Send("answer_wait", {"prompt": prompt_id, "trigger": False})
+    assert parse(table, BOB, "answer_wait true axe") == Send(
+        "answer_wait", {"prompt": prompt_id, "trigger": True, "weapon": "axe"})

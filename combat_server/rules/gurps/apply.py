@@ -44,9 +44,10 @@ def _turn_started(ruleset: Ruleset, state: FightState, event: Event) -> FightSta
         cid,
         shock=p["shock"], shock_pending=0, blocked=False, parries=0, no_parry_with=(), moved=0,
         maneuver="", maneuver_option="", aod_defense="", wait_trigger="", wait_action="",
-        stun_fresh=False, move_allowance=0,
+        stun_fresh=False, move_allowance=0, wait_option="", wait_range=0, wait_item="",
     )
-    state = _set_combat(state, current=cid, index=p["index"], round=p["round"], phase="maneuver", attack=None)
+    state = _set_combat(state, current=cid, index=p["index"], round=p["round"], phase="maneuver", attack=None,
+                        **_NOTHING_DECLARED)
     return attrs.evolve(state, turn_start_seq=seq)
 
 
@@ -59,15 +60,22 @@ def _maneuver_chosen(state: FightState, p: Mapping[str, Any]) -> FightState:
         evaluate_target=p.get("evaluate_target", ""), evaluate_bonus=p.get("evaluate_bonus", 0),
         wait_trigger=p.get("wait_trigger", ""), wait_action=p.get("wait_action", ""),
         concentrating=p.get("concentrating", ""), sprinting=p.get("sprinting", False),
+        concentrate_left=p.get("concentrate_left", 0), wait_option=p.get("wait_option", ""),
+        wait_range=p.get("wait_range", 0), wait_item=p.get("wait_item", ""),
     )
     if "posture" in p:
         changes["posture"] = p["posture"]
     if "moved" in p:
         changes["moved"] = p["moved"]
+    cond = _cond(state, cid)
+    if p.get("shots_fired"):  # ammunition spent (#14)
+        changes["ammo_used"] = {**cond.ammo_used, p["weapon"]: cond.ammo_used.get(p["weapon"], 0) + p["shots_fired"]}
+    if p.get("reload_turns"):  # G-33: a reload under way
+        changes["reload_progress"] = {**cond.reload_progress, p["readied"]: p["reload_turns"]}
     state = state.with_condition(cid, **changes)
     if _combat(state).interrupted_by == cid:
         return state
-    return _set_combat(state, phase="resolving")
+    return _set_combat(state, phase="resolving", **_NOTHING_DECLARED)
 
 
 def _attack_from(raw: Mapping[str, Any]) -> Attack:
@@ -106,7 +114,8 @@ def _defense_rolled(state: FightState, p: Mapping[str, Any]) -> FightState:
         state = state.with_condition(cid, **changes)
     attack = _combat(state).attack
     if attack is not None:
-        attack = attrs.evolve(attack, defense_tried=attack.defense_tried + (p["defense"],), hits=p["hits_left"])
+        tried = p.get("tried_as") or p["defense"]  # G-24: "parry:<weapon>" since #14, the kind before
+        attack = attrs.evolve(attack, defense_tried=attack.defense_tried + (tried,), hits=p["hits_left"])
     return _set_combat(state, attack=None if p.get("attack_done") else attack)
 
 
@@ -179,6 +188,10 @@ def _turn_ending(state: FightState, p: Mapping[str, Any]) -> FightState:
         left = p["fright_turns_left"]
         state = state.with_condition(p["combatant"], stun_turns=left,
                                      **({"stunned": False, "stun_kind": ""} if left <= 0 else {}))
+    if "concentrate_left" in p:  # G-27: the task's turn is done; with none left the task is finished
+        left = p["concentrate_left"]
+        state = state.with_condition(p["combatant"], concentrate_left=left,
+                                     **({"concentrating": ""} if left <= 0 else {}))
     return _set_combat(state, phase="ending")
 
 
@@ -205,9 +218,26 @@ def _fatigue_spent(state: FightState, p: Mapping[str, Any]) -> FightState:
     return state.with_condition(p["combatant"], **changes)
 
 
+#: G-34: no maneuver declared and waiting on Waits (#14); the defaults, so folding them changes no stored bytes.
+_NOTHING_DECLARED: Mapping[str, Any] = {"declared_by": "", "declared": {}, "wait_asked": ()}
+
+
+def _action_declared(state: FightState, p: Mapping[str, Any]) -> FightState:
+    return _set_combat(state, declared_by=p["combatant"], declared=dict(p["args"]), wait_asked=())
+
+
+def _wait_asked(state: FightState, p: Mapping[str, Any]) -> FightState:
+    return _set_combat(state, wait_asked=_combat(state).wait_asked + (p["combatant"],))
+
+
+def _declared_lapsed(state: FightState, p: Mapping[str, Any]) -> FightState:
+    return _set_combat(state, **_NOTHING_DECLARED)
+
+
 def _wait_triggered(state: FightState, p: Mapping[str, Any]) -> FightState:
     combat = _combat(state)
-    state = state.with_condition(p["combatant"], wait_trigger="", wait_action="")
+    state = state.with_condition(p["combatant"], wait_trigger="", wait_action="", wait_option="", wait_range=0,
+                                 wait_item="")
     return _set_combat(state, interrupted_by=p["combatant"], saved_phase=combat.phase)
 
 
@@ -224,6 +254,13 @@ def _posture_changed(state: FightState, p: Mapping[str, Any]) -> FightState:
 def _weapon_readied(state: FightState, p: Mapping[str, Any]) -> FightState:
     cond = _cond(state, p["combatant"])
     return state.with_condition(p["combatant"], unready=tuple(w for w in cond.unready if w != p["weapon"]))
+
+
+def _weapon_reloaded(state: FightState, p: Mapping[str, Any]) -> FightState:
+    cond = _cond(state, p["combatant"])
+    w = p["weapon"]
+    return state.with_condition(p["combatant"], ammo_used={k: v for k, v in cond.ammo_used.items() if k != w},
+                                reload_progress={k: v for k, v in cond.reload_progress.items() if k != w})
 
 
 def _noop(state: FightState, p: Mapping[str, Any]) -> FightState:

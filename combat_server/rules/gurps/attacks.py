@@ -135,7 +135,7 @@ def roll_attack(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: 
         attacker=attacker, target=target, weapon=weapon.name, kind=weapon.kind, maneuver=maneuver, option=option,
         effective=int(rec["target"]), roll=int(rec["total"]), margin=int(rec["margin"]),
         critical=outcome == "critical hit", max_damage=outcome == "critical hit" and rec["total"] == 3,
-        hits=hits, remaining=remaining, range_yards=range_yards, unarmed=weapon.name == "punch",
+        hits=hits, remaining=remaining, range_yards=range_yards, unarmed=weapon.unarmed,
         thrown_small=weapon.kind == "thrown" and weapon.weight <= 1, firearm=weapon.firearm,
         damage_type=weapon.damage_type, damage_dice=dice, damage_adds=adds,
         strong=maneuver == "all_out_attack" and option == "strong" and weapon.kind == "melee" and weapon.st_based,
@@ -222,10 +222,15 @@ def defense_options(state: FightState, attack: Attack) -> dict[str, Any]:
     if "dodge" not in tried:
         result["dodge"] = entry(derived.dodge(sheet, cond), "Dodge (G-39)", common + aod("dodge"))
     ranged = attack.kind == "ranged"
-    if not only_dodge_block and not attack.firearm and not ranged and "parry" not in tried:  # G-41
+    # G-24: a parry with the other hand is a different defence; a two-handed weapon leaves no other hand.
+    parried = {t.removeprefix("parry:") for t in tried if t.startswith("parry:")}
+    both_hands = any(w.two_handed for w in sheet.weapons if w.name in parried)
+    if not only_dodge_block and not attack.firearm and not ranged and "parry" not in tried and not both_hands:  # G-41
         for w in sheet.all_weapons():
             base = derived.parry(w, sheet)
-            if base is None or w.name in cond.unready or w.name in cond.no_parry_with:
+            if base is None or w.name in cond.unready or w.name in cond.no_parry_with or w.name in parried:
+                continue
+            if parried and w.two_handed:
                 continue
             mods = list(common) + aod("parry")
             if attack.kind == "thrown":
@@ -289,7 +294,10 @@ def defend(b: Batch, args: Mapping[str, Any]) -> None:
     if tcond.concentrating:
         opens.append(roll_prompt(attack.target, "concentrate_will",
                                  f"{b.name(attack.target)} defended while concentrating: Will-3 (G-27)"))
-    retry = attrs.evolve(attack, defense_tried=attack.defense_tried + (choice,), hits=hits_left)
+    if choice == "parry":
+        payload["tried_as"] = f"parry:{weapon}"  # G-24: which hand parried (a parry with the other differs)
+    retry = attrs.evolve(attack, defense_tried=attack.defense_tried + (str(payload.get("tried_as", choice)),),
+                         hits=hits_left)
     # G-24 Double Defense: one second, different defence if the *first* fails; never a third.
     if (not success and not attack.defense_tried and tcond.maneuver == "all_out_defense"
             and tcond.maneuver_option == "double"):
@@ -302,7 +310,7 @@ def defend(b: Batch, args: Mapping[str, Any]) -> None:
             return
     if hits_left > 0:
         opens.append(damage_prompt(b, retry))
-    elif success and choice == "parry" and attack.unarmed and weapon != "punch":
+    elif success and choice == "parry" and attack.unarmed and not b.sheet(attack.target).weapon(weapon).unarmed:
         opens.append(roll_prompt(attack.target, "counter",
                                  f"{b.name(attack.target)} parried an unarmed attack with {weapon}: "
                                  f"roll vs {weapon} skill to hit the attacker (G-41)", weapon=weapon))

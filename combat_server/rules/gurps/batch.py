@@ -6,6 +6,7 @@ from combat_server.errors import reject
 from combat_server.rules.gurps.sheet import Sheet
 from combat_server.rules.gurps.state import Combat, Condition
 from combat_server.rules.kit import batch
+from combat_server.rules.model import DiceRequest
 
 
 class Batch(batch.Batch):
@@ -25,3 +26,11 @@ class Batch(batch.Batch):
         sheet = self.state.combatant(cid).sheet
         assert isinstance(sheet, Sheet)
         return sheet
+
+
+class StandInDice:
+    """Dice for a trial run whose events are thrown away (a preview, a check that a declared
+    maneuver is valid): low faces, so checks before the roll succeed."""
+
+    def roll(self, request: DiceRequest) -> tuple[int, ...]:
+        return (1,) * request.count

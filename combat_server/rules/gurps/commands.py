@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from combat_server.rules.gurps.maneuvers import MANEUVERS, WAIT_ACTIONS
+from combat_server.rules.gurps.maneuvers import MANEUVER_FIELDS, MANEUVERS, WAIT_ACTIONS
 from combat_server.rules.gurps.tables import POSTURE_STEPS
 from combat_server.rules.model import JSON
 from combat_server.rules.commands import ANSWERS, ANY, CONTROLS, GM, CommandSpec
@@ -56,13 +56,19 @@ COMMANDS: Mapping[str, CommandSpec] = {s.name: s for s in (
     CommandSpec("maneuver", CONTROLS, {
         **_ACTION_FIELDS,
         "maneuver": {"enum": sorted(MANEUVERS), "x-error": "maneuver/unknown"},
-        "posture": {"enum": sorted(POSTURE_STEPS), "x-error": "maneuver/bad_posture"},
+        "posture": {"enum": [*sorted(POSTURE_STEPS), None], "x-error": "maneuver/bad_posture",
+                    "description": "change_posture: the new posture; another maneuver: kneeling <-> standing as its "
+                                   "step (G-26); null: no step"},
         "task": _OPTIONAL_TEXT,
+        "turns": {**_whole(1, 100), "description": "turns the task still needs, this one included (G-27)"},
         "trigger": _OPTIONAL_TEXT,
         "action": {"enum": list(WAIT_ACTIONS), "x-error": "maneuver/bad_wait"},
+        "wait_option": {**_OPTIONAL_TEXT, "description": "a Wait that converts to All-Out Attack: its option, "
+                                                          "declared in advance (G-34)"},
         "forward": {"type": "boolean"},
         "sprint": {"type": "boolean"},
     }, required=("combatant", "maneuver"), subject="combatant", gm_fields=("modifiers",), denied=_DENIED_MODIFIERS,
+        variant="maneuver", variants=MANEUVER_FIELDS,
         help="the combatant's maneuver on its turn (G-20..G-34)"),
     CommandSpec("defend", ANSWERS, {"prompt": _TEXT,
                                     "defense": {"enum": ["dodge", "parry", "block", "none"],
@@ -78,6 +84,13 @@ COMMANDS: Mapping[str, CommandSpec] = {s.name: s for s in (
     CommandSpec("trigger_wait", CONTROLS, dict(_ACTION_FIELDS), required=("combatant",), subject="combatant",
                 gm_fields=("modifiers",), denied=_DENIED_MODIFIERS,
                 help="the Wait's trigger happened: its action interrupts the turn (G-34)"),
+    CommandSpec("answer_wait", ANSWERS, {
+        "prompt": _TEXT,
+        "trigger": {"type": "boolean", "description": "true: the Wait's action interrupts now; false: let it pass"},
+        **{k: v for k, v in _ACTION_FIELDS.items() if k not in ("combatant", "yards")},
+    }, required=("prompt", "trigger"), subject="prompt", prompt_kind="wait", gm_fields=("modifiers",),
+        denied=_DENIED_MODIFIERS,
+        help="answer a Wait prompt: another combatant starts a maneuver; trigger the Wait or let it pass (G-34)"),
     CommandSpec("spend_fatigue", CONTROLS, {"combatant": _TEXT, "points": _whole(1, 100), "reason": _TEXT},
                 required=("combatant", "points"), subject="combatant", help="spend FP (G-51)"),
     # ANY: the GM imports a new character or over any combatant, a player over its own (checked in importing.py)

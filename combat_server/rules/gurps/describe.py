@@ -149,26 +149,46 @@ def _foes(state: FightState, cid: str) -> tuple[Choice, ...]:
     return tuple(Choice(c.id, f"{c.name} ({c.side.upper()})") for c in others)
 
 
-def _weapon_choice(sheet: Sheet, w: Weapon) -> Choice:
+def _weapon_choice(sheet: Sheet, w: Weapon, cond: Condition | None = None) -> Choice:
     hit = _WEAPON_CHOICES.get(id(sheet))
     if hit is None or hit[0] is not sheet:
         choices = {}
         for weapon in sheet.all_weapons():
-            dice, adds = derived.weapon_damage(sheet, weapon)
-            choices[weapon.name] = Choice(weapon.name, f"{weapon.name} (skill {weapon.skill}, "
-                                                       f"{format_dice(dice, adds)} {weapon.damage_type})")
+            choices[weapon.name] = Choice(weapon.name, f"{weapon.name} (skill {weapon.skill}, {_damage_text(sheet, weapon)})")
         hit = (sheet, choices)
         _remember(_WEAPON_CHOICES, id(sheet), hit)
-    return hit[1][w.name]
+    choice = hit[1][w.name]
+    left = maneuvers.shots_left(cond, w) if cond is not None else None
+    if left is None:
+        return choice
+    return Choice(choice.value, f"{choice.label[:-1]}, {left}/{w.shots} shots)")
+
+
+def _damage_text(sheet: Sheet, w: Weapon) -> str:
+    """``sw+1 = 1d+3 cut``: an ST-based weapon's formula with what it comes to at the sheet's ST."""
+    dice = format_dice(*derived.weapon_damage(sheet, w))
+    formula = f"{w.damage} = " if w.damage.startswith(("thr", "sw")) else ""
+    return f"{formula}{dice} {w.damage_type}"
+
+
+def _posture_step(cond: Condition) -> list[Field]:
+    """G-26: kneeling <-> standing may be the step of a maneuver that allows one."""
+    other = {"kneeling": "standing", "standing": "kneeling"}.get(cond.posture)
+    if other is None:
+        return []
+    return [Field("posture", "choice", "Step", "Kneel or stand up as this maneuver's step (no other movement).",
+                  "G-26", False, (Choice(None, f"stay {cond.posture}"),
+                                  Choice(other, "stand up" if other == "standing" else "kneel")))]
 
 
 def _attack_fields(state: FightState, cid: str, weapons: Iterable[Weapon], rule: str) -> list[Field]:
     sheet = state.combatants[cid].sheet
-    weapons = tuple(weapons)
+    cond = state.combatants[cid].condition
+    weapons = tuple(w for w in weapons if maneuvers.loaded(cond, w))  # an empty weapon cannot attack (G-33)
     far = tuple(w.name for w in weapons if w.kind in ("ranged", "thrown"))
     fields = [Field("target", "choice", "Target", "Whom to strike.", rule, True, _foes(state, cid)),
               Field("weapon", "choice", "Weapon", "A ready weapon (G-33).", rule, True,
-                    tuple(_weapon_choice(sheet, w) for w in weapons), default=weapons[0].name if weapons else None)]
+                    tuple(_weapon_choice(sheet, w, cond) for w in weapons), default=weapons[0].name if weapons else None)]
     if far:
         fields.append(Field("range", "integer", "Range (yards)", "Distance to the target: range penalties (G-35).",
                             "G-35", False, default=1, minimum=0, maximum=100000, when={"weapon": far}))
@@ -201,7 +221,8 @@ def _memo_actions(ruleset: Ruleset, state: FightState, cid: str) -> tuple[Action
     sheet, cond = c.sheet, c.condition
     others = tuple((o.id, o.name, o.side, o.condition.dead) for o in state.combatants.values())
     key = (cid, id(sheet), cond.posture, cond.unready, _move_dodge(sheet, cond)[0], others,
-           tuple(sorted(state.options.items())))
+           tuple(sorted(state.options.items())), cond.concentrating, cond.concentrate_left,
+           tuple(sorted(cond.ammo_used.items())), tuple(sorted(cond.reload_progress.items())))
     hit = _ACTIONS.get(key)
     if hit is not None and hit[0] is sheet:
         return hit[1]
@@ -216,12 +237,14 @@ def _maneuver_actions(ruleset: Ruleset, state: FightState, cid: str) -> list[Act
     c = state.combatants[cid]
     sheet, cond = c.sheet, c.condition
     assert isinstance(sheet, Sheet) and isinstance(cond, Condition)
-    ready = maneuvers.ready_weapons(sheet, cond)
+    ready = tuple(w for w in maneuvers.ready_weapons(sheet, cond) if maneuvers.loaded(cond, w))
     out: list[Action] = []
+    step = _posture_step(cond)
 
-    def add(m: str, fields: Iterable[Field] = (), rolls: bool = False) -> None:
-        label, help_, rule = MANEUVER_TEXT[m]
-        out.append(Action(m, "maneuver", label, help_, (rule,), {"combatant": cid, "maneuver": m}, tuple(fields),
+    def add(m: str, fields: Iterable[Field] = (), rolls: bool = False, help_: str = "") -> None:
+        label, text, rule = MANEUVER_TEXT[m]
+        fields = tuple(fields) + (tuple(step) if maneuvers.MANEUVERS[m][0] == "step" else ())
+        out.append(Action(m, "maneuver", label, help_ or text, (rule,), {"combatant": cid, "maneuver": m}, fields,
                           rolls, "3d6" if rolls else "", cid, MANEUVER_ALIASES.get(m, ())))
 
     for m in MANEUVER_TEXT:  # the order a table offers them in: the usual ones first
@@ -243,28 +266,54 @@ def _maneuver_actions(ruleset: Ruleset, state: FightState, cid: str) -> list[Act
             add(m, [_options(m, allowed)])
         elif m == "evaluate":
             add(m, [Field("target", "choice", "Foe", "Whom to study.", rule, True, _foes(state, cid))])
-        elif m in ("move", "concentrate"):
-            fields = _yards(ruleset, state, cid, m)
-            if m == "concentrate":
-                fields.insert(0, Field("task", "text", "Task", "What you concentrate on.", rule, True))
-            add(m, fields)
+        elif m == "move":
+            add(m, _yards(ruleset, state, cid, m))
+        elif m == "concentrate":
+            left = maneuvers.concentration_left(cond, cond.concentrating)
+            help_ = (f"Go on with “{cond.concentrating}” ({left} turn(s) to go), or name another task; any other "
+                     "maneuver abandons it." if left else MANEUVER_TEXT[m][1])
+            add(m, [Field("task", "text", "Task", "What you concentrate on.", rule, True,
+                          default=cond.concentrating if left else None),
+                    Field("turns", "integer", "Turns", "Turns the task still needs, this one included; it is "
+                          "finished at the end of the last (G-27).", rule, False, default=left or 1, minimum=1,
+                          maximum=100),
+                    *_yards(ruleset, state, cid, m)], help_=help_)
         elif m == "change_posture":
             add(m, [Field("posture", "choice", "New posture", "One step at a time: lying to standing takes two.", rule,
                           True, tuple(Choice(p, _human(p)) for p in POSTURE_STEPS[cond.posture]))])
         elif m == "ready":
-            if cond.unready:
-                add(m, [Field("weapon", "choice", "Weapon to ready", "", rule, True,
-                              tuple(Choice(w, w) for w in cond.unready))])
+            to_ready = _to_ready(sheet, cond)
+            if to_ready:
+                add(m, [Field("weapon", "choice", "Weapon to ready", "", rule, True, to_ready)])
             else:
                 add(m, [Field("item", "text", "Item to ready", "What to draw or prepare.", rule, True)])
         elif m == "wait":
+            aoa = [o for o in maneuvers.MANEUVERS["all_out_attack"][1]
+                   if any(o in maneuvers.aoa_options(w) for w in ready)]
             add(m, [Field("trigger", "text", "Trigger", "What you wait for.", rule, True),
                     Field("action", "choice", "Then", "What you do when it happens.", rule, True,
                           tuple(Choice(a, MANEUVER_TEXT[a][0], rule=MANEUVER_TEXT[a][2])
-                                for a in maneuvers.WAIT_ACTIONS))])
+                                for a in maneuvers.WAIT_ACTIONS)),
+                    Field("wait_option", "choice", "All-Out Attack option", "Declared now, in advance.", rule, False,
+                          tuple(Choice(o, *OPTION_TEXT[o], aliases=OPTION_ALIASES.get(o, ())) for o in aoa),
+                          default=aoa[0] if aoa else None, when={"action": ("all_out_attack",)}),
+                    Field("range", "integer", "Zone (yards)", "A ranged Wait covers a zone: the range of the shot.",
+                          rule, False, minimum=0, maximum=100000, when={"action": ("attack", "all_out_attack")}),
+                    Field("item", "text", "Item", "What you will ready.", rule, False, when={"action": ("ready",)})])
         elif m == "do_nothing":
             add(m)
     return out
+
+
+def _to_ready(sheet: Sheet, cond: Condition) -> tuple[Choice, ...]:
+    """G-33: weapons that need a Ready, and weapons with shots spent (a reload of ``reload`` Readies)."""
+    out = [Choice(w, w) for w in cond.unready]
+    for w in sheet.weapons:
+        if w.counts_shots and cond.ammo_used.get(w.name, 0) and w.name not in cond.unready:
+            done = cond.reload_progress.get(w.name, 0)
+            out.append(Choice(w.name, f"reload {w.name} ({maneuvers.shots_left(cond, w)}/{w.shots} shots; "
+                                      f"turn {done + 1} of {w.reload})", rule="G-33"))
+    return tuple(out)
 
 
 def _wait_action(state: FightState, cid: str) -> Action:
@@ -279,8 +328,9 @@ def _wait_action(state: FightState, cid: str) -> Action:
         usable = [w for w in ready if action != "feint" or maneuvers.feints_with(w)]
         fields = _attack_fields(state, cid, usable, "G-34")
     elif action == "ready":
-        fields = ([Field("weapon", "choice", "Weapon to ready", "", "G-33", True, tuple(Choice(w, w) for w in cond.unready))]
-                  if cond.unready else [Field("item", "text", "Item to ready", "What to draw or prepare.", "G-33", True)])
+        to_ready = _to_ready(sheet, cond)
+        fields = ([Field("weapon", "choice", "Weapon to ready", "", "G-33", True, to_ready)]
+                  if to_ready else [Field("item", "text", "Item to ready", "What to draw or prepare.", "G-33", True)])
     return Action(f"trigger_wait:{cid}", "trigger_wait", f"{c.name}: trigger the Wait",
                   f"“{cond.wait_trigger}” happened: {MANEUVER_TEXT[action][0]} now, interrupting the turn.", ("G-34",),
                   {"combatant": cid}, tuple(fields), action != "ready", "3d6" if action != "ready" else "", cid)
@@ -341,12 +391,44 @@ def _prompt(state: FightState, p: Any, sees: Callable[[str], bool]) -> PromptCho
                                   options["block"]["target"], _mods(options["block"], hidden), "G-40", "3d6"))
         answers.append(Answer("No defence", "defend", {"prompt": p.id, "defense": "none"}, None,
                               "Take the hit without rolling.", "G-38"))
+    elif p.kind == "wait" and p.combatant in state.combatants:
+        answers.extend(_wait_answers(state, p))
     elif p.kind == "roll":
         count, sides = int(o.get("count", 3)), int(o.get("sides", 6))
         purpose = str(o.get("purpose", ""))
         label = f"Roll {count}d{sides}" + (f" for {_human(purpose)}" if purpose else "")
         answers.append(Answer(label, "roll", {"prompt": p.id}, None, "", "", f"{count}d{sides}"))
     return PromptChoices(p.id, p.kind, p.combatant, p.text, tuple(answers))
+
+
+def _wait_answers(state: FightState, p: Any) -> list[Answer]:
+    """G-34: trigger the Wait (its declared action against the one who acts, one answer per usable
+    weapon) or let the maneuver pass."""
+    c = state.combatants[p.combatant]
+    cond = c.condition
+    actor = state.combatants[str(p.options["actor"])].name if p.options.get("actor") in state.combatants else "them"
+    action = cond.wait_action
+    base = {"prompt": p.id, "trigger": True}
+    out: list[Answer] = []
+    if action in ("attack", "all_out_attack", "feint"):
+        usable = [w for w in maneuvers.ready_weapons(c.sheet, cond) if maneuvers.loaded(cond, w)
+                  and (action != "feint" or maneuvers.feints_with(w))]
+        word = MANEUVER_TEXT[action][0] + (f" ({OPTION_TEXT[cond.wait_option][0]})" if cond.wait_option else "")
+        for w in usable:
+            out.append(Answer(f"Trigger: {word} {actor} with {w.name}", "answer_wait", {**base, "weapon": w.name},
+                              None, f"{w.name} skill {w.skill}; the attack interrupts before {actor}'s maneuver.",
+                              "G-34", "3d6"))
+    else:
+        to_ready = _to_ready(c.sheet, cond)
+        for choice in to_ready:
+            out.append(Answer(f"Trigger: Ready {choice.label}", "answer_wait", {**base, "weapon": choice.value},
+                              None, "", "G-34"))
+        if not to_ready:
+            out.append(Answer(f"Trigger: Ready {cond.wait_item or 'the item'}", "answer_wait",
+                              {**base, "item": cond.wait_item or "the item"}, None, "", "G-34"))
+    out.append(Answer("Let it pass", "answer_wait", {"prompt": p.id, "trigger": False}, None,
+                      "The Wait holds until your next turn.", "G-34"))
+    return out
 
 
 # --------------------------------------------------------------------------- bars, badges, summaries
@@ -427,6 +509,16 @@ def _badges(c: Combatant, seen: bool) -> list[Badge]:
                          "until it attacks, defends or does something else"))
     if seen and cond.evaluate_bonus:
         out.append(Badge(cid, f"evaluating +{cond.evaluate_bonus}", "good", "G-29", "its next turn"))
+    if seen and cond.concentrating and not cond.dead:
+        to_go = f", {cond.concentrate_left} turn(s) to go" if cond.concentrate_left else ""
+        out.append(Badge(cid, f"concentrating: {cond.concentrating}{to_go}", "info", "G-27",
+                         "until the task is finished; distracted before then: Will-3"))
+    if seen:
+        for w in c.sheet.weapons:
+            left = maneuvers.shots_left(cond, w)
+            if left is not None:
+                out.append(Badge(cid, f"{w.name}: {left}/{w.shots} shots", "bad" if left == 0 else "info", "G-33",
+                                 "a Ready reloads it" if left == 0 else "each shot fired counts down"))
     return out
 
 
@@ -443,6 +535,7 @@ def _summary(c: Combatant, seen: bool) -> str:
     move, dodge = _move_dodge(sheet, cond)
     numbers = f"HP {cond.hp}/{sheet.hp_max}, FP {cond.fp}/{sheet.fp_max}, Move {move}, Dodge {dodge}"
     weapons = [f"{w.name} {w.skill}, {format_dice(*derived.weapon_damage(sheet, w))}"
+               + (f", {maneuvers.shots_left(cond, w)}/{w.shots} shots" if w.counts_shots else "")
                for w in sheet.weapons]
     return (f"{head}: {numbers}" + (" · " + "; ".join(weapons) if weapons else "")
             + ("; " + ", ".join(words) if words else ""))

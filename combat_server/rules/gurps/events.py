@@ -53,6 +53,12 @@ class ManeuverChosen:
     wait_action: str = ""
     concentrating: str = ""
     sprinting: bool = False
+    concentrate_left: int = 0  # G-27: turns the task still needs, this one included (#14)
+    wait_option: str = ""  # G-34: declared with a Wait that converts to All-Out Attack (#14)
+    wait_range: int = 0  # G-34: the zone a ranged Wait covers, in yards (#14)
+    wait_item: str = ""  # G-34: what a Wait that converts to Ready readies (#14)
+    shots_fired: int = 0  # shots the attack spends from the weapon's count (#14)
+    reload_turns: int = 0  # G-33: Ready maneuvers spent reloading the readied weapon, this one included (#14)
 
 
 @attrs.frozen
@@ -76,6 +82,7 @@ class DefenseRolled:
     weapon: str = ""
     aim_spoiled: bool = False
     attack_done: bool = False
+    tried_as: str = ""  # G-24: "parry:<weapon>", so a parry with the other hand is a different defence (#14)
 
 
 @attrs.frozen
@@ -160,6 +167,7 @@ class CheckRolled:
 class TurnEnding:
     combatant: str
     fright_turns_left: int = 0
+    concentrate_left: int = 0  # G-27: given when a counted task went on this turn: what it still needs (#14)
 
 
 @attrs.frozen
@@ -195,6 +203,33 @@ class WaitTriggered:
 
 
 @attrs.frozen
+class ActionDeclared:
+    combatant: str
+    maneuver: str
+    args: Obj
+
+
+@attrs.frozen
+class WaitAsked:
+    combatant: str
+    actor: str
+    maneuver: str
+
+
+@attrs.frozen
+class WaitPassed:
+    combatant: str
+    actor: str
+
+
+@attrs.frozen
+class DeclaredActionLapsed:
+    combatant: str
+    maneuver: str
+    reason: str
+
+
+@attrs.frozen
 class InterruptEnded:
     combatant: str
 
@@ -210,6 +245,14 @@ class PostureChanged:
 class WeaponReadied:
     combatant: str
     weapon: str
+
+
+@attrs.frozen
+class WeaponReloaded:
+    combatant: str
+    weapon: str
+    shots: int
+    turns: int
 
 
 @attrs.frozen
@@ -262,7 +305,8 @@ VISIBLE_CONDITION = ("posture", "stunned", "unconscious", "dead", "collapsed", "
 #: The fight's pending attack, as a hidden attacker's foe may see it.
 COMBAT_SECRETS = (Secret("attack.attacker", ATTACK_SECRETS, within="attack"),)
 #: What a prompt about a hidden combatant says instead of its own text (which may name its numbers).
-HIDDEN_PROMPT_TEXT = {"defend": "{name} chooses a defence", "roll": "{name} rolls the dice"}
+HIDDEN_PROMPT_TEXT = {"defend": "{name} chooses a defence", "roll": "{name} rolls the dice",
+                      "wait": "{name} decides whether to act"}
 
 EVENTS = EventRegistry(
     EventSpec("character_imported", CharacterImported, on_payload(importing.character_imported),
@@ -298,12 +342,25 @@ EVENTS = EventRegistry(
               secrets=(Secret("combatant", ("fp_before", "fp_after", "fp_max", "hp_loss")),)),
     EventSpec("wait_triggered", WaitTriggered, on_payload(apply._wait_triggered),
               explain._simple("{combatant}'s Wait triggers ({trigger}): the {action} interrupts the sequence (G-34).")),
+    EventSpec("action_declared", ActionDeclared, on_payload(apply._action_declared),
+              explain._simple("{combatant} starts a {maneuver} maneuver; it waits while the Waits it may trigger "
+                              "are asked (G-34).")),
+    EventSpec("wait_asked", WaitAsked, on_payload(apply._wait_asked),
+              explain._simple("{combatant}'s seat is asked whether {actor}'s {maneuver} triggers its Wait (G-34).")),
+    EventSpec("wait_passed", WaitPassed, on_payload(apply._noop),
+              explain._simple("{combatant} lets {actor}'s maneuver pass; the Wait holds (G-34).")),
+    EventSpec("declared_action_lapsed", DeclaredActionLapsed, on_payload(apply._declared_lapsed),
+              explain._simple("{combatant}'s {maneuver} can no longer be made after the interrupt ({reason}): "
+                              "{combatant} chooses again (G-34).")),
     EventSpec("interrupt_ended", InterruptEnded, on_payload(apply._interrupt_ended),
               explain._simple("The sequence resumes after {combatant}'s interrupt (G-34).")),
     EventSpec("posture_changed", PostureChanged, on_payload(apply._posture_changed),
               explain._simple("{combatant} is now {to}: {reason} (G-26).")),
     EventSpec("weapon_readied", WeaponReadied, on_payload(apply._weapon_readied),
               explain._simple("{combatant} readies {weapon} (G-33).")),
+    EventSpec("weapon_reloaded", WeaponReloaded, on_payload(apply._weapon_reloaded),
+              explain._simple("{combatant} reloads {weapon}: {shots} shot(s) again after {turns} turn(s) of Ready "
+                              "(G-33).")),
     EventSpec("tool_applied", ToolApplied, on_payload(apply._noop), explain._tool_applied,
               secrets=(Secret("target", ("inputs", "steps", "dr", "penetrating", "multiplier", "injury")),)),
     EventSpec("fright_check_demanded", FrightCheckDemanded, on_payload(apply._noop),

@@ -63,6 +63,12 @@ def _n(state: FightState, cid: str) -> str:
     return c.name if c is not None else cid
 
 
+def _cond_of(state: FightState, cid: str) -> Condition:
+    cond = state.combatants[cid].condition
+    assert isinstance(cond, Condition)
+    return cond
+
+
 def _combat_started(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     order = ", ".join(_n(s, c) for c in p["order"])
     how = "set by the GM (A-10)" if p.get("explicit") else "by Basic Speed, then DX among PCs, then roll-off (G-19, A-10, R-21)"
@@ -103,6 +109,11 @@ def _maneuver_chosen(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> 
         text += f"; aiming for {p['aim_turns']} turn(s) (G-21)"
     if p["maneuver"] == "evaluate":
         text += f"; Evaluate bonus now +{p['evaluate_bonus']} (G-29)"
+    if p["maneuver"] == "concentrate" and p.get("concentrate_left"):
+        text += f"; concentrates on '{p['concentrating']}', {p['concentrate_left']} turn(s) to go (G-27)"
+    before = _cond_of(s, p["combatant"]) if p["combatant"] in s.combatants else None
+    if before is not None and before.concentrating and p.get("concentrating") != before.concentrating:
+        text += f"; abandons the task '{before.concentrating}' (G-27)"
     if p["maneuver"] == "wait":
         text += f"; waits for '{p['wait_trigger']}' to {p['wait_action'].replace('_', ' ')} (G-34)"
     if p.get("posture"):
@@ -237,6 +248,11 @@ def _turn_ending(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     if "fright_turns_left" in p:
         left = p["fright_turns_left"]
         text += " The fright stun ends (A-09)." if left <= 0 else f" Fright stun: {left} turn(s) left (A-09)."
+    if "concentrate_left" in p:
+        left = p["concentrate_left"]
+        task = _cond_of(s, p["combatant"]).concentrating if p["combatant"] in s.combatants else ""
+        text += (f" The task '{task}' is finished: no more Will-3 rolls for it (G-27)." if left <= 0
+                 else f" The task '{task}' needs {left} more turn(s) of Concentrate (G-27).")
     if p.get("opens"):
         text += " Stunned: recovery roll (G-48)."
     return text
@@ -263,8 +279,8 @@ def _fatigue_spent(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> st
 
 
 def _simple(fmt: str) -> Callable[[FightState, Mapping[str, Any], Hidden], str]:
-    return lambda s, p, h: fmt.format(**{k: _n(s, v) if k in ("combatant", "target", "feinter") else v
-                                      for k, v in p.items()})
+    return lambda s, p, h: fmt.format(**{k: _n(s, v) if k in ("combatant", "target", "feinter", "actor")
+                                         else v.replace("_", " ") if k == "maneuver" else v for k, v in p.items()})
 
 
 def _tool_applied(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:

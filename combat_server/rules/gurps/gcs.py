@@ -327,6 +327,9 @@ def _weapons(data: Mapping[str, Any], version: int, equipped: list[Mapping[str, 
                               f"each shot rolls as one")
             shots = str(_calc(w, "shots") or "")
             weapon["shots"] = sum(int(x) for x in re.findall(r"\d+", shots.split("(")[0])) if not thrown else 0
+            reload = re.search(r"\((\d+)", shots)  # GCS "1(2)": one shot, two seconds of Ready to reload (G-33)
+            if weapon["shots"] and reload and int(reload.group(1)) > 1:
+                weapon["reload"] = min(100, int(reload.group(1)))
             weapon["bulk"] = max(-20, min(0, _int_prefix(_calc(w, "bulk")) or 0))
             recoil = _int_prefix(_calc(w, "recoil"))
             if recoil:

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from combat_server.errors import reject
+from combat_server.errors import Rejected, reject
 from combat_server.rules.gurps import attacks, derived
-from combat_server.rules.gurps.batch import Batch
+from combat_server.rules.gurps.batch import Batch, StandInDice
 from combat_server.rules.kit import args as kit_args
-from combat_server.rules.kit.prompts import roll_prompt
+from combat_server.rules.kit.prompts import answered, open_prompt, roll_prompt
 from combat_server.rules.gurps.rolls import Mod, record, succeeded
 from combat_server.rules.gurps.sheet import Sheet, Weapon
-from combat_server.rules.gurps.state import Condition
+from combat_server.rules.gurps.state import Combat, Condition
 from combat_server.rules.gurps.tables import POSTURE_STEPS, POSTURES
-from combat_server.rules.model import JSON, Prompt
+from combat_server.rules.model import JSON, FightState, Prompt
 
 # maneuver -> (movement kind, allowed options)
 MANEUVERS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -37,6 +37,32 @@ MANEUVERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "wait": ("none", ()),
 }
 WAIT_ACTIONS = ("attack", "feint", "all_out_attack", "ready")  # G-34
+#: The fields each maneuver takes besides ``combatant`` and ``maneuver``: any other is refused
+#: (``command/unknown_field``), never dropped (#14). ``posture`` with a maneuver that allows a step
+#: is the kneeling <-> standing switch taken as that step (G-26, ``posture_step``).
+_ATTACK_FIELDS = ("target", "weapon", "range", "target_speed", "yards", "shots", "modifiers")
+MANEUVER_FIELDS: dict[str, tuple[str, ...]] = {
+    "aim": ("target", "weapon", "yards", "posture"),
+    "all_out_attack": ("option", *_ATTACK_FIELDS, "weapon2"),
+    "all_out_defense": ("option", "yards", "posture"),
+    "attack": (*_ATTACK_FIELDS, "object", "posture"),
+    "change_posture": ("posture",),
+    "concentrate": ("task", "turns", "yards", "posture"),
+    "do_nothing": (),
+    "evaluate": ("target", "yards", "posture"),
+    "feint": ("target", "weapon", "yards", "posture"),
+    "move": ("yards", "sprint", "forward"),
+    "move_and_attack": _ATTACK_FIELDS,
+    "ready": ("weapon", "item", "yards", "posture"),
+    "wait": ("trigger", "action", "wait_option", "range", "item"),
+}
+#: The fields a Wait's action takes when it fires (G-34): the converted maneuver's, without its movement.
+WAIT_ACTION_FIELDS: dict[str, tuple[str, ...]] = {
+    "attack": ("target", "weapon", "range", "target_speed", "shots", "modifiers", "object"),
+    "all_out_attack": ("option", "target", "weapon", "range", "target_speed", "shots", "modifiers", "weapon2"),
+    "feint": ("target", "weapon"),
+    "ready": ("weapon", "item"),
+}
 #: Maneuvers that attack with a ready weapon (G-22, G-25, G-32).
 ATTACKS = ("attack", "all_out_attack", "move_and_attack")
 
@@ -59,10 +85,24 @@ def feints_with(weapon: Weapon) -> bool:
 
 
 def aoa_options(weapon: Weapon) -> tuple[str, ...]:
-    """The All-Out Attack options this weapon allows: melee (G-22) or ranged and thrown (G-23, RoF 5+ to suppress)."""
+    """The All-Out Attack options this weapon allows: melee (G-22; Strong only with ST-based thrust or
+    swing damage) or ranged and thrown (G-23, RoF 5+ to suppress)."""
     if weapon.kind in ("ranged", "thrown"):
         return ("determined",) + (("suppression",) if weapon.rof >= 5 else ())
-    return ("determined", "double", "feint", "strong")
+    return ("determined", "double", "feint") + (("strong",) if weapon.st_based else ())
+
+
+def shots_left(cond: Condition, weapon: Weapon) -> int | None:
+    """Shots before a reload (None: the sheet does not count them for this weapon)."""
+    if not weapon.counts_shots:
+        return None
+    return max(0, weapon.shots - cond.ammo_used.get(weapon.name, 0))
+
+
+def loaded(cond: Condition, weapon: Weapon) -> bool:
+    """An empty weapon cannot attack until a Ready reloads it (G-33)."""
+    left = shots_left(cond, weapon)
+    return left is None or left > 0
 
 
 def _str(args: Mapping[str, Any], key: str, required: bool = True) -> str:
@@ -119,6 +159,23 @@ def choose(b: Batch, args: Mapping[str, Any]) -> None:
     if maneuver in ("all_out_attack", "all_out_defense") and not option:
         raise reject("maneuver/option_required", f"{maneuver} needs an option",
                      known=list(MANEUVERS[maneuver][1]))
+    waiters = waiting_on(b.state, cid, ())
+    if waiters and maneuver not in ("do_nothing", "wait"):  # doing nothing or waiting is no action to react to
+        # G-34: the seats whose Wait this maneuver may trigger are asked before it resolves (settle
+        # asks them, then resolves it). A trial run on stand-in dice refuses it now if it is invalid.
+        resolve(Batch(b.ruleset, b.state, StandInDice()), cid, args)
+        b.emit("action_declared", {"combatant": cid, "maneuver": maneuver,
+                                   "args": {k: v for k, v in args.items() if k != "combatant"}})
+        return
+    resolve(b, cid, args)
+
+
+def resolve(b: Batch, cid: str, args: Mapping[str, Any]) -> None:
+    """The chosen maneuver takes effect: the posture step (G-26), the Will roll at FP <= 0 (G-51), its handler."""
+    maneuver = _str(args, "maneuver")
+    option = _str(args, "option", required=False)
+    if maneuver != "change_posture" and args.get("posture") is not None:
+        posture_step(b, cid, maneuver, args)
     cond = b.cond(cid)
     if cond.fp <= 0 and maneuver != "do_nothing":  # G-51: Will roll before each maneuver
         faces = b.roll(3, 6, "Will roll to act at FP <= 0")
@@ -131,6 +188,25 @@ def choose(b: Batch, args: Mapping[str, Any]) -> None:
             b.emit("maneuver_chosen", {"combatant": cid, "maneuver": "do_nothing", "forced": "collapsed (G-51)"})
             return
     _HANDLERS[maneuver](b, cid, maneuver, option, args)
+
+
+def posture_step(b: Batch, cid: str, maneuver: str, args: Mapping[str, Any]) -> str:
+    """G-26: kneeling <-> standing as the step of a maneuver that allows one (G-20 table: Aim,
+    All-Out Defense, Attack, Concentrate, Evaluate, Feint, Ready). The step is spent on it, so
+    no yards are moved; the maneuver is then made in the new posture."""
+    posture = _str(args, "posture")  # only step maneuvers take the field (MANEUVER_FIELDS)
+    current = b.cond(cid).posture
+    if posture == current:
+        raise reject("maneuver/bad_posture", f"already {current}", field="posture")
+    if {posture, current} != {"kneeling", "standing"}:
+        raise reject("maneuver/bad_posture", f"only kneeling <-> standing can be the step of another maneuver, "
+                     f"not {current} -> {posture}: take Change Posture (G-26)", field="posture",
+                     known=["kneeling", "standing"])
+    if _int(args, "yards", 0, 0, 10000):
+        spent = "standing up" if posture == "standing" else "kneeling"
+        raise reject("maneuver/too_far", f"the maneuver's step goes into {spent}: no yards are left to move (G-26)",
+                     field="yards", allowed=0)
+    return posture
 
 
 def _base_payload(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any],
@@ -154,6 +230,8 @@ def _base_payload(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[
         payload.update(evaluate_target=cond.evaluate_target, evaluate_bonus=cond.evaluate_bonus)
     if maneuver == "move":
         payload["sprinting"] = bool(args.get("forward", args.get("sprint", False)))
+    if maneuver != "change_posture" and args.get("posture") is not None:
+        payload["posture"] = str(args["posture"])  # G-26: the step; folded before the maneuver resolves
     payload.update(extra)
     return payload
 
@@ -233,9 +311,17 @@ def _change_posture(b: Batch, cid: str, maneuver: str, option: str, args: Mappin
     b.emit("maneuver_chosen", _base_payload(b, cid, maneuver, option, args, posture=posture))
 
 
+def concentration_left(cond: Condition, task: str) -> int:
+    """G-27: the turns an unfinished task still needs (0: not this task, or none counted)."""
+    return cond.concentrate_left if cond.concentrating == task and task else 0
+
+
 def _concentrate(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any]) -> None:
+    """G-27: a task of ``turns`` turns (default 1; a task still unfinished continues with what it
+    needs). It ends with the last of them; until then distraction costs a Will-3 roll."""
     task = _str(args, "task")
-    payload = _base_payload(b, cid, maneuver, option, args, concentrating=task)
+    left = _int(args, "turns", concentration_left(b.cond(cid), task) or 1, 1, 100)
+    payload = _base_payload(b, cid, maneuver, option, args, concentrating=task, concentrate_left=left)
     payload["moved"] = _yards(b, cid, args, int(payload["move_allowance"]))
     b.emit("maneuver_chosen", payload)
 
@@ -247,18 +333,47 @@ def _ready(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, An
         raise reject("command/missing_field", "ready: name a weapon or an item", field="weapon")
     payload = _base_payload(b, cid, maneuver, option, args, readied=name or item)
     payload["moved"] = _yards(b, cid, args, int(payload["move_allowance"]))
+    cond = b.cond(cid)
+    weapon = b.sheet(cid).weapon(name) if name else None
+    reloading = weapon is not None and weapon.counts_shots and cond.ammo_used.get(weapon.name, 0) > 0
+    if weapon is not None and reloading:  # G-33: a reload takes the sheet's number of Ready maneuvers
+        payload["reload_turns"] = cond.reload_progress.get(weapon.name, 0) + 1
     b.emit("maneuver_chosen", payload)
-    if name:
-        b.sheet(cid).weapon(name)
-        b.emit("weapon_readied", {"combatant": cid, "weapon": name})
+    if weapon is None:
+        return
+    if reloading and int(payload["reload_turns"]) >= weapon.reload:
+        b.emit("weapon_reloaded", {"combatant": cid, "weapon": weapon.name, "shots": weapon.shots,
+                                   "turns": weapon.reload})
+    if not reloading or weapon.name in cond.unready:
+        b.emit("weapon_readied", {"combatant": cid, "weapon": weapon.name})
 
 
 def _wait(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any]) -> None:
+    """G-34: the trigger and the action are declared now; an All-Out Attack's option too (in advance),
+    a ranged attack's zone as its range, a Ready's item."""
     trigger = _str(args, "trigger")
     action = _str(args, "action")
     if action not in WAIT_ACTIONS:
         raise reject("maneuver/bad_wait", f"a Wait converts to {', '.join(WAIT_ACTIONS)} (G-34)")
-    b.emit("maneuver_chosen", _base_payload(b, cid, maneuver, option, args, wait_trigger=trigger, wait_action=action))
+    extra: dict[str, JSON] = {"wait_trigger": trigger, "wait_action": action}
+    if action == "all_out_attack":
+        declared = _str(args, "wait_option", required=False) or "determined"
+        if declared not in MANEUVERS["all_out_attack"][1]:
+            raise reject("maneuver/bad_option", f"all_out_attack has no option {declared!r}", field="wait_option",
+                         known=list(MANEUVERS["all_out_attack"][1]))
+        extra["wait_option"] = declared
+    elif args.get("wait_option"):
+        raise reject("maneuver/bad_wait", "only a Wait that converts to All-Out Attack declares an option (G-34)",
+                     field="wait_option")
+    if args.get("range") is not None:
+        if action not in ("attack", "all_out_attack"):
+            raise reject("maneuver/bad_wait", "a Wait names a zone (range) only for an attack (G-34)", field="range")
+        extra["wait_range"] = _int(args, "range", 0, 0, 100000)
+    if args.get("item"):
+        if action != "ready":
+            raise reject("maneuver/bad_wait", "a Wait names an item only for a Ready (G-34)", field="item")
+        extra["wait_item"] = _str(args, "item")
+    b.emit("maneuver_chosen", _base_payload(b, cid, maneuver, option, args, **extra))
 
 
 def _attack_like(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any]) -> None:
@@ -281,6 +396,7 @@ def _attack_like(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[s
     if weapon.kind == "thrown" and weapon.max_range and range_yards > weapon.max_range:
         raise reject("maneuver/out_of_range", f"{weapon.name} can be thrown {weapon.max_range} yd, not {range_yards}")
     ranged = weapon.kind in ("ranged", "thrown")
+    _refuse_inapplicable(args, weapon, option, obj is not None)
     if maneuver == "all_out_attack":
         if ranged and option not in ("determined", "suppression"):
             raise reject("maneuver/bad_option", "ranged All-Out Attack is Determined or Suppression Fire (G-23)")
@@ -289,6 +405,17 @@ def _attack_like(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[s
     shots = _int(args, "shots", 1, 1, 1000)
     if shots > weapon.rof:
         raise reject("maneuver/bad_shots", f"{weapon.name} fires at most RoF {weapon.rof}")
+    left = shots_left(b.cond(cid), weapon)
+    if left == 0:
+        raise reject("maneuver/out_of_ammo", f"{weapon.name} is empty: a Ready reloads it in {weapon.reload} "
+                     f"turn(s) (G-33)", field="weapon", reload=weapon.reload)
+    if left is not None and shots > left:
+        raise reject("maneuver/bad_shots", f"{weapon.name} has {left} shot(s) left, not {shots}", field="shots",
+                     left=left)
+    if option == "strong" and option not in aoa_options(weapon):
+        raise reject("maneuver/bad_option", f"All-Out Attack (Strong) adds to ST-based thrust or swing damage; "
+                     f"{weapon.name} does {weapon.damage} {'at range' if ranged else '(not ST-based)'} (G-22)",
+                     field="option", known=list(aoa_options(weapon)))
     if option == "suppression" and option not in aoa_options(weapon):
         raise reject("maneuver/bad_option", "Suppression Fire needs RoF 5+ (G-23)")
     remaining, next_weapon = 0, ""
@@ -301,6 +428,8 @@ def _attack_like(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[s
     payload["moved"] = _yards(b, cid, args, int(payload["move_allowance"]))
     if range_yards:
         payload["range"] = range_yards
+    if left is not None:
+        payload["shots_fired"] = shots  # counted down from the weapon's shots until a Ready reloads it
     b.emit("maneuver_chosen", payload)
     if option == "suppression":
         return  # G-23: Suppression Fire is adjudicated by the GM (its rules are not in the seed)
@@ -311,6 +440,20 @@ def _attack_like(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[s
                         target_speed=_int(args, "target_speed", 0, 0, 10000),
                         extra=attacks.extra_mods(args.get("modifiers")), remaining=remaining,
                         next_weapon=next_weapon, shots=shots, thrown_object=obj is not None)
+
+
+def _refuse_inapplicable(args: Mapping[str, Any], weapon: Weapon, option: str, throwing: bool) -> None:
+    """#14: a field of the attack that does not apply to this weapon or option is refused, not dropped."""
+    why = {}
+    if weapon.kind == "melee":
+        why.update({k: f"{weapon.name} is a melee weapon: {k} is for a ranged or thrown attack (G-35)"
+                    for k in ("range", "target_speed") if args.get(k) is not None})
+    if args.get("weapon2") is not None and option != "double":
+        why["weapon2"] = "a second weapon is for All-Out Attack (Double) (G-22)"
+    if throwing and args.get("weapon"):
+        why["weapon"] = "throwing an object uses no weapon (G-12)"
+    if why:
+        raise reject("command/unknown_field", "; ".join(why.values()), fields=sorted(why))
 
 
 def _feint(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any]) -> None:
@@ -380,6 +523,93 @@ def resolve_feint(b: Batch, pr: Prompt) -> None:
                               "round": feint_round}, opens=opens, answers=pr.id)
 
 
+def can_trigger(cond: Condition) -> bool:
+    """A Wait can fire while its combatant is able to act (G-34 with G-28, G-44, G-51)."""
+    return bool(cond.wait_action) and not (cond.dead or cond.unconscious or cond.stunned or cond.collapsed)
+
+
+def waiting_on(state: FightState, actor: str, asked: tuple[str, ...]) -> tuple[str, ...]:
+    """G-34: the combatants, in turn order, whose Wait ``actor``'s maneuver may trigger and who were not asked yet."""
+    combat = state.combat
+    order = combat.order if isinstance(combat, Combat) else ()
+    return tuple(cid for cid in order if cid != actor and cid not in asked and cid in state.combatants
+                 and can_trigger(state.combatants[cid].condition))
+
+
+def continue_declared(b: Batch) -> None:
+    """G-34: a declared maneuver waits: ask the next seat whose Wait it may trigger, else resolve it.
+    Resolving can fail when the interrupt changed things (the target fell): then the maneuver
+    lapses and the combatant chooses again."""
+    combat = b.combat
+    actor, args = combat.declared_by, combat.declared
+    waiters = waiting_on(b.state, actor, combat.wait_asked)
+    maneuver = str(args.get("maneuver", ""))
+    if waiters:
+        cid = waiters[0]
+        cond = b.cond(cid)
+        what = MANEUVER_WORDS.get(maneuver, maneuver.replace("_", " "))
+        b.emit("wait_asked", {"combatant": cid, "actor": actor, "maneuver": maneuver},
+               opens=[open_prompt("wait", cid, f"{b.name(actor)} starts {what}: trigger {b.name(cid)}'s Wait "
+                                               f"(“{cond.wait_trigger}”: {cond.wait_action.replace('_', ' ')})? (G-34)",
+                                  actor=actor, maneuver=maneuver, trigger=cond.wait_trigger,
+                                  action=cond.wait_action)])
+        return
+    trial = Batch(b.ruleset, b.state, StandInDice())
+    try:
+        resolve(trial, actor, {**args, "combatant": actor})
+    except Rejected as exc:
+        b.emit("declared_action_lapsed", {"combatant": actor, "maneuver": maneuver, "reason": exc.message})
+        return
+    resolve(b, actor, {**args, "combatant": actor})
+
+
+#: "X starts ..." in a Wait prompt.
+MANEUVER_WORDS = {"aim": "to Aim", "all_out_attack": "an All-Out Attack", "all_out_defense": "an All-Out Defense",
+                  "attack": "an Attack", "change_posture": "to change posture", "concentrate": "to Concentrate",
+                  "evaluate": "to Evaluate", "feint": "a Feint", "move": "a Move",
+                  "move_and_attack": "a Move and Attack", "ready": "a Ready", "wait": "to Wait"}
+
+
+def _refuse_wait_fields(command: str, name: str, action: str, fields: Mapping[str, Any]) -> None:
+    """#14: a field the Wait's action does not take is refused, never dropped."""
+    extra = sorted(k for k in fields if k not in WAIT_ACTION_FIELDS[action])
+    if extra:
+        raise reject("command/unknown_field", f"{command}: {name}'s Wait converts to {action.replace('_', ' ')}, "
+                     f"which takes no {', '.join(repr(k) for k in extra)} (it takes "
+                     f"{', '.join(WAIT_ACTION_FIELDS[action])})", fields=extra)
+
+
+def answer_wait(b: Batch, args: Mapping[str, Any]) -> None:
+    """G-34: the waiting seat (or the GM for it) answers: let the declared maneuver pass, or trigger
+    the Wait, whose action interrupts before that maneuver resolves."""
+    pr = answered(b.state, args.get("prompt"), "wait")
+    assert pr.combatant is not None
+    cid = pr.combatant
+    cond = b.cond(cid)
+    action = cond.wait_action
+    fields = {k: v for k, v in args.items() if k not in ("prompt", "trigger")}
+    if not args.get("trigger"):
+        if fields:
+            raise reject("command/unknown_field", f"answer_wait: letting it pass takes no "
+                         f"{', '.join(repr(k) for k in sorted(fields))}", fields=sorted(fields))
+        b.emit("wait_passed", {"combatant": cid, "actor": str(pr.options["actor"])}, answers=pr.id)
+        return
+    _refuse_wait_fields("answer_wait", b.name(cid), action, fields)
+    # What the Wait declared fills what the answer leaves out: the foe who acts, the zone, the option, the item.
+    defaults: dict[str, Any] = {}
+    if action in ("attack", "all_out_attack", "feint"):
+        defaults["target"] = str(pr.options["actor"])
+    sheet = b.sheet(cid)
+    aimed = str(fields.get("weapon") or (sheet.weapons[0].name if sheet.weapons else "punch"))
+    if cond.wait_range and action in ("attack", "all_out_attack") and sheet.weapon(aimed).kind != "melee":
+        defaults["range"] = cond.wait_range  # the zone covered: for the shot, not for a melee blow
+    if cond.wait_item and action == "ready":
+        defaults["item"] = cond.wait_item
+    option = str(fields.get("option") or cond.wait_option or ("determined" if action == "all_out_attack" else ""))
+    b.emit("wait_triggered", {"combatant": cid, "action": action, "trigger": cond.wait_trigger}, answers=pr.id)
+    _HANDLERS[action](b, cid, action, option, {**defaults, **fields, "combatant": cid})
+
+
 def trigger_wait(b: Batch, args: Mapping[str, Any]) -> None:
     """G-34: the Wait's trigger happened: the action interrupts the sequence."""
     combat = b.combat
@@ -393,8 +623,9 @@ def trigger_wait(b: Batch, args: Mapping[str, Any]) -> None:
     if combat.interrupted_by or any(p.kind != "dispute" for p in b.state.prompts):
         raise reject("command/prompt_pending", "answer the open prompt first")
     action = cond.wait_action
+    _refuse_wait_fields("trigger_wait", c.name, action, {k: v for k, v in args.items() if k != "combatant"})
     b.emit("wait_triggered", {"combatant": cid, "action": action, "trigger": cond.wait_trigger})
-    option = _str(args, "option", required=False)
+    option = _str(args, "option", required=False) or cond.wait_option
     if action == "all_out_attack" and not option:
         option = "determined"
     _HANDLERS[action](b, cid, action, option, args)

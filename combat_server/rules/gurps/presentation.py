@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from combat_server.rules.describe import Field, Stat
-from combat_server.rules.gurps import derived
+from combat_server.rules.gurps import derived, maneuvers
 from combat_server.rules.gurps.sheet import Sheet
 from combat_server.rules.gurps.state import Condition
 from combat_server.rules.model import Combatant
@@ -70,8 +70,10 @@ def _card(c: Combatant) -> Iterator[Stat]:
     yield Stat(cid, "Scores", "Move", str(derived.move(sheet, cond)), "G-09")
     yield Stat(cid, "Scores", "Encumbrance", str(derived.encumbrance_level(sheet)), "G-02")
     for w in sheet.weapons:
-        if w.shots:
-            yield Stat(cid, "Ammunition", w.name, f"{w.shots} shot{'s' if w.shots != 1 else ''}")
+        left = maneuvers.shots_left(cond, w)  # #14: counted down by each attack, refilled by a reload
+        if left is not None:
+            yield Stat(cid, "Ammunition", w.name, f"{left}/{w.shots} shot{'s' if w.shots != 1 else ''}", "G-33",
+                       f"empty: {w.reload} Ready to reload" if left == 0 else "each shot fired counts down")
     hp = sheet.hp_max
     yield Stat(cid, "When HP falls", "HP ≤ 0", "0", "G-44", "HT roll each turn")
     for n in range(1, 6):

@@ -8,7 +8,7 @@ from combat_server.rules.gurps import attacks, checks, importing, maneuvers, she
 from combat_server.rules.describe import Description, Field, Viewer
 from combat_server.rules.gurps.apply import after_core
 from combat_server.rules.gurps.describe import describe
-from combat_server.rules.gurps.batch import Batch
+from combat_server.rules.gurps.batch import Batch, StandInDice
 from combat_server.rules.gurps.commands import COMMANDS
 from combat_server.rules.gurps.events import COMBAT_SECRETS, EVENTS, HIDDEN_PROMPT_TEXT, VISIBLE_CONDITION
 from combat_server.rules.gurps.explain import combatant_view
@@ -24,7 +24,7 @@ from combat_server.rules import core
 from combat_server.rules.commands import CommandSpec
 from combat_server.rules.kit.calculators import CalculatorSpec
 from combat_server.rules.kit.events import EventSpec, Secret
-from combat_server.rules.model import JSON, Command, DiceRequest, DiceSource, Event, EventDraft, FightState, Prompt
+from combat_server.rules.model import JSON, Command, DiceSource, Event, EventDraft, FightState, Prompt
 from combat_server.rules.options import OptionSpec
 from combat_server.rules.rule_text import RuleText
 from combat_server.rules.ruleset import Ruleset
@@ -33,13 +33,6 @@ from combat_server.rules.ruleset import Ruleset
 #: Events whose roll record a preview shows, and the parts of the record it shows.
 PREVIEWED = ("attack_rolled", "feint_rolled", "defense_rolled")
 PREVIEW_FIELDS = ("purpose", "roller", "base", "base_reason", "modifiers", "target", "cap", "rule")
-
-
-class _StandInDice:
-    """Dice for a preview: low faces, so checks before the roll succeed; the events are thrown away."""
-
-    def roll(self, request: DiceRequest) -> tuple[int, ...]:
-        return (1,) * request.count
 
 
 class GurpsRuleset(Ruleset[Sheet, Condition, Combat]):
@@ -106,6 +99,8 @@ class GurpsRuleset(Ruleset[Sheet, Condition, Combat]):
             checks.fright_check(b, args)
         elif t == "trigger_wait":
             maneuvers.trigger_wait(b, args)
+        elif t == "answer_wait":
+            maneuvers.answer_wait(b, args)
         elif t == "spend_fatigue":
             checks.spend_fatigue(b, args)
         elif t == "import_character":
@@ -129,7 +124,12 @@ class GurpsRuleset(Ruleset[Sheet, Condition, Combat]):
     def preview(self, state: FightState, command: Command) -> Mapping[str, JSON] | None:
         # decide is pure: decided on stand-in dice, its first attack, feint or defence roll shows the
         # number and modifiers the real roll records (G-35, G-32, ...).
-        for draft in core.decide(self, state, command, _StandInDice()):
+        drafts = core.decide(self, state, command, StandInDice())
+        if any(d.type == "action_declared" for d in drafts):  # G-34: the roll it makes once the Waits are asked
+            b = Batch(self, state, StandInDice())
+            maneuvers.resolve(b, str(command.args["combatant"]), command.args)
+            drafts = b.drafts
+        for draft in drafts:
             record = draft.payload.get("record")
             if draft.type in PREVIEWED and isinstance(record, Mapping):
                 return {k: record[k] for k in PREVIEW_FIELDS if k in record}

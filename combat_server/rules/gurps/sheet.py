@@ -9,8 +9,16 @@ from typing import Any, Mapping
 import attrs
 
 from combat_server.errors import reject
+from combat_server.rules.gurps.state import NEW_COMBAT_FIELDS, NEW_CONDITION_FIELDS, Combat, Condition
 from combat_server.rules.gurps.tables import DAMAGE_TYPES, parse_dice
 from combat_server.rules.model import JSON
+
+
+#: Weapons that are unarmed unless the sheet says otherwise (G-41).
+UNARMED_NAMES = ("punch", "kick", "bite", "claws")
+
+#: The implicit punch: thr-1 cr, reach C (G-41: an empty hand parries unarmed).
+IMPLICIT_PUNCH = "punch"
 
 
 @attrs.frozen
@@ -40,6 +48,15 @@ class Weapon:
     min_st: int = 0  # minimum ST (GCS "strength"); 0: none given
     two_handed: bool = False  # GCS's dagger mark on the minimum ST
     recoil: int = 0  # 0: none given (GCS "recoil", the single-shot figure)
+    reload: int = 1  # Ready maneuvers to reload once its shots are spent (G-33); counted only with ``shots``
+    #: G-41: an unarmed attack (punch, kick, bite, claws): parrying it with a weapon earns a counter-blow.
+    #: Unstated, a weapon named like one of UNARMED_NAMES is one (the name the rules read before, #14).
+    unarmed: bool = attrs.field(default=attrs.Factory(lambda w: w.name.lower() in UNARMED_NAMES, takes_self=True))
+
+    @property
+    def counts_shots(self) -> bool:
+        """Ammunition is counted for a weapon whose sheet gives its shots (0: not counted)."""
+        return self.shots > 0
 
 
 @attrs.frozen
@@ -91,13 +108,20 @@ class Sheet:
                      known=[w.name for w in self.all_weapons()])
 
     def all_weapons(self) -> tuple[Weapon, ...]:
-        """The sheet's weapons, plus an unarmed punch (thr-1 cr, reach C) if none is listed."""
-        if any(w.name == "punch" for w in self.weapons):
+        """The sheet's weapons, plus the implicit punch where G-41 allows one (:meth:`empty_hand`)."""
+        if any(w.unarmed or w.name == IMPLICIT_PUNCH for w in self.weapons) or not self.empty_hand():
             return self.weapons
         skill = self.unarmed_skill if self.unarmed_skill is not None else self.dx
-        punch = Weapon(name="punch", kind="melee", skill=skill, damage="thr-1", damage_type="cr", reach="C",
-                       parry=0)
+        punch = Weapon(name=IMPLICIT_PUNCH, kind="melee", skill=skill, damage="thr-1", damage_type="cr", reach="C",
+                       parry=0, unarmed=True)
         return self.weapons + (punch,)
+
+    def empty_hand(self) -> bool:
+        """G-41: an unarmed parry (and punch) needs an empty hand. The sheet's melee weapons are taken
+        as held (a two-handed one in both hands) and a shield on one arm; a hand is free while they
+        fill fewer than two. Ranged and thrown weapons are taken as slung or sheathed."""
+        held = sum(2 if w.two_handed else 1 for w in self.weapons if w.kind == "melee" and not w.unarmed)
+        return held + (1 if self.shield_skill is not None else 0) < 2
 
 
 #: Traits the rules use, and what for. Sheets name them; the GCS importer keeps only these.
@@ -109,7 +133,7 @@ TRAITS: Mapping[str, str] = {
 #: Fields added after fights were stored: left out of a sheet's JSON at their default, so
 #: stored fights' events and states keep their bytes (tests/test_fixtures.py).
 _NEW_SHEET_FIELDS = {"db": 0, "traits": (), "dr_locations": {}}
-_NEW_WEAPON_FIELDS = {"min_st": 0, "two_handed": False, "recoil": 0}
+_NEW_WEAPON_FIELDS = {"min_st": 0, "two_handed": False, "recoil": 0, "reload": 1}
 
 _INT_FIELDS = {
     "st": (1, 200), "dx": (1, 40), "iq": (1, 40), "ht": (1, 40), "hp": (1, 2000), "fp": (1, 200),
@@ -120,7 +144,7 @@ _INT_FIELDS = {
 _WEAPON_INT = {
     "skill": (0, 40), "parry": (-5, 5), "acc": (0, 25), "half_damage": (0, 100000), "max_range": (0, 100000),
     "bulk": (-20, 0), "rof": (1, 1000), "shots": (0, 10000), "min_range": (0, 10000),
-    "min_st": (0, 200), "recoil": (0, 100),
+    "min_st": (0, 200), "recoil": (0, 100), "reload": (1, 100),
 }
 
 
@@ -203,7 +227,7 @@ def _weapon(raw: Any, i: int) -> Weapon:
     if dtype not in DAMAGE_TYPES:
         raise _bad(p + "damage_type", f"unknown damage type {dtype!r} (known: {', '.join(DAMAGE_TYPES)})")
     kw["damage_type"] = dtype
-    for key in ("unbalanced", "needs_ready", "off_hand", "firearm", "two_handed"):
+    for key in ("unbalanced", "needs_ready", "off_hand", "firearm", "two_handed", "unarmed"):
         if key in raw:
             if not isinstance(raw[key], bool):
                 raise _bad(p + key, "must be true or false")
@@ -275,9 +299,17 @@ def _drop_defaults(data: dict[str, Any], new_fields: Mapping[str, Any]) -> dict[
     return data
 
 
+def _weapon_json(data: dict[str, Any]) -> dict[str, Any]:
+    """A weapon's JSON without the fields at their defaults; ``unarmed`` defaults by name."""
+    data = _drop_defaults(data, _NEW_WEAPON_FIELDS)
+    if data.get("unarmed") == (str(data["name"]).lower() in UNARMED_NAMES):
+        del data["unarmed"]
+    return data
+
+
 def sheet_to_json(sheet: Sheet) -> dict[str, JSON]:
     data: dict[str, Any] = attrs.asdict(sheet, recurse=True)
-    data["weapons"] = [_drop_defaults(dict(w), _NEW_WEAPON_FIELDS) for w in data["weapons"]]
+    data["weapons"] = [_weapon_json(dict(w)) for w in data["weapons"]]
     if "traits" in data:
         data["traits"] = list(data["traits"])
     return _drop_defaults(data, _NEW_SHEET_FIELDS)
@@ -289,10 +321,14 @@ def _unstructure_hooks() -> None:
     from combat_server.rules.serialize import converter
 
     conv = converter()
-    conv.register_unstructure_hook(Weapon, lambda w: _drop_defaults(
-        {f.name: conv.unstructure(getattr(w, f.name)) for f in attrs.fields(Weapon)}, _NEW_WEAPON_FIELDS))
+    conv.register_unstructure_hook(Weapon, lambda w: _weapon_json(
+        {f.name: conv.unstructure(getattr(w, f.name)) for f in attrs.fields(Weapon)}))
     conv.register_unstructure_hook(Sheet, lambda s: _drop_defaults(
         {f.name: conv.unstructure(getattr(s, f.name)) for f in attrs.fields(Sheet)}, _NEW_SHEET_FIELDS))
+    conv.register_unstructure_hook(Combat, lambda c: _drop_defaults(
+        {f.name: conv.unstructure(getattr(c, f.name)) for f in attrs.fields(Combat)}, NEW_COMBAT_FIELDS))
+    conv.register_unstructure_hook(Condition, lambda c: _drop_defaults(
+        {f.name: conv.unstructure(getattr(c, f.name)) for f in attrs.fields(Condition)}, NEW_CONDITION_FIELDS))
 
 
 _unstructure_hooks()

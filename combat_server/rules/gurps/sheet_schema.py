@@ -41,7 +41,7 @@ _SHEET_TEXT: Mapping[str, tuple[str, str]] = {
     "shield_name": ("Shield name", "What the shield is called in the log."),
     "unarmed_skill": ("Unarmed skill", "Brawling or similar: the punch's skill; empty uses DX."),
     "skills": ("Other skills", "Skill names and their levels, for rolls the GM asks for."),
-    "weapons": ("Weapons", "Each weapon the combatant can fight with; a punch is always there."),
+    "weapons": ("Weapons", "Each weapon the combatant can fight with; a punch is added when none is unarmed and a hand is empty (G-41)."),
     "db": ("Shield DB", "A ready shield's Defence Bonus: added to Dodge, Parry and Block."),
     "traits": ("Traits", "Traits the rules use: " + "; ".join(f"{k}: {v}" for k, v in TRAITS.items()) + "."),
     "dr_locations": ("DR by location", "DR of each hit location (from a GCS file); the rules use DR above."),
@@ -61,10 +61,14 @@ _WEAPON_TEXT: Mapping[str, tuple[str, str]] = {
     "max_range": ("Max (yd)", "The farthest it reaches; a ranged weapon needs one."),
     "bulk": ("Bulk", "Penalty when it is used on the move (G-23)."),
     "rof": ("RoF", "Shots per attack (G-39)."),
-    "shots": ("Shots", "Shots before reloading; 0: not counted."),
+    "shots": ("Shots", "Shots before reloading; 0: not counted. Every ranged attack spends its shots (RoF)."),
+    "reload": ("Reload (turns)", "Ready maneuvers it takes to reload once its shots are spent (G-33)."),
     "min_range": ("Min (yd)", "The closest it can be used at."),
     "needs_ready": ("Needs a Ready", "Must be readied again after each use (G-22, G-33)."),
-    "st_based": ("ST-based damage", "Damage comes from ST (All-Out Attack Strong adds to it, G-22)."),
+    "st_based": ("ST-based damage", "Damage comes from ST (All-Out Attack Strong adds to it, G-22); "
+                                    "thr/sw damage always is, fixed dice are not unless this says so."),
+    "unarmed": ("Unarmed", "A punch, kick, bite or claws (G-41): a weapon that parries it may strike back; "
+                           "unstated: true for a weapon named punch, kick, bite or claws."),
     "off_hand": ("Off hand", "Held in the off hand."),
     "firearm": ("Firearm", "Bullets and beams: cannot be blocked or parried (G-40, G-41)."),
     "min_st": ("Min ST", "Minimum ST to use it well; 0: none given."),
@@ -95,12 +99,12 @@ def _weapon_schema() -> dict[str, JSON]:
         "reach": {"type": "string", "default": "1"},
     }
     defaults = {"skill": 10, "parry": 0, "acc": 0, "half_damage": 0, "max_range": 0, "bulk": 0, "rof": 1,
-                "shots": 0, "min_range": 0, "min_st": 0, "recoil": 0}
+                "shots": 0, "min_range": 0, "min_st": 0, "recoil": 0, "reload": 1}
     for key, bounds in _WEAPON_INT.items():
         props[key] = _int(bounds, key == "parry", defaults[key])
     props["weight"] = _weight_schema()
     for key, default in (("unbalanced", False), ("needs_ready", False), ("st_based", True),
-                         ("off_hand", False), ("firearm", False), ("two_handed", False)):
+                         ("off_hand", False), ("firearm", False), ("two_handed", False), ("unarmed", False)):
         props[key] = {"type": "boolean", "default": default}
     order = list(_WEAPON_TEXT)
     return {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 import attrs
 
 
@@ -46,6 +48,19 @@ class Condition:
     moved: int = 0  # yards moved this turn (G-09 sprint bookkeeping)
     sprinting: bool = False
     ht_rolls_at_zero: bool = True  # per-turn HT rolls at HP <= 0 (off after waking, G-49)
+    # Fields added after fights were stored (#14): left out of a state's JSON at their defaults
+    # (NEW_CONDITION_FIELDS), so stored fights refold to the same bytes.
+    concentrate_left: int = 0  # G-27: turns the task still needs, this one included; 0: none counted
+    ammo_used: Mapping[str, int] = attrs.field(factory=dict)  # shots fired since the last reload, per weapon
+    reload_progress: Mapping[str, int] = attrs.field(factory=dict)  # Ready turns spent reloading, per weapon (G-33)
+    wait_option: str = ""  # G-34: the All-Out Attack option declared with the Wait
+    wait_range: int = 0  # G-34: yards to the zone a ranged Wait covers
+    wait_item: str = ""  # G-34: what a Wait that converts to Ready readies
+
+
+#: Condition fields added after fights were stored, with their defaults (see sheet._unstructure_hooks).
+NEW_CONDITION_FIELDS = {"concentrate_left": 0, "ammo_used": {}, "reload_progress": {}, "wait_option": "",
+                        "wait_range": 0, "wait_item": ""}
 
 
 @attrs.frozen
@@ -91,3 +106,12 @@ class Combat:
     attack: Attack | None = None
     interrupted_by: str = ""  # G-34: a Wait that fired interrupts the sequence
     saved_phase: str = ""  # the phase to resume after the interrupt
+    # G-34 declared Waits (#14): the current combatant's maneuver waits while the seats whose
+    # Wait may trigger are asked, one at a time, in turn order; it resolves when none is left.
+    declared_by: str = ""
+    declared: Mapping[str, Any] = attrs.field(factory=dict)  # the maneuver command's args
+    wait_asked: tuple[str, ...] = ()  # waiters asked about this declared maneuver
+
+
+#: Combat fields added after fights were stored, with their defaults (see sheet._unstructure_hooks).
+NEW_COMBAT_FIELDS = {"declared_by": "", "declared": {}, "wait_asked": ()}

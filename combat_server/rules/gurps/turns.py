@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from combat_server.errors import reject
-from combat_server.rules.gurps import derived
+from combat_server.rules.gurps import derived, maneuvers
 from combat_server.rules.gurps.batch import Batch
 from combat_server.rules.kit.prompts import roll_prompt
 from combat_server.rules.kit.turns import FixedOrder
@@ -123,6 +123,9 @@ def settle(b: Batch) -> None:
             if cond.collapsed and cond.fp <= 0:
                 b.emit("maneuver_chosen", {"combatant": cur, "maneuver": "do_nothing", "forced": "collapsed (G-51)"})
                 continue
+            if combat.declared_by == cur:  # G-34: ask the Waits it may trigger, then resolve it
+                maneuvers.continue_declared(b)
+                continue
             return
         if combat.phase == "resolving":
             _end_checks(b, cur)
@@ -151,6 +154,8 @@ def _end_checks(b: Batch, cid: str) -> None:
     payload: dict[str, JSON] = {"combatant": cid}
     opens = []
     c = b.state.combatants.get(cid)
+    if c is not None and c.condition.maneuver == "concentrate" and c.condition.concentrate_left > 0:
+        payload["concentrate_left"] = c.condition.concentrate_left - 1  # G-27: one turn of the task done
     if c is not None and c.condition.stunned and not c.condition.dead and not c.condition.unconscious:
         cond = c.condition
         if cond.stun_kind == "fright":  # a fixed duration, no recovery roll

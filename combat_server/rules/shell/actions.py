@@ -15,7 +15,7 @@ import attrs
 from combat_server.errors import reject
 from combat_server.rules.kit.prompts import open_prompt
 from combat_server.rules.model import JSON
-from combat_server.rules.shell import casting, charts, damage, resolution
+from combat_server.rules.shell import bodies, casting, charts, damage, resolution
 from combat_server.rules.shell.attacks import (CLOSE_RESPONSE, declare, grapple_at, grapple_odds, keep_spell_roll,
                                                responses)
 from combat_server.rules.shell.batch import Batch, can_act, weapons_in_hand
@@ -162,9 +162,8 @@ def _attack(b: Batch, cid: str, m: str, moved: int, args: Mapping[str, Any], pre
             raise reject("attack/cannot_disarm", f"the {weapon.name} cannot disarm (S-22)", field="weapon")
     elif location == "weapon":
         target_weapon = _target_weapon(b, target, args)
-    elif location not in damage.LOCATIONS:
-        raise reject("command/bad_field", f"act: no hit location {location!r}", field="location",
-                     known=sorted(damage.LOCATIONS))
+    else:
+        _reachable(b, target, location, bool(args.get("higher")))
     if kind in ("takedown", "pin", "escape"):
         location = "torso"
     ranged = weapon.ranged
@@ -204,6 +203,7 @@ def _attack(b: Batch, cid: str, m: str, moved: int, args: Mapping[str, Any], pre
     aim = cond.aim_turns if (ranged and cond.maneuver == "aim" and cond.aim_target == target) else 0  # R-15
     situation = resolution.AttackSituation(
         maneuver=maneuver, maneuver_at=maneuver_at, location=damage.kind(location) if location != "weapon" else "weapon",
+        body=b.sheet(target).body,
         far_side=bool(args.get("far_side")), moved_steps=moved, wild_swing=bool(args.get("wild_swing")),
         off_hand=bool(args.get("off_hand")), higher=bool(args.get("higher")), cant_see=bool(args.get("cant_see")),
         bare_hand_disarm=kind == "disarm" and weapon.name == "bare hand", ranged=ranged, aim_turns=aim,
@@ -223,6 +223,19 @@ def _attack(b: Batch, cid: str, m: str, moved: int, args: Mapping[str, Any], pre
                               "name": maneuver if m == "other" else "",
                               "at_mod": maneuver_at or 0, "def_mod": int(args.get("def_mod") or 0) if m == "other" else 0})
     declare(b, attack)
+
+
+def _reachable(b: Batch, target: str, location: str, higher: bool) -> None:
+    """S-16 / A-63: the defender's own body table says which locations there are to aim at,
+    and its size which are out of reach (a huge creature's head, unless attacking from higher)."""
+    tsheet = b.sheet(target)
+    row = bodies.location(tsheet.body, location)
+    if row is None:
+        raise reject("command/bad_field", f"act: {b.name(target)} ({tsheet.body}) has no hit location {location!r} "
+                     "(S-16, A-63)", field="location", known=sorted(r.name for r in bodies.table(tsheet.body)))
+    if row.kind in bodies.unreachable(tsheet.size, higher):
+        raise reject("attack/unreachable", f"{b.name(target)} is {tsheet.size}: its {location} is out of reach "
+                     "(S-16)", field="location")
 
 
 def _target_weapon(b: Batch, target: str, args: Mapping[str, Any]) -> str:

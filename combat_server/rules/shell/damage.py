@@ -15,15 +15,26 @@ from typing import Mapping
 import attrs
 
 #: Bookkeeping locations (S-37, S-38) -> their S-29 kind. Limbs and eyes have sides.
-LOCATIONS: dict[str, str] = {
+_HUMANOID: dict[str, str] = {
     "torso": "torso", "heart": "heart", "groin": "groin", "head": "head", "face": "face", "neck": "neck",
     "left eye": "eye", "right eye": "eye",
     "left arm": "arm", "right arm": "arm", "left hand": "hand", "right hand": "hand",
     "left leg": "leg", "right leg": "leg", "left foot": "foot", "right foot": "foot",
 }
+HUMANOID_LOCATIONS = tuple(_HUMANOID)
+#: A quadruped's four legs and feet (S-16): legs and feet by kind, for crippling (S-37) and armour.
+_QUADRUPED: dict[str, str] = {
+    "left foreleg": "leg", "right foreleg": "leg", "left hind leg": "leg", "right hind leg": "leg",
+    "left forefoot": "foot", "right forefoot": "foot", "left hind foot": "foot", "right hind foot": "foot",
+}
+QUADRUPED_LIMBS = tuple(_QUADRUPED)
+#: Every bookkeeping location of any body type (bodies.py says which body has which).
+LOCATIONS: dict[str, str] = {**_HUMANOID, **_QUADRUPED}
 #: R-14: a hand or foot belongs to its limb.
 LIMB_OF: dict[str, str] = {"left hand": "left arm", "right hand": "right arm",
-                           "left foot": "left leg", "right foot": "right leg"}
+                           "left foot": "left leg", "right foot": "right leg",
+                           "left forefoot": "left foreleg", "right forefoot": "right foreleg",
+                           "left hind foot": "left hind leg", "right hind foot": "right hind leg"}
 #: S-37 crippling thresholds, percent of base HPmax.
 CRIPPLE_PCT: dict[str, int] = {"arm": 40, "leg": 40, "hand": 20, "foot": 20, "eye": 10}
 LIMB_KINDS = ("arm", "leg", "hand", "foot")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from combat_server.rules.describe import (Action, Answer, Badge, Bar, Choice, Description, Field, PromptChoices,
                                           Summary, Threshold, Viewer)
 from combat_server.rules.model import FightState, Prompt
-from combat_server.rules.shell import charts, damage
+from combat_server.rules.shell import bodies, charts, damage
 from combat_server.rules.shell.attacks import CLOSE_RESPONSE, DEFENCE, defences, responses
 from combat_server.rules.shell.batch import can_act, derived_now, now, weapons_in_hand
 from combat_server.rules.shell.events import combat_of, cond_of
@@ -113,6 +113,25 @@ def _targets(state: FightState, cid: str) -> tuple[Choice, ...]:
     return tuple(Choice(c.id, c.name) for c in state.combatants.values() if c.id != cid and not cond_of(state, c.id).dead)
 
 
+def _locations(state: FightState, targets: tuple[Choice, ...]) -> tuple[Choice, ...]:
+    """The hit locations of the targets' body types, each with its AT per body (S-29; S-16, A-63:
+    a creature's table replaces the humanoid one). A fight of humanoids lists the S-29 chart alone."""
+    kinds = sorted({state.combatants[str(t.value)].sheet.body for t in targets} or {bodies.HUMANOID},
+                   key=list(bodies.BODIES).index)
+    out: list[Choice] = []
+    for loc in damage.LOCATIONS:
+        rows = [(body, bodies.location(body, loc)) for body in kinds]
+        found = [(body, row.at) for body, row in rows if row is not None]
+        if not found:
+            continue
+        if kinds == [bodies.HUMANOID]:
+            out.append(Choice(loc, loc, f"AT {found[0][1]:+d}", "S-29"))
+        else:
+            hint = ", ".join(f"{at:+d} {body}" for body, at in found)
+            out.append(Choice(loc, loc, f"AT {hint}", "S-29, S-16"))
+    return tuple(out)
+
+
 def _maneuvers(state: FightState, cid: str, viewer: Viewer, options: dict[str, object]) -> list[Action]:
     cond = cond_of(state, cid)
     sheet = state.combatants[cid].sheet
@@ -137,8 +156,7 @@ def _maneuvers(state: FightState, cid: str, viewer: Viewer, options: dict[str, o
     if cond.pinned_by:
         return [Action("escape", "act", f"{name} tries to escape the pin", rules=("S-43",),
                        args={**base, "maneuver": "escape", "target": cond.pinned_by}, combatant=cid)]
-    locations = tuple(Choice(loc, loc, f"AT {charts.LOCATION_AT[damage.kind(loc)]:+d}", "S-29")
-                      for loc in damage.LOCATIONS)
+    locations = _locations(state, targets)
     attack_fields = [target, weapon,
                      Field("location", "choice", "Hit location", rule="S-29", choices=locations, default="torso"),
                      Field("moved", "integer", "Units moved", rule="S-19", minimum=0, maximum=points, default=0,

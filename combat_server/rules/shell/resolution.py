@@ -14,7 +14,7 @@ import attrs
 
 from combat_server.rules.kit.rolls import Mod as Mod  # the kit's modifier, re-exported for SHELL's modules
 from combat_server.rules.model import JSON
-from combat_server.rules.shell import charts
+from combat_server.rules.shell import bodies, charts
 from combat_server.rules.shell.sheet import DIFFICULTIES, Sheet, Spell, Weapon, st_shortfall
 
 
@@ -99,6 +99,7 @@ class AttackSituation:
     maneuver: str = "attack"
     maneuver_at: int | None = None  # for a GM-defined maneuver (S-18 "other", S-24)
     location: str = "torso"
+    body: str = "humanoid"  # the defender's body type: its table replaces the humanoid one (S-16, A-63)
     far_side: bool = False
     moved_steps: int = 0
     wild_swing: bool = False
@@ -133,9 +134,14 @@ def situation_at(s: AttackSituation, ambidextrous: bool = False) -> list[Mod]:
         mods.append(Mod(1, "higher than the defender", "S-29"))
     if s.cant_see and not s.ranged:
         mods.append(Mod(-4, "cannot see the defender", "S-29"))
-    loc = charts.LOCATION_AT[s.location]
-    if loc:
-        mods.append(Mod(loc, f"aimed at the {s.location}", "S-29"))
+    if s.location == "weapon" or s.body == bodies.HUMANOID:
+        loc = charts.LOCATION_AT[s.location]
+        if loc:
+            mods.append(Mod(loc, f"aimed at the {s.location}", "S-29"))
+    else:
+        loc = bodies.kind_at(s.body, s.location)
+        if loc:
+            mods.append(Mod(loc, f"aimed at the {s.body}'s {s.location}", "S-16, A-63"))
     if s.far_side:
         mods.append(Mod(-3, "far side", "S-29"))
     if s.bare_hand_disarm:

@@ -55,8 +55,8 @@ RULE_TEXTS = rule_texts(
      "Each session earns 1 to 4 experience for how much a character did; the GM allows skill increases "
      "that play has earned."),
     ("S-16", "Animals and aliens",
-     "Creatures with other body shapes use their own hit-location table, and predators fight with a "
-     "predator skill adjusted by their AG."),
+     "Creatures with other body shapes use their own hit-location table, a very small or very large one "
+     "puts some locations out of reach, and predators fight with a predator skill adjusted by their AG."),
     ("S-17", "Rounds, initiative, step-and-maneuver, MV points",
      "Fighters act once a round, highest AG minus twice EL first. On your turn either take a step and "
      "one maneuver, or move up to MV minus EL units and do nothing else."),

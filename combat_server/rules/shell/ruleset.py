@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import ClassVar, Mapping
 
 from combat_server.rules.commands import CommandSpec
+from combat_server.rules.kit.calculators import CalculatorSpec
 from combat_server.rules.describe import Description, Viewer
 from combat_server.rules.kit.events import EventSpec, Secret
 from combat_server.rules.model import JSON, Command, DiceSource, Event, EventDraft, FightState, Prompt
@@ -23,6 +24,7 @@ from combat_server.rules.shell.options import OPTIONS
 from combat_server.rules.shell.rule_texts import RULE_TEXTS
 from combat_server.rules.shell.sheet import Sheet, derive
 from combat_server.rules.shell.state import Combat, Condition
+from combat_server.rules.shell.tools import CALCULATORS
 from combat_server.rules.shell.turns import set_order, settle, start_combat
 from combat_server.rules.shell import damage
 
@@ -42,6 +44,8 @@ class ShellRuleset(Ruleset[Sheet, Condition, Combat]):
     hidden_prompt_text: ClassVar[Mapping[str, str]] = HIDDEN_PROMPT_TEXT
     #: A short text in our own words per S id and SHELL reading, opened by the clients from an id (#13).
     rule_texts: ClassVar[Mapping[str, RuleText]] = RULE_TEXTS
+    #: The GM tools (#12): S-16's ``creature`` (rules/shell/tools.py), informational, so nothing to apply.
+    calculators: ClassVar[Mapping[str, CalculatorSpec]] = CALCULATORS
 
     def validate_sheet(self, raw: Mapping[str, JSON]) -> Sheet:
         # A-61: whether an overload is refused is a per-fight option, and a sheet is validated before

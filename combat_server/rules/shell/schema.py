@@ -5,7 +5,7 @@ e.g. a weapon naming a style on the sheet); tests keep the two in step."""
 from __future__ import annotations
 
 from combat_server.rules.model import JSON
-from combat_server.rules.shell import charts
+from combat_server.rules.shell import bodies, charts
 from combat_server.rules.shell.sheet import ARMOUR_LOCATIONS, DAMAGE_TYPES, DIFFICULTIES, HANDS, STYLE_KINDS
 
 
@@ -138,5 +138,12 @@ SHEET_SCHEMA: dict[str, JSON] = {
         "weapons": {"type": "array", "items": _WEAPON, "title": "Weapons"},
         "shield": {"anyOf": [_SHIELD, {"type": "null"}], "title": "Shield"},
         "armour": {"type": "array", "items": _ARMOUR, "title": "Armour"},
+        "body": {"enum": list(bodies.BODIES), "default": bodies.HUMANOID, "title": "Body type",
+                 "description": "Whose hit-location table attackers aim at (S-16, A-63): a quadruped's "
+                                "head and face are -2 and it has four legs, no arms; a centaur has a "
+                                "humanoid's upper body on four legs."},
+        "size": {"enum": list(bodies.SIZES), "default": bodies.NORMAL, "title": "Size",
+                 "description": "Beside a man-sized attacker (S-16): a tiny creature's eyes are out of reach; "
+                                "a huge one's head, face, neck and eyes unless the attacker stands higher."},
     }, []),
 }

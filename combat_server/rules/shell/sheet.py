@@ -13,7 +13,7 @@ import attrs
 from combat_server.errors import reject
 from combat_server.rules.kit.rolls import Mod
 from combat_server.rules.model import JSON
-from combat_server.rules.shell import charts
+from combat_server.rules.shell import bodies, charts
 from combat_server.rules.shell._read import Reader, bad, unique
 
 DAMAGE_TYPES = ("cut", "cr", "imp")
@@ -133,6 +133,8 @@ class Sheet:
     weapons: tuple[Weapon, ...] = ()
     shield: Shield | None = None
     armour: tuple[Armour, ...] = ()
+    body: str = "humanoid"  # S-16 / A-63: the hit-location table attackers aim at (bodies.py)
+    size: str = "normal"  # S-16: tiny or huge puts some locations out of reach
 
     def style(self, name: str) -> Style:
         for s in self.styles:
@@ -399,6 +401,8 @@ def validate_sheet(raw: JSON, overload: str = "reject") -> Sheet:
         body_weight=r.get_num("body_weight", 0.0), gear_weight=r.get_num("gear_weight", 0.0),
         ambidextrous=r.get_bool("ambidextrous", False), styles=styles, arts=arts, weapons=weapons,
         shield=None if raw_get(r, "shield") is None else _shield(raw_get(r, "shield")), armour=armour,
+        body=r.get_str("body", bodies.HUMANOID, tuple(bodies.BODIES)),
+        size=r.get_str("size", bodies.NORMAL, tuple(bodies.SIZES)),
     )
     if sheet.max_enc is None and sheet.st not in charts.MAX_ENC:
         raise bad("max_enc", f"ST {sheet.st} is off the Primary Attribute Chart (7-20): give max_enc")
@@ -419,4 +423,10 @@ def raw_get(r: Reader, key: str) -> JSON:
 
 def sheet_to_json(sheet: Sheet) -> dict[str, JSON]:
     data: dict[str, JSON] = attrs.asdict(sheet, recurse=True)
+    # A humanoid of normal size (S-16's default) is written as before the fields existed, so stored
+    # fights and their hashes read the same.
+    if data["body"] == bodies.HUMANOID:
+        del data["body"]
+    if data["size"] == bodies.NORMAL:
+        del data["size"]
     return data
