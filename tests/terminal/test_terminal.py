@@ -178,3 +178,34 @@ def test_verbs_help_and_completion_come_from_the_description(terminal: Terminal,
     bob.expect_exact("next: broadsword")  # no punch: sword and shield fill both hands (G-41)
     bob.sendline("parry dice=6,6,5")
     bob.expect(r"Bob tries to parry.*17 vs 9")
+
+
+async def _explanations(table: Table) -> dict[str, str]:
+    """The server's replay, as the GM gets it: each event type's last explanation."""
+    from combat_server.client import CombatClient
+
+    gm = await CombatClient.connect(table.server.ws_url)
+    try:
+        await gm.subscribe(table.tokens["gm"])
+        return {item["event"]["type"]: item["explanation"] for item in await gm.replay()}
+    finally:
+        await gm.close()
+
+
+def test_the_terminal_log_reads_word_for_word_as_the_replay(terminal: Terminal, table: Table) -> None:
+    """#13, one wording everywhere: the terminal's log prints the replay's own sentences (one name per
+    maneuver and defence, rule ids), and nothing it prints is a Python repr."""
+    alice = _join(terminal, table, "alice")
+    bob = _join(terminal, table, "bob")
+    _attack_and_wound_bob(alice, bob)
+    bob.expect_exact("(Roll 3d6 for major wound)")
+    said = asyncio.run(_explanations(table))
+    bob.expect_exact("bob> ")  # what was pushed live is read; the log and the roster come next
+    bob.sendline("log 40")
+    bob.sendline("show")
+    bob.expect_exact("(Roll 3d6 for major wound)")  # the roster's prompt line, after the log
+    printed = " ".join(str(bob.before).split())  # the terminal wraps long lines
+    for kind in ("maneuver_chosen", "attack_rolled", "defense_rolled", "injury_applied"):
+        assert " ".join(said[kind].split()) in printed, kind
+    for repr_mark in ("('", "['", "{'", "None", "True", "False"):
+        assert repr_mark not in printed, repr_mark
