@@ -640,7 +640,8 @@ EVENTS = EventRegistry(
     _spec("attack_declared", AttackDeclared, _attack_declared, _x_attack_declared,
               secrets=(Secret("attack.attacker", ("at",), "attack"),)),
     _spec("attack_resolved", AttackResolved, _attack_resolved, _x_resolved, roller="attacker",
-              secrets=(Secret("defender", ("def_mods", "def_total", "r")),)),
+              # R = 2d10 + AT - DEF: with the dice and DEF shown, R gives a hidden attacker's AT away (S-25)
+              secrets=(Secret("defender", ("def_mods", "def_total", "r")), Secret("attacker", ("r",)))),
     _spec("damage_taken", DamageTaken, _damage_taken, _x_damage,
               secrets=(Secret("combatant", ("steps", "counted", "wounds", "stun_damage", "end")),
                        Secret("attacker", ("adds",)))),
