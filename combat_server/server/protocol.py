@@ -56,7 +56,7 @@ SERVER_ERRORS: Mapping[str, tuple[bool, str]] = {
     "protocol/too_deep": (True, f"objects and arrays nest at most {MAX_DEPTH} levels deep"),
     "protocol/binary": (True, "binary frames are not part of the protocol"),
     "rate/limited": (True, "too many messages on this connection; slow down (the message was dropped)"),
-    "auth/bad_token": (True, "no seat has this token (links replaced by `combat-server links` stop working)"),
+    "auth/bad_token": (True, "no seat has this token (a replaced link stops working: ask the GM for the new one)"),
     "auth/server_key": (True, "this server creates fights only with its server key"),
     "auth/not_joined": (True, "subscribe with a seat token first"),
     "auth/already_joined": (True, "this connection already holds a seat; open another connection"),
