@@ -60,7 +60,7 @@ SERVER_ERRORS: Mapping[str, tuple[bool, str]] = {
     "auth/server_key": (True, "this server creates fights only with its server key"),
     "auth/not_joined": (True, "subscribe with a seat token first"),
     "auth/already_joined": (True, "this connection already holds a seat; open another connection"),
-    "auth/read_only": (True, "spectators only watch"),
+    "auth/read_only": (True, "spectators can only watch"),
     "auth/gm_only": (True, "only the GM seat may do this"),
     "seat/unknown_combatant": (True, "a player seat names a combatant the fight does not have"),
     "seat/no_combatants": (True, "a player seat must be bound to at least one combatant"),

@@ -106,6 +106,15 @@ async def test_a_spectator_runs_no_tool(table: Table) -> None:
     assert err.value.code == "auth/read_only"
 
 
+async def test_a_spectator_is_refused_a_tool_in_the_words_of_a_refused_command(table: Table) -> None:
+    """One code, one sentence: auth/read_only reads the same for calculate as for a command."""
+    with pytest.raises(ServerError) as tool:
+        await table.spectator.calculate("jumping", {"basic_move": 5})
+    with pytest.raises(ServerError) as command:
+        await table.spectator.command("note", {"text": "hello"})
+    assert tool.value.message == command.value.message == "spectators can only watch"
+
+
 async def test_apply_tool_targets_of_the_wrong_kind_are_refused_naming_what_they_must_be(table: Table) -> None:
     """``targets: [5]`` is a list: the refusal says it must be a list *of text* (combatant ids), appending nothing."""
     before = table.gm.last_seq
