@@ -265,7 +265,8 @@ Anyone:
   tool [NAME key=value... [as=COMBATANT]]   the GM tools (help tool NAME: its inputs); as= prefills
 GM:
   undo [turn|SEQ]                 undo the last command, back to the turn start, or everything after SEQ
-  redo                            rule DISPUTE uphold|override [COMBATANT field=value...] [comment]
+  redo                            do again what the last undo took back
+  rule DISPUTE uphold|override [COMBATANT field=value...] [comment]   rule on a dispute
   adjust COMBATANT field=value... REASON      e.g. adjust orc hp=5 healing potion
   tool NAME key=value... apply=COMBATANT[,COMBATANT]   run a tool and apply its damage or fatigue
 Anything else:
@@ -593,10 +594,11 @@ def action_usage(action: Mapping[str, Any]) -> str:
 
 
 def help_text(description: Description | None, commands: CommandSpecs | None, topic: str = "",
-              tools: ToolSpecs | None = None) -> str:
+              tools: ToolSpecs | None = None, role: str = "gm") -> str:
     """``help``: the fixed part, then what this seat can do now (its actions, its prompts' answers)
     and the ruleset's commands; ``help ACTION``: that action's fields and their choices;
-    ``help tool [NAME]``: the tools, or one tool's inputs."""
+    ``help tool [NAME]``: the tools, or one tool's inputs. A seat other than the GM's is not
+    offered the GM's verbs and commands (each would only be refused with ``auth/gm_only``)."""
     verb, _sep, rest = topic.strip().partition(" ")
     if verb.lower() == "tool":
         return tool_help(tools, rest.strip())
@@ -618,7 +620,8 @@ def help_text(description: Description | None, commands: CommandSpecs | None, to
                          f"[{_field_usage(f)}{'; default ' + _word(f['default']) if f.get('default') is not None else ''}"
                          f"{'; ' + when if when else ''}]")
         return "\n".join(lines)
-    lines = [HELP]
+    gm = role == "gm"
+    lines = [HELP if gm else HELP[:HELP.index("GM:\n")] + HELP[HELP.index("Anything else:"):]]
     actions = _actions(description)
     if actions:
         lines.append("You can now (help ACTION for its fields and choices):")
@@ -629,7 +632,7 @@ def help_text(description: Description | None, commands: CommandSpecs | None, to
         lines.append(f"Prompt {p['id']} ({p.get('text', '')}), answer with:")
         for a in p.get("answers") or ():
             lines.append(f"  {answer_line(p, a):<32}{a.get('label', '')}")
-    specs = [s for s in commands or () if s.get("name") not in _CORE_TYPED]
+    specs = [s for s in commands or () if s.get("name") not in _CORE_TYPED and (gm or s.get("capability") != "gm")]
     if specs:
         lines.append("Commands (do TYPE key=value...):")
         lines.extend(f"  {s['name']:<18}{s.get('help', '')}" for s in specs)
@@ -1243,7 +1246,7 @@ class TerminalClient:
         if action.name == "help":
             try:
                 self.say(Text(help_text(self.description, self.commands, action.arg,
-                                        _usable_tools(self.tools, self.seat))))
+                                        _usable_tools(self.tools, self.seat), str(self.seat.get("role", "")))))
             except InputError as exc:
                 self.error("input", str(exc))
         elif action.name == "complete":

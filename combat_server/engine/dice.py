@@ -22,7 +22,11 @@ MAX_SIDES = 100
 
 def _check(request: DiceRequest) -> None:
     if not (1 <= request.count <= MAX_DICE and 2 <= request.sides <= MAX_SIDES):
-        raise reject("roll/bad_request", f"cannot roll {request.count}d{request.sides}")
+        # Reached by a GM tool's result beyond any table (a fall lasting an hour at 1000 g): say why.
+        raise reject("roll/bad_request",
+                     f"cannot roll {request.count}d{request.sides} for {request.purpose}: one roll takes "
+                     f"1 to {MAX_DICE} dice of 2 to {MAX_SIDES} sides",
+                     count=request.count, sides=request.sides, purpose=request.purpose)
 
 
 class ServerDice:

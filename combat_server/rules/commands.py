@@ -214,6 +214,10 @@ def describe_schema(schema: Mapping[str, JSON]) -> str:
     words = " or ".join(_JSON_WORDS.get(k, k) for k in ([kinds] if isinstance(kinds, str) else kinds) if k != "null")
     if "minimum" in schema or "maximum" in schema:
         words += f" {schema.get('minimum', '')}..{schema.get('maximum', '')}"
+    items = schema.get("items")
+    if isinstance(items, dict) and items:
+        # a list of the wrong things is refused naming them: "a list of text", not "a list" (which it is)
+        words += f" of {describe_schema(items)}"
     if schema.get("minLength"):
         words += ", not empty"
     if "pattern" in schema:

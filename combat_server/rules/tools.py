@@ -30,7 +30,7 @@ def authorise_tool(spec: CalculatorSpec, principal: Principal, combatant: str | 
     if principal.is_gm:
         return
     if principal.read_only:
-        raise reject("auth/read_only", "spectators only watch")
+        raise reject("auth/read_only", "spectators can only watch")
     if not spec.players:
         raise reject("auth/gm_only", f"only the GM runs the tool {spec.name}", field="tool")
     if combatant is None:

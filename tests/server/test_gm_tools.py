@@ -104,3 +104,39 @@ async def test_a_spectator_runs_no_tool(table: Table) -> None:
     with pytest.raises(ServerError) as err:
         await table.spectator.calculate("jumping", {"basic_move": 5})
     assert err.value.code == "auth/read_only"
+
+
+async def test_a_spectator_is_refused_a_tool_in_the_words_of_a_refused_command(table: Table) -> None:
+    """One code, one sentence: auth/read_only reads the same for calculate as for a command."""
+    with pytest.raises(ServerError) as tool:
+        await table.spectator.calculate("jumping", {"basic_move": 5})
+    with pytest.raises(ServerError) as command:
+        await table.spectator.command("note", {"text": "hello"})
+    assert tool.value.message == command.value.message == "spectators can only watch"
+
+
+async def test_apply_tool_targets_of_the_wrong_kind_are_refused_naming_what_they_must_be(table: Table) -> None:
+    """``targets: [5]`` is a list: the refusal says it must be a list *of text* (combatant ids), appending nothing."""
+    before = table.gm.last_seq
+    with pytest.raises(ServerError) as err:
+        await table.gm.command("apply_tool", {"tool": "temperature", "targets": [5],
+                                              "inputs": {"temperature": 10, "ht": 11, "failed_by": 6, "loses": "hp"}})
+    assert err.value.code == "command/bad_field" and err.value.details["field"] == "targets"
+    assert "must be a list of text" in err.value.message
+    await table.gm.command("note", {"text": "after"})
+    assert table.gm.last_seq == before + 1
+
+
+async def test_a_tool_result_past_what_one_roll_takes_is_refused_saying_why(table: Table) -> None:
+    """V-41: an object falling for an hour at 1000 g hits with millions of dice; applying it is refused with the
+    dice sources' limit (at most 100 dice a roll) in the message, and nothing is appended."""
+    inputs = {"time": 3600, "gravity": 1000, "mass": 1, "material": "rock", "hp_max": 10}
+    calc = await table.gm.calculate("falling_object", inputs)
+    assert calc["harm"]["dice"] > 100
+    before = table.gm.last_seq
+    with pytest.raises(ServerError) as err:
+        await table.gm.command("apply_tool", {"tool": "falling_object", "inputs": inputs, "targets": ["bob"]})
+    assert err.value.code == "roll/bad_request"
+    assert err.value.details["count"] == calc["harm"]["dice"] and "1 to 100 dice" in err.value.message
+    await table.gm.command("note", {"text": "after"})
+    assert table.gm.last_seq == before + 1

@@ -36,3 +36,15 @@ async def test_only_the_gm_asks_for_a_new_link(table: Table) -> None:
     with pytest.raises(ServerError) as refused:
         await table.alice.request({"type": "new_link", "seat": "gm"})
     assert refused.value.code == "auth/gm_only"
+
+
+async def test_an_old_link_is_refused_saying_to_ask_the_gm(table: Table, connect: Connect) -> None:
+    """The refusal of a replaced link names no command-line tool a player has no access to (links are
+    also replaced from the GM page now): it says to ask the GM."""
+    seats = {s["label"]: s["seat_id"] for s in await table.gm.list_seats()}
+    await table.gm.request({"type": "new_link", "seat": seats["alice"]})
+    late = await connect()
+    with pytest.raises(ServerError) as refused:
+        await late.subscribe(table.tokens["alice"])
+    assert refused.value.code == "auth/bad_token"
+    assert "ask the GM for the new one" in refused.value.message and "combat-server" not in refused.value.message

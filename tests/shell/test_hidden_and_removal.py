@@ -7,6 +7,7 @@ from combat_server.rules.kit.events import redact
 from combat_server.rules.shell.events import EVENTS
 from combat_server.rules.shell.ruleset import ShellRuleset
 from tests.shell.table import KNIGHT, ORC, Table, start
+from tests.shell.test_maneuvers import BRAWLER, SPEARMAN
 
 RULESET = ShellRuleset()
 
@@ -61,3 +62,25 @@ def test_a_hidden_attackers_damage_adds_are_left_out(table: Table) -> None:
     event = [e for e in result.events if e.type == "damage_taken"][0]
     seen = redact(EVENTS["damage_taken"], event.payload, frozenset({"orc"}))
     assert seen["dice"] == [3, 3] and "adds" not in seen and "adds" in event.payload
+
+
+def test_a_hidden_combatants_st_contest_roll_keeps_its_dice_not_its_st(table: Table) -> None:
+    """S-40 / S-02: a stop thrust that hits without damage goes to a ST contest; the roll of a hidden side
+    reaches a player with its dice and outcome, without the ST it was made against (base, target, margin)."""
+    table.add("a", BRAWLER)
+    table.add("d", SPEARMAN, side="npc")
+    table.send("update_combatant", {"id": "a", "sheet": {**BRAWLER, "armour": [{"material": "plate",
+                                                                              "locations": ["torso"]}]}})
+    table.send("update_combatant", {"id": "d", "hidden": True})
+    start(table, "a", "d")
+    table.act("a", "enter_close", target="d", moved=1)
+    table.respond("stop_thrust", weapon="spear")
+    table.defend("dodge", (10, 10))
+    result = table.roll([(1,), (1, 1, 1), (6, 6, 6)], "damage")  # 1 - DR 7 = 0: ST 10 by 7 against ST 14
+    event = [e for e in result.events if e.type == "close_entry"][0]
+    seen = redact(EVENTS["close_entry"], event.payload, frozenset({"d"}))
+    hidden_side, visible_side = seen["contest"]["defender"], seen["contest"]["attacker"]
+    assert hidden_side["dice"] == [1, 1, 1] and hidden_side["outcome"]
+    assert not {"base", "target", "margin"} & set(hidden_side)
+    assert visible_side["target"] == 14 and seen["contest"]["defender_won"] is True
+    assert event.payload["contest"]["defender"]["target"] == 10  # the log itself stays complete

@@ -307,3 +307,20 @@ def test_a_wait_prompt_is_answered_with_its_ready_made_answers(engine: Engine) -
     assert parse(table, BOB, "answer_wait false") == Send("answer_wait", {"prompt": prompt_id, "trigger": False})
     assert parse(table, BOB, "answer_wait true axe") == Send(
         "answer_wait", {"prompt": prompt_id, "trigger": True, "weapon": "axe"})
+
+
+def test_a_players_help_offers_no_gm_verbs_or_commands(alices_turn: Table) -> None:
+    """A player's help lists what is open to it: not the GM's undo/adjust block nor GM-only commands
+    (add_combatant, apply_tool), each of which would only be refused with auth/gm_only."""
+    text = help_text(alices_turn.seen(ALICE).description, COMMANDS, role="player")
+    assert "GM:" not in text and "undo [turn|SEQ]" not in text
+    assert "add_combatant" not in text and "apply_tool" not in text
+    assert "  maneuver " in text and "note TEXT" in text
+
+
+def test_the_gms_help_gives_redo_and_rule_a_line_each(alices_turn: Table) -> None:
+    """Every GM verb is on a line of its own with what it does (redo's line used to hold rule's usage)."""
+    text = help_text(alices_turn.seen(ALICE).description, COMMANDS, role="gm")
+    assert "  redo                            do again what the last undo took back" in text
+    assert "  rule DISPUTE uphold|override [COMBATANT field=value...] [comment]   rule on a dispute" in text
+    assert "add_combatant" in text and "apply_tool" in text

@@ -43,6 +43,7 @@ class Secret:
 
     who: str
     fields: tuple[str, ...]
+    #: May be dotted (``contest.defender``: one roll record of a contest) when it names an object.
     within: str = ""
 
 
@@ -180,6 +181,14 @@ def redact(spec: EventSpec, payload: Mapping[str, Any], hidden: frozenset[str]) 
     return redact_secrets(spec.secrets, out, hidden)
 
 
+def _put(data: Mapping[str, Any], path: str, value: Any) -> dict[str, Any]:
+    """A copy of ``data`` with ``value`` at the dotted ``path``, each object on the way copied (never changed)."""
+    head, _sep, rest = path.partition(".")
+    out = dict(data)
+    out[head] = _put(data[head], rest, value) if rest else value
+    return out
+
+
 def redact_secrets(secrets: tuple[Secret, ...], data: Mapping[str, Any], hidden: frozenset[str]) -> Mapping[str, Any]:
     """``data`` (a payload, or any object such as a fight's pending attack) without the fields
     ``secrets`` declare about the ``hidden`` combatants; ``data`` itself if none applies."""
@@ -191,10 +200,10 @@ def redact_secrets(secrets: tuple[Secret, ...], data: Mapping[str, Any], hidden:
                 for k in secret.fields:
                     out.pop(k, None)
             continue
-        inner = data.get(secret.within)
+        inner = _at(out if out is not None else data, secret.within)
         if isinstance(inner, abc.Mapping) and _at(data, secret.who) in hidden:
-            out = dict(out if out is not None else data)
-            out[secret.within] = {k: v for k, v in inner.items() if k not in secret.fields}
+            out = _put(out if out is not None else data, secret.within,
+                       {k: v for k, v in inner.items() if k not in secret.fields})
         elif isinstance(inner, list) and any(isinstance(x, abc.Mapping) and _at(x, secret.who) in hidden for x in inner):
             out = dict(out if out is not None else data)
             out[secret.within] = [{k: v for k, v in x.items() if k not in secret.fields}

@@ -40,7 +40,7 @@ def describe(state: FightState, viewer: Viewer, options: dict[str, object]) -> D
         actions.append(Action("set_order", "set_order", "Settle the tie as listed", rules=("R-21",),
                               help="instead of the roll-off: " + ", ".join(state.combatants[c].name for c in order),
                               args={"order": order}))
-    prompts = tuple(_prompt(state, p, options) for p in state.prompts
+    prompts = tuple(_prompt(state, p, options, viewer) for p in state.prompts
                     if viewer.is_gm or (p.combatant is not None and viewer.controls(p.combatant)))
     bars: list[Bar] = []
     badges: list[Badge] = []
@@ -238,7 +238,7 @@ def _preempts(state: FightState, cur: str, viewer: Viewer) -> list[Action]:
     return out
 
 
-def _prompt(state: FightState, p: Prompt, options: dict[str, object]) -> PromptChoices:
+def _prompt(state: FightState, p: Prompt, options: dict[str, object], viewer: Viewer) -> PromptChoices:
     answers: list[Answer] = []
     combat = combat_of(state)
     if p.kind == DEFENCE and combat.attack is not None:
@@ -247,18 +247,22 @@ def _prompt(state: FightState, p: Prompt, options: dict[str, object]) -> PromptC
                                   dice="2d10"))
         else:
             at = sum(m.value for m in combat.attack.at)
+            # A hidden attacker's AT is its sheet's: a seat that may not see that sheet chooses by
+            # DEF alone, without the AT or the 2d10 target it is a term of (docs/protocol.md).
+            shown = _sees(state, viewer, combat.attack.attacker)
             for d in defences(state, combat.attack, {}, bool(options.get("fatigue_rederives_mv"))):
                 label = {"dodge": "Dodge", "none": "No defence"}.get(d.defence, f"Block with {d.with_}")
                 args = {"prompt": p.id, "defence": d.defence}
                 if d.with_:
                     args["with"] = d.with_
                 # S-25: the defence holds while R = 2d10 + AT - DEF <= 11, i.e. 2d10 <= 11 + DEF - AT
-                help = f"DEF {d.total} against AT {at}: " + ", ".join(
+                against = f" against AT {at}" if shown else ""
+                help = f"DEF {d.total}{against}: " + ", ".join(
                     f"{m.value:+d} {m.reason} ({m.rule})" for m in d.mods)
                 if d.shield_pr is not None:
                     help += f"; shield band R 12-{11 + d.shield_pr} (S-25, A-68)"
-                answers.append(Answer(label, "defend", args, number=11 + d.total - at if d.defence != "none" else None,
-                                      help=help, rule="S-25", dice="2d10"))
+                number = 11 + d.total - at if d.defence != "none" and shown else None
+                answers.append(Answer(label, "defend", args, number=number, help=help, rule="S-25", dice="2d10"))
     elif p.kind == CLOSE_RESPONSE and p.combatant is not None:
         charging = combat.attack is not None and combat.attack.charge > 0
         for r in responses(state, p.combatant):

@@ -10,7 +10,7 @@ from typing import Any, Mapping
 import attrs
 
 from combat_server.rules.kit.events import EventRegistry, EventSpec, Secret, on_payload
-from combat_server.rules.kit.rolls import Mod
+from combat_server.rules.kit.rolls import RECORD_SECRETS, Mod
 from combat_server.rules.model import Event, FightState
 from combat_server.rules.shell.state import Attack, Combat, Condition
 
@@ -640,7 +640,8 @@ EVENTS = EventRegistry(
     _spec("attack_declared", AttackDeclared, _attack_declared, _x_attack_declared,
               secrets=(Secret("attack.attacker", ("at",), "attack"),)),
     _spec("attack_resolved", AttackResolved, _attack_resolved, _x_resolved, roller="attacker",
-              secrets=(Secret("defender", ("def_mods", "def_total", "r")),)),
+              # R = 2d10 + AT - DEF: with the dice and DEF shown, R gives a hidden attacker's AT away (S-25)
+              secrets=(Secret("defender", ("def_mods", "def_total", "r")), Secret("attacker", ("r",)))),
     _spec("damage_taken", DamageTaken, _damage_taken, _x_damage,
               secrets=(Secret("combatant", ("steps", "counted", "wounds", "stun_damage", "end")),
                        Secret("attacker", ("adds",)))),
@@ -649,7 +650,10 @@ EVENTS = EventRegistry(
     _spec("disarmed", Disarmed, _disarmed, _x_disarmed),
     _spec("grapple_resolved", GrappleResolved, _grapple, _x_grapple),
     _spec("close_response", CloseResponse, _close_response, _x_close_response),
-    _spec("close_entry", CloseEntry, _close_entry, _x_close_entry),
+    # S-02: each side's ST contest roll is made against its ST, a hidden sheet's number
+    _spec("close_entry", CloseEntry, _close_entry, _x_close_entry,
+          secrets=(Secret("target", RECORD_SECRETS, "contest.defender"),
+                   Secret("attacker", RECORD_SECRETS, "contest.attacker"))),
     _spec("spell_begun", SpellBegun, _spell_begun, _x_spell_begun),
     _spec("concentrated", Concentrated, _concentrated, _x_concentrated),
     _spec("spell_cast", SpellCast, _spell_cast, _x_spell_cast, roller="combatant",
