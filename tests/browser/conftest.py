@@ -27,6 +27,15 @@ CHROMIUM = os.environ.get("COMBAT_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--no-first-run", "--disable-sync"]
 LAPTOP = {"width": 1280, "height": 800}
+
+# Playwright's `expect` waits 5 s by default, whatever a page's own timeout: on a shared 2-core
+# machine under load a push can take longer than that to be drawn. A passing assertion returns as
+# soon as it holds, so a longer bound only changes how long a real failure takes to be reported.
+try:
+    from playwright.sync_api import expect as _expect
+    _expect.set_options(timeout=15_000)
+except ImportError:  # the browser tests are then skipped by their own fixture
+    pass
 PHONE = {"width": 390, "height": 844}
 
 
