@@ -641,7 +641,7 @@ class Session:
                 self._held, self._held_size = [], 0  # before the lock is released: nothing live is pushed ahead
             seq, view, digest = hub.live_view(self)  # the view its live patches start from (protocol 2)
             reply = {"type": "subscribed", "fight_id": seat.fight_id, "seat": seat.to_json(),
-                     "last_seq": seq, "after": after, "state": view, "view_hash": digest,
+                     "last_seq": seq, "last_hash": hub.last_hash(), "after": after, "state": view, "view_hash": digest,
                      "commands": [spec.to_json() for spec in command_specs(hub.ruleset())],
                      "tools": [spec.to_json() for spec in hub.ruleset().calculators.values()]}
             if m.get("describe"):  # a client that renders descriptions asks for them (#9, describe)

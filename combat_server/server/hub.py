@@ -22,6 +22,7 @@ from typing import Any, Protocol, Sequence
 import attrs
 import orjson
 
+from combat_server.canonical import GENESIS_HASH
 from combat_server.engine.fight import CommandResult, Engine
 from combat_server.rules import core
 from combat_server.rules.describe import encode as encode_description
@@ -89,6 +90,8 @@ class _Entry:
 
 
 _dumps = dumps
+#: Record fields a live push leaves out (protocol 3): the client knows or derives them (:meth:`FightHub._live_item`).
+_DERIVED_FIELDS = ("fight_id", "seq", "ruleset_version", "prev_hash")
 
 
 def _dumps_description(value: Any) -> str:
@@ -145,6 +148,37 @@ class FightHub:
                     f'"explanation":{_dumps(explanation)}')
             entry.fragments[cache_key] = frag
         return frag
+
+    def _live_item(self, entry: _Entry, hidden: frozenset[str], state: FightState) -> str:
+        """The live push's fields (without braces) of an event for a seat that may not see ``hidden``.
+
+        Protocol 3 (issue 16): the pushed record leaves out what the client already
+        holds or derives: ``fight_id`` (its subscription's), ``seq`` (the push's),
+        ``ruleset_version`` (its view's) and ``prev_hash`` (the previous event's
+        ``hash``; ``subscribed.last_hash`` for the first live one), so a client that
+        wants to check the hash chain still can, and one that does not pays no bytes.
+        """
+        cache_key = "live:" + (",".join(sorted(hidden)) if hidden else "*")
+        frag = entry.fragments.get(cache_key)
+        if frag is None:
+            e = entry.event
+            data = event_view(e, state, hidden)
+            for known in _DERIVED_FIELDS:
+                del data[known]
+            explanation = self._explain(entry, hidden) if hidden else entry.explanation
+            frag = entry.fragments[cache_key] = (f'"seq":{e.seq},"event":{_dumps(data)},'
+                                                 f'"explanation":{_dumps(explanation)}')
+        return frag
+
+    def last_hash(self) -> str:
+        """The ``hash`` of the event at :attr:`synced_seq` (:data:`GENESIS_HASH` before the first): the ``prev_hash``
+        of the next live push, which a client rebuilds from it (``subscribed.last_hash``, protocol 3)."""
+        seq = self.synced_seq
+        if self._recent and self._recent[-1].event.seq == seq:
+            return self._recent[-1].event.hash
+        if seq == 0:
+            return GENESIS_HASH
+        return self.engine.store.events(self.fight_id, after=seq - 1, upto=seq)[0].hash
 
     def _explain(self, entry: _Entry, hidden: frozenset[str]) -> str:
         """The event's explanation without the numbers of the ``hidden`` combatants' sheets."""
@@ -314,7 +348,7 @@ class FightHub:
             hidden_now = hidden_ids(state)
             for key, subs in self._groups(hidden).items():
                 shown = hidden - visible_to(key) if key != GM_VIEW else frozenset()
-                head = f'{{"type":"event","fight_id":{self._fid_json},{self._item(entry, shown, state)},'
+                head = f'{{"type":"event",{self._live_item(entry, shown, state)},'
                 for sub in subs:
                     if sub in dropped:
                         continue
@@ -327,7 +361,9 @@ class FightHub:
                         old = prev_views.get(held)
                         old_view = old[0] if old is not None else self._builder.view(rs, prev, held)
                         new_view, new_hash = self._view(rs, state, now)
-                        tail = patches[(held, now)] = (f'"patch":{_dumps(diff(old_view, new_view))},'
+                        # The view's own seq is the push's: the client sets it, the patch leaves it out (protocol 3).
+                        ops = [op for op in diff(old_view, new_view) if op.get("path") != "/seq"]
+                        tail = patches[(held, now)] = (f'"patch":{_dumps(ops)},'
                                                        f'"view_hash":"{new_hash}"}}')
                     self._holds[id(sub)] = now
                     if not sub.deliver(head + tail):
