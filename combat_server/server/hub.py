@@ -30,7 +30,7 @@ from combat_server.rules.describe import fields_of
 from combat_server.rules.model import Event, FightState, Principal
 from combat_server.rules.ruleset import Ruleset, get_ruleset
 from combat_server.server.protocol import dumps
-from combat_server.patch import diff, view_hash
+from combat_server.patch import ViewHasher, diff
 from combat_server.server.views import (
     GM_VIEW, ViewBuilder, event_view, full_state, hidden_during, hidden_ids, hidden_key, may_hide, payload_view,
     seat_hidden, state_view, view_key, visible_to, with_hidden_as_now,
@@ -90,8 +90,6 @@ class _Entry:
 
 
 _dumps = dumps
-#: Record fields a live push leaves out (protocol 3): the client knows or derives them (:meth:`FightHub._live_item`).
-_DERIVED_FIELDS = ("fight_id", "seq", "ruleset_version", "prev_hash")
 
 
 def _dumps_description(value: Any) -> str:
@@ -109,6 +107,8 @@ class FightHub:
         self._fid_json = _dumps(fight_id)
         self._builder = ViewBuilder()
         self._derived = self._builder.derived
+        #: view_hash of the views built, re-encoding only the combatants that changed (issue 16, server CPU).
+        self._hash = ViewHasher()
         #: Views of ``synced_state`` built so far, by what they hide (:func:`seat_hidden` of the hidden ones), with their hash.
         self._views: dict[frozenset[str], tuple[dict[str, Any], str]] = {}
         self._synced = engine.load(fight_id)
@@ -162,9 +162,10 @@ class FightHub:
         frag = entry.fragments.get(cache_key)
         if frag is None:
             e = entry.event
-            data = event_view(e, state, hidden)
-            for known in _DERIVED_FIELDS:
-                del data[known]
+            shown = payload_view(e, state, hidden) if hidden else e.payload
+            payload = e.payload if shown is e.payload else dict(shown)  # the same redaction as event_view
+            data = {"type": e.type, "payload": payload, "actor": e.actor, "command_id": e.command_id,
+                    "recorded_at": e.recorded_at, "hash": e.hash}
             explanation = self._explain(entry, hidden) if hidden else entry.explanation
             frag = entry.fragments[cache_key] = (f'"seq":{e.seq},"event":{_dumps(data)},'
                                                  f'"explanation":{_dumps(explanation)}')
@@ -247,7 +248,7 @@ class FightHub:
         hit = self._views.get(hidden)
         if hit is None:
             view = self._builder.view(rs, state, hidden)
-            hit = self._views[hidden] = (view, view_hash(view))
+            hit = self._views[hidden] = (view, self._hash(view))
         return hit
 
     def live_view(self, sub: Subscriber) -> tuple[int, dict[str, Any], str]:
@@ -341,7 +342,6 @@ class FightHub:
             self._recent.append(entry)
             prev_views = self._views
             self.synced_state = state
-            self._item(entry, frozenset(), state)  # encoded once, now: catch-ups reuse it
             if not self.subscribers:
                 continue
             patches: dict[tuple[frozenset[str], frozenset[str]], str] = {}
