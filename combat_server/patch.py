@@ -160,27 +160,34 @@ class ViewHasher:
         #: member -> entry key -> (the entry hashed last, its text ``"key":{...}``)
         self._texts: dict[str, dict[str, tuple[object, bytes]]] = {name: {} for name in self.SPLIT}
 
-    def _member(self, name: str, value: dict[str, Any]) -> bytes:
+    def _member(self, name: str, value: dict[str, Any], out: list[bytes]) -> None:
+        """Append the canonical text of ``value`` to ``out`` in pieces: each entry's text is the cached one."""
         texts = self._texts[name]
-        out = []
+        out.append(b"{")
+        first = True
         for key in sorted(value):
             entry = value[key]
             hit = texts.get(key)
             if hit is None or hit[0] is not entry:
                 hit = texts[key] = (entry, orjson.dumps(key) + b":" + orjson.dumps(entry, option=orjson.OPT_SORT_KEYS))
+            if not first:
+                out.append(b",")
+            first = False
             out.append(hit[1])
+        out.append(b"}")
         if len(texts) > len(value):
             for gone in set(texts).difference(value):
                 del texts[gone]
-        return b"{" + b",".join(out) + b"}"
 
     def __call__(self, view: Mapping[str, Any]) -> str:
-        parts: list[bytes] = []
-        for name in sorted(view):
+        # One flat list of pieces, joined once: the big members are never copied piece by piece.
+        pieces: list[bytes] = [b"{"]
+        for i, name in enumerate(sorted(view)):
             value = view[name]
+            pieces.append((b"," if i else b"") + orjson.dumps(name) + b":")
             if name in self._texts and type(value) is dict and all(type(k) is str for k in value):
-                text = self._member(name, value)
+                self._member(name, value, pieces)
             else:
-                text = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
-            parts.append(orjson.dumps(name) + b":" + text)
-        return format(zlib.crc32(b"{" + b",".join(parts) + b"}"), "08x")
+                pieces.append(orjson.dumps(value, option=orjson.OPT_SORT_KEYS))
+        pieces.append(b"}")
+        return format(zlib.crc32(b"".join(pieces)), "08x")
