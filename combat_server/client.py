@@ -294,7 +294,7 @@ class CombatClient:
         checks each record's own hash: another seat may be sent a record redacted for a hidden sheet
         (docs/protocol.md, "What each seat sees"), which keeps the stored record's hash.
         """
-        if self.last_seq and record["prev_hash"] != self.last_hash:
+        if self.last_seq and self.last_hash and record["prev_hash"] != self.last_hash:
             raise ChainError(f"event {record['seq']}: prev_hash is not the hash of event {self.last_seq}")
         if (self.seat or {}).get("role") != "gm":
             return
@@ -426,6 +426,9 @@ class CombatClient:
         if after is not None and after != self.last_seq:
             self.last_seq = after
             self.events = [e for e in self.events if e.seq <= after]
+            # The hash the next event continues, if this client holds the event at ``after`` ("": unknown).
+            held = self.events[-1] if self.events and self.events[-1].seq == after else None
+            self.last_hash = str(held.event.get("hash", "")) if held is not None else ""
         return await self.request({"type": "subscribe", "token": token, "after": since, "live": live,
                                    **({"describe": True} if describe else {})})
 

@@ -154,3 +154,19 @@ async def test_a_pushed_hash_that_does_not_follow_the_chain_is_refused(table: Ta
         assert checker.last_seq == seq
     finally:
         await checker.close()
+
+
+async def test_a_checking_client_that_subscribes_from_an_earlier_seq_takes_the_chain_from_there(table: Table) -> None:
+    """Subscribing again with ``after`` before the last event seen: the catch-up restarts the chain at
+    ``after`` (the hash held there), not at the event last seen."""
+    checker = await CombatClient.connect(table.server.ws_url, verify_chain=True)
+    try:
+        await checker.subscribe(table.tokens["gm"])
+        last = checker.last_seq
+        await checker.subscribe(table.tokens["gm"], after=last - 2)
+        seq = await _adjust(table.gm, "alice", 4)
+        await checker.wait_for_seq(seq)
+        assert [e.seq for e in checker.events[-4:]] == [last - 2, last - 1, last, seq]
+        assert checker.events[-1].event["prev_hash"] == checker.events[-2].event["hash"]
+    finally:
+        await checker.close()
