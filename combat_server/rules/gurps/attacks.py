@@ -17,6 +17,8 @@ import attrs
 from combat_server.errors import reject
 from combat_server.rules.gurps import derived, injury as inj, throwing
 from combat_server.rules.gurps.batch import Batch
+from combat_server.rules.gurps.gulliver.blowthrough import Projectile, capped_injury
+from combat_server.rules.gurps.gulliver.policy import Injury
 from combat_server.rules.kit.prompts import answered, open_prompt as prompt, roll_prompt
 from combat_server.rules.gurps.rolls import Mod, record, succeeded
 from combat_server.rules.gurps.sheet import Weapon
@@ -127,7 +129,7 @@ def roll_attack(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: 
     rec = record(purpose="attack", roller=attacker, dice=faces, base=weapon.skill, base_reason=base_reason,
                  mods=mods, outcome_fn="attack", rule="G-36" if not thrown_object else "G-12, G-36", cap=cap)
     outcome = str(rec["outcome"])
-    dice, adds = derived.weapon_damage(sheet, weapon)
+    dice, adds = derived.weapon_damage(sheet, weapon, b.policy)
     hits = 1
     if shots > 1 and succeeded(outcome):
         hits = min(shots, 1 + max(0, int(rec["margin"])))  # rapid fire: 1 + margin (recoil 1), capped at shots
@@ -333,7 +335,7 @@ def counter(b: Batch, prompt_id: str, weapon_name: str) -> None:
     payload: dict[str, JSON] = {"combatant": defender, "target": attack.attacker, "weapon": weapon.name,
                                 "record": rec, "success": ok}
     if ok:
-        dice, adds = derived.weapon_damage(b.sheet(defender), weapon)
+        dice, adds = derived.weapon_damage(b.sheet(defender), weapon, b.policy)
         hit = Attack(attacker=defender, target=attack.attacker, weapon=weapon.name, kind="melee", maneuver="parry",
                      critical=False, hits=1, damage_type=weapon.damage_type, damage_dice=dice, damage_adds=adds,
                      counter=True, remaining=0)
@@ -347,6 +349,25 @@ def counter(b: Batch, prompt_id: str, weapon_name: str) -> None:
 # --------------------------------------------------------------------------- damage and injury
 
 
+def _weapon_of(b: Batch, attack: Attack) -> Weapon | None:
+    """The sheet weapon an attack was made with; None for a thrown object (a one-off weapon, G-12)."""
+    return next((w for w in b.sheet(attack.attacker).all_weapons()
+                 if w.name == attack.weapon and w.kind == attack.kind), None)
+
+
+def damage_mods(b: Batch, attack: Attack, rolled: int, weapon: Weapon | None) -> list[Mod]:
+    """The bonuses on a damage roll, from the fight's policy: AOA (Strong) by G-22 or V-02 / R-09
+    (a share of ``rolled``, the dice and adds), V-68's +1 per die for attacks ST does not power
+    (a thrown object is muscle-powered)."""
+    mods: list[Mod] = []
+    if attack.strong:
+        mods.append(b.policy.aoa_strong_bonus(rolled, attack.damage_dice))
+    bonus = b.policy.non_st_bonus(attack.damage_dice, weapon is None or weapon.st_based)
+    if bonus is not None:
+        mods.append(bonus)
+    return mods
+
+
 def roll_damage(b: Batch, prompt_id: str) -> None:
     attack = b.combat.attack
     assert attack is not None
@@ -356,9 +377,8 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
         faces: tuple[int, ...] = (6,) * dice  # G-36: a roll of 3 does maximum damage without rolling
     else:
         faces = b.roll(max(1, dice), 6, "damage") if dice else b.roll(1, 6, "damage")[:0]
-    mods: list[Mod] = []
-    if attack.strong:
-        mods.append(Mod(max(2, dice), "All-Out Attack (Strong): +2 or +1 per die", "G-22"))
+    weapon = _weapon_of(b, attack)
+    mods = damage_mods(b, attack, sum(faces) + attack.damage_adds, weapon)
     raw = sum(faces) + attack.damage_adds + sum(m.value for m in mods)
     basic = max(0, raw)
     if attack.half_damage:
@@ -366,7 +386,10 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
     tsheet = b.sheet(target)
     pen = inj.penetrating(basic, tsheet.dr)
     basic_set = bool(b.option("basic_set_wound_multipliers"))
-    hp = inj.injury(pen, attack.damage_type, basic_set)
+    # G-42 / A-20, less V-63's Toughness (0 when off), then V-05 / V-06's blowthrough cap (none when off)
+    wound = b.policy.injury(pen, attack.damage_type, basic_set=basic_set, st=tsheet.st)
+    cap = b.policy.blowthrough_cap(Projectile(attack.damage_type), tsheet.hp_max)
+    hp = int(capped_injury(wound.hp, cap))
     payload: dict[str, JSON] = {
         "attacker": attack.attacker, "target": target, "weapon": attack.weapon, "dice": list(faces),
         "adds": attack.damage_adds, "modifiers": [m.to_json() for m in mods], "max_damage": attack.max_damage,
@@ -374,6 +397,7 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
         "damage_type": attack.damage_type, "multiplier": str(inj.wound_multiplier(attack.damage_type, basic_set)),
         "injury": hp,
     }
+    payload.update(gulliver_steps(b, weapon, wound, cap))
     hits_left = attack.hits - 1
     follow: list[dict[str, JSON]] = []
     if hits_left > 0:
@@ -386,6 +410,28 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
         apply_injury(b, target, hp, f"{attack.weapon} ({attack.damage_type})", follow=follow)
     else:
         b.emit("damage_rolled", payload, opens=follow, answers=prompt_id)
+
+
+def gulliver_steps(b: Batch, weapon: Weapon | None, wound: Injury, cap: Fraction | None) -> dict[str, JSON]:
+    """The payload fields of the GULLIVER steps a blow went through, each with its rule (issue #11):
+    the damage table (V-66, V-67), Toughness (V-63), the blowthrough cap (V-05, V-06). Left out
+    when a step did nothing, so a fight with every option off records what it always did."""
+    out: dict[str, JSON] = {}
+    table = b.policy.damage_table_rule(weapon.damage) if weapon is not None else None
+    if table is not None:
+        out["damage_table"] = table
+    if wound.toughness:
+        out["toughness"] = {"value": wound.toughness, "absorbed": int(wound.absorbed),
+                            "before": int(wound.before_toughness), "rule": "V-63"}
+    if cap is not None and wound.hp > cap:
+        out["blowthrough"] = {"cap": fraction_text(cap), "before": int(wound.hp),
+                              "rule": "V-06" if b.policy.blowthrough_improved else "V-05"}
+    return out
+
+
+def fraction_text(value: Fraction) -> str:
+    """An exact number for a payload: a whole number's digits or "p/q" (never a float)."""
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
 def apply_injury(b: Batch, victim: str, hp_lost: int, source: str, *, allow_major: bool = True,

@@ -131,6 +131,10 @@ class DamageRolled:
     half_damage: bool = False
     max_damage: bool = False
     attack_done: bool = False
+    # GULLIVER steps (issue #11, attacks.gulliver_steps), present only when one did something:
+    damage_table: str = ""  # V-66 / V-67: the ST table the weapon's dice came from
+    toughness: Obj | None = None  # V-63: {value, absorbed, before, rule}
+    blowthrough: Obj | None = None  # V-05 / V-06: {cap, before, rule}
 
 
 @attrs.frozen
@@ -328,7 +332,7 @@ EVENTS = EventRegistry(
               roller="combatant"),
     EventSpec("damage_rolled", DamageRolled, on_payload(apply._damage_rolled), explain._damage_rolled,
               secrets=(Secret("attacker", ("adds", "modifiers", "basic")),
-                       Secret("target", ("dr", "penetrating", "multiplier", "injury")))),
+                       Secret("target", ("dr", "penetrating", "multiplier", "injury", "toughness", "blowthrough")))),
     EventSpec("injury_applied", InjuryApplied, on_payload(apply._injury_applied), explain._injury_applied,
               secrets=(Secret("combatant", ("injury", "hp_before", "hp_after", "hp_max", "shock_added",
                                             "shock_pending")),)),

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from combat_server.rules.gurps import derived
+from combat_server.rules.gurps.gulliver.options import cite
+from combat_server.rules.gurps.gulliver.policy import Policy, fight_policy
 from combat_server.rules.gurps.sheet import Sheet
 from combat_server.rules.gurps.state import Condition
 from combat_server.rules.gurps.tables import ENCUMBRANCE_NAMES, format_dice
@@ -175,7 +177,7 @@ def _damage_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> st
     dice = ", ".join(str(d) for d in p["dice"])
     half = ", halved at 1/2D (A-17)" if p.get("half_damage") else ""
     adds = f" {p['adds']:+d}" if p["adds"] else ""
-    mods = "".join(f" {m['value']:+d} {m['reason']} ({m['rule']})" for m in p.get("modifiers", []))
+    mods = "".join(f" {m['value']:+d} {m['reason']} ({cite(m['rule'])})" for m in p.get("modifiers", []))
     if p["attacker"] in h or p["target"] in h:
         if p["attacker"] in h:  # the hidden attacker's adds and modifiers would give its ST and skill away
             adds = mods = ""
@@ -188,12 +190,31 @@ def _damage_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> st
         return (text + f"; DR {p['dr']} -> {p['penetrating']} penetrating (G-42)"
                 + (f"; injury {p['injury']} (G-42, A-20)." if p["penetrating"] > 0 else "; nothing gets through."))
     how = "maximum damage (G-36)" if p.get("max_damage") else f"[{dice}]{adds}{mods}"
-    text = (f"{p['weapon']} damage {how} = {p['basic']} basic{half}; DR {p['dr']} -> {p['penetrating']} penetrating "
-            f"(G-42)")
+    text = (f"{p['weapon']} damage {how}{_table(p)} = {p['basic']} basic{half}; DR {p['dr']} -> {p['penetrating']} "
+            f"penetrating (G-42)")
     if p["penetrating"] > 0:
-        text += f"; x{p['multiplier']} {p['damage_type']} -> injury {p['injury']} (G-42, A-20)."
+        text += f"; x{p['multiplier']} {p['damage_type']} -> {_gulliver_wound(p)}injury {p['injury']} (G-42, A-20)."
     else:
         text += "; nothing gets through."
+    return text
+
+
+def _table(p: Mapping[str, Any]) -> str:
+    """GULLIVER's ST table, when it gave the weapon its dice (V-66, V-67)."""
+    table = p.get("damage_table")
+    return f" (dice from the {'thrust' if table == 'V-66' else 'swing'} of {cite(table)})" if table else ""
+
+
+def _gulliver_wound(p: Mapping[str, Any]) -> str:
+    """The wound's GULLIVER steps between the multiplier and the injury: Toughness (V-63), the
+    blowthrough cap (V-05, V-06); nothing when the fight uses neither."""
+    text = ""
+    t = p.get("toughness")
+    if t:
+        text += f"{t['before']}, less Toughness {t['absorbed']} of {t['value']} ({cite(t['rule'])}) -> "
+    cap = p.get("blowthrough")
+    if cap:
+        text += f"{cap['before']}, blowthrough caps it at {cap['cap']} ({cite(cap['rule'])}) -> "
     return text
 
 
@@ -320,19 +341,20 @@ def _character_imported(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) 
     return text
 
 
-_SHEET_VIEWS: dict[int, tuple[Sheet, dict[str, JSON]]] = {}
+_SHEET_VIEWS: dict[int, tuple[Sheet, Policy, dict[str, JSON]]] = {}
 
 
-def _sheet_view(sheet: Sheet) -> dict[str, JSON]:
-    """The numbers that depend on the sheet alone, memoised per (immutable) sheet object:
-    the server asks for a combatant's view after every event that touches it."""
+def _sheet_view(sheet: Sheet, policy: Policy) -> dict[str, JSON]:
+    """The numbers that depend on the sheet (and the fight's ST table, V-66 / V-67) alone,
+    memoised per (immutable) sheet object: the server asks for a combatant's view after every
+    event that touches it."""
     hit = _SHEET_VIEWS.get(id(sheet))
-    if hit is not None and hit[0] is sheet:
-        return hit[1]
+    if hit is not None and hit[0] is sheet and hit[1] is policy:
+        return hit[2]
     el = derived.encumbrance_level(sheet)
     weapons = []
     for w in sheet.all_weapons():
-        d, a = derived.weapon_damage(sheet, w)
+        d, a = derived.weapon_damage(sheet, w, policy)
         weapons.append({"name": w.name, "kind": w.kind, "skill": w.skill, "damage": f"{format_dice(d, a)} {w.damage_type}",
                         "parry": derived.parry(w, sheet), "reach": w.reach, "acc": w.acc, "max_range": w.max_range})
     view: dict[str, JSON] = {
@@ -344,7 +366,7 @@ def _sheet_view(sheet: Sheet) -> dict[str, JSON]:
     }
     if len(_SHEET_VIEWS) > 4096:
         _SHEET_VIEWS.clear()
-    _SHEET_VIEWS[id(sheet)] = (sheet, view)
+    _SHEET_VIEWS[id(sheet)] = (sheet, policy, view)
     return view
 
 
@@ -353,7 +375,7 @@ def combatant_view(state: FightState, cid: str) -> dict[str, JSON]:
     c = state.combatants[cid]
     sheet, cond = c.sheet, c.condition
     assert isinstance(sheet, Sheet) and isinstance(cond, Condition)
-    base = _sheet_view(sheet)
+    base = _sheet_view(sheet, fight_policy(state.options))
     view = {k: v for k, v in base.items() if not k.startswith("_")}
     view.update(
         weapons=[dict(w, ready=w["name"] not in cond.unready) for w in base["weapons"]],

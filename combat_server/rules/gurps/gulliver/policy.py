@@ -166,6 +166,15 @@ class Policy:
             return tables.new_swing(st, weapon_lb)
         return tables.standard(st)[1]  # V-66 alone changes thrust only; swing stays G's
 
+    def damage_table_rule(self, formula: str) -> str | None:
+        """The GULLIVER rule that gave a thr/sw weapon its dice (V-66 thrust, V-67 swing), None
+        when G's table did (fixed dice, or the option off: V-66 alone leaves swing to G's)."""
+        if formula.startswith("thr") and self.new_st_damage:
+            return "V-66"
+        if formula.startswith("sw") and self.new_swing_damage:
+            return "V-67"
+        return None
+
     def keeps_fractions(self, target_hp_max: Number) -> bool:
         """V-03: fractional damage counts against targets under 10 HP when the option is on."""
         return self.tiny_damage and target_hp_max < 10
@@ -430,6 +439,9 @@ class Policy:
         return self.light(level, eyes).darkness
 
 
+#: Every option off: GURPS as the core plays it (the default for callers outside a decision).
+OFF = Policy()
+
 #: The option names the policy reads (tests/gurps/gulliver/test_options.py: every GULLIVER option).
 FIELDS = frozenset(f.name for f in attrs.fields(Policy))
 
@@ -438,3 +450,19 @@ def policy_for(options: Mapping[str, JSON]) -> Policy:
     """The policy of a fight from its validated options (names it does not know are the
     gurps ruleset's own, ignored here)."""
     return Policy(**{k: v for k, v in options.items() if k in FIELDS})
+
+
+_BUILT: dict[int, tuple[Mapping[str, JSON], Policy]] = {}
+
+
+def fight_policy(options: Mapping[str, JSON]) -> Policy:
+    """``policy_for``, memoised per options object: a fight's states share one options mapping,
+    and views and descriptions are asked for after every event (the hot path, docs/benchmarks.md)."""
+    hit = _BUILT.get(id(options))
+    if hit is not None and hit[0] is options:
+        return hit[1]
+    built = policy_for(options)
+    if len(_BUILT) > 1024:
+        _BUILT.clear()
+    _BUILT[id(options)] = (options, built)
+    return built
