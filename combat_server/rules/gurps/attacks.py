@@ -18,11 +18,12 @@ from combat_server.errors import reject
 from combat_server.rules.gurps import derived, injury as inj, throwing
 from combat_server.rules.gurps.batch import Batch
 from combat_server.rules.gurps.gulliver.blowthrough import Projectile, capped_injury
+from combat_server.rules.gurps.gulliver.locations import Location
 from combat_server.rules.gurps.gulliver.policy import Injury
 from combat_server.rules.kit.prompts import answered, open_prompt as prompt, roll_prompt
 from combat_server.rules.gurps.rolls import Mod, record, succeeded
 from combat_server.rules.gurps.sheet import Weapon
-from combat_server.rules.gurps.state import Attack
+from combat_server.rules.gurps.state import Attack, attack_json
 from combat_server.rules.gurps.tables import POSTURES, format_dice, range_speed_modifier
 from combat_server.rules.model import JSON, FightState
 
@@ -110,11 +111,39 @@ def extra_mods(raw: Any) -> list[Mod]:
     return out
 
 
+def aimed_location(b: Batch, target: str, name: str | None) -> Location | None:
+    """A-24 / A-63: the location an attack aims at, one of the target's body table; refused
+    without the fight's hit locations (every blow then lands on the torso)."""
+    if name is None:
+        return None
+    choices = {loc.name: loc for loc in b.policy.aimable()}
+    if not choices:
+        raise reject("maneuver/bad_location", "aiming at a hit location needs the fight's hit_locations option: "
+                     "without it every blow lands on the torso (A-24)", field="location")
+    if name not in choices:
+        raise reject("maneuver/bad_location", f"{b.name(target)} has no hit location {name!r} (A-63)",
+                     field="location", known=sorted(choices))
+    return choices[name]
+
+
+def _landing(b: Batch, aimed: Location | None) -> dict[str, JSON] | None:
+    """Where a hit lands (A-24, A-63): the aimed location, or a 3d roll on the table with hit
+    locations on; None without them (the torso, recorded as before)."""
+    if aimed is not None:
+        return {"name": aimed.name, "aimed": True, "penalty": aimed.penalty, "rule": "A-24"}
+    if not b.policy.rolls_location(None):
+        return None
+    faces = b.roll(3, 6, "hit location")
+    where = b.policy.where(roll=sum(faces))
+    return {"name": where.name, "dice": list(faces), "total": sum(faces), "rule": "A-24"}
+
+
 def roll_attack(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: str, option: str, *,
                 range_yards: int = 0, target_speed: int = 0, extra: list[Mod] | None = None, remaining: int = 0,
                 next_weapon: str = "", second: bool = False, shots: int = 1, answers: str | None = None,
-                thrown_object: bool = False) -> None:
-    """Roll to hit (G-36) and open the defence prompt or the damage roll."""
+                thrown_object: bool = False, aimed: Location | None = None) -> None:
+    """Roll to hit (G-36) and open the defence prompt or the damage roll; a hit lands on the
+    aimed or a rolled location when the fight uses hit locations (A-24)."""
     if target == attacker:
         raise reject("maneuver/bad_target", "a combatant cannot attack itself")
     tcond = b.cond(target)
@@ -123,6 +152,8 @@ def roll_attack(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: 
     sheet = b.sheet(attacker)
     mods = attack_mods(b, attacker, target, weapon, maneuver, option, range_yards, target_speed, extra or [],
                        second, thrown_object)
+    if aimed is not None and b.policy.aim_penalty(aimed):
+        mods.append(Mod(b.policy.aim_penalty(aimed), f"aimed at the {aimed.name}", "A-24"))
     cap = (9, "Move and Attack, melee", "G-32") if maneuver == "move_and_attack" and weapon.kind == "melee" else None
     base_reason = "DX-3 to throw at a target" if thrown_object else f"{weapon.name} skill"
     faces = b.roll(3, 6, f"attack with {weapon.name}")
@@ -130,6 +161,7 @@ def roll_attack(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: 
                  mods=mods, outcome_fn="attack", rule="G-36" if not thrown_object else "G-12, G-36", cap=cap)
     outcome = str(rec["outcome"])
     dice, adds = derived.weapon_damage(sheet, weapon, b.policy)
+    landing = _landing(b, aimed) if outcome in ("hit", "critical hit") else None
     hits = 1
     if shots > 1 and succeeded(outcome):
         hits = min(shots, 1 + max(0, int(rec["margin"])))  # rapid fire: 1 + margin (recoil 1), capped at shots
@@ -142,9 +174,12 @@ def roll_attack(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: 
         damage_type=weapon.damage_type, damage_dice=dice, damage_adds=adds,
         strong=maneuver == "all_out_attack" and option == "strong" and weapon.kind == "melee" and weapon.st_based,
         half_damage=weapon.half_damage > 0 and range_yards >= weapon.half_damage, next_weapon=next_weapon,
+        location=str(landing["name"]) if landing is not None else "",
     )
-    payload: dict[str, JSON] = {"attack": attrs.asdict(attack), "record": rec,
+    payload: dict[str, JSON] = {"attack": attack_json(attack), "record": rec,
                                 "unbalanced": weapon.unbalanced, "unready": weapon.needs_ready}
+    if landing is not None:
+        payload["location"] = landing
     opens: list[dict[str, JSON]] = []
     if outcome == "critical hit":
         payload["no_defense"] = "critical hit (G-36)"
@@ -339,7 +374,7 @@ def counter(b: Batch, prompt_id: str, weapon_name: str) -> None:
         hit = Attack(attacker=defender, target=attack.attacker, weapon=weapon.name, kind="melee", maneuver="parry",
                      critical=False, hits=1, damage_type=weapon.damage_type, damage_dice=dice, damage_adds=adds,
                      counter=True, remaining=0)
-        payload["attack"] = attrs.asdict(hit)
+        payload["attack"] = attack_json(hit)
         # the counter-blow replaces the parried attack as the one being resolved
         b.emit("counter_rolled", payload, opens=[damage_prompt(b, hit)], answers=prompt_id)
     else:
@@ -384,19 +419,23 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
     if attack.half_damage:
         basic = basic // 2  # A-17: halved at 1/2D or beyond
     tsheet = b.sheet(target)
-    pen = inj.penetrating(basic, tsheet.dr)
+    where = b.policy.where(aimed=attack.location or None)  # A-24: the torso unless the blow landed elsewhere
+    dr = b.policy.location_dr(where, tsheet.dr, tsheet.dr_locations)
+    pen = inj.penetrating(basic, dr)
     basic_set = bool(b.option("basic_set_wound_multipliers"))
-    # G-42 / A-20, less V-63's Toughness (0 when off), then V-05 / V-06's blowthrough cap (none when off)
-    wound = b.policy.injury(pen, attack.damage_type, basic_set=basic_set, st=tsheet.st)
-    cap = b.policy.blowthrough_cap(Projectile(attack.damage_type), tsheet.hp_max)
+    # G-42 / A-20 at the location, less V-63's Toughness (0 when off), then V-05 / V-06's blowthrough cap
+    wound = b.policy.injury(pen, attack.damage_type, basic_set=basic_set, where=where, st=tsheet.st)
+    cap = b.policy.blowthrough_cap(Projectile(attack.damage_type), tsheet.hp_max, where=where)
     hp = int(capped_injury(wound.hp, cap))
     payload: dict[str, JSON] = {
         "attacker": attack.attacker, "target": target, "weapon": attack.weapon, "dice": list(faces),
         "adds": attack.damage_adds, "modifiers": [m.to_json() for m in mods], "max_damage": attack.max_damage,
-        "half_damage": attack.half_damage, "basic": basic, "dr": tsheet.dr, "penetrating": pen,
-        "damage_type": attack.damage_type, "multiplier": str(inj.wound_multiplier(attack.damage_type, basic_set)),
+        "half_damage": attack.half_damage, "basic": basic, "dr": dr, "penetrating": pen,
+        "damage_type": attack.damage_type, "multiplier": fraction_text(wound.multiplier),
         "injury": hp,
     }
+    if attack.location:
+        payload["location"] = attack.location
     payload.update(gulliver_steps(b, weapon, wound, cap))
     hits_left = attack.hits - 1
     follow: list[dict[str, JSON]] = []
@@ -407,7 +446,8 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
         payload["attack_done"] = True
     if hp > 0:
         b.emit("damage_rolled", payload, answers=prompt_id)
-        apply_injury(b, target, hp, f"{attack.weapon} ({attack.damage_type})", follow=follow)
+        apply_injury(b, target, hp, f"{attack.weapon} ({attack.damage_type})", follow=follow,
+                     allow_major=b.policy.major_wound_at(where))
     else:
         b.emit("damage_rolled", payload, opens=follow, answers=prompt_id)
 

@@ -198,6 +198,13 @@ def _attack_fields(state: FightState, cid: str, weapons: Iterable[Weapon], rule:
     if far:
         fields.append(Field("range", "integer", "Range (yards)", "Distance to the target: range penalties (G-35).",
                             "G-35", False, default=1, minimum=0, maximum=100000, when={"weapon": far}))
+    aimable = policy.aimable()
+    if aimable:  # GULLIVER hit locations: aim at one at its penalty, or let 3d pick it
+        fields.append(Field("location", "choice", "Hit location",
+                            "Aim at a location at its penalty, or leave it to a 3d roll on the table (A-24).", "A-24",
+                            False, (Choice(None, "roll 3d"),) + tuple(
+                                Choice(loc.name, f"{loc.name} ({loc.penalty:+d})" if loc.penalty else loc.name)
+                                for loc in aimable)))
     return fields
 
 

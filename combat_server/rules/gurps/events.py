@@ -69,6 +69,7 @@ class AttackRolled:
     unready: bool = False
     attack_done: bool = False
     no_defense: str = ""
+    location: Obj | None = None  # A-24 (GULLIVER hit locations): {name, aimed, penalty | dice, total, rule}
 
 
 @attrs.frozen
@@ -131,6 +132,7 @@ class DamageRolled:
     half_damage: bool = False
     max_damage: bool = False
     attack_done: bool = False
+    location: str = ""  # the hit location, with the fight's hit_locations option
     # GULLIVER steps (issue #11, attacks.gulliver_steps), present only when one did something:
     damage_table: str = ""  # V-66 / V-67: the ST table the weapon's dice came from
     toughness: Obj | None = None  # V-63: {value, absorbed, before, rule}

@@ -140,6 +140,12 @@ def _attack_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> st
         text += " A roll of 3 does maximum damage (G-36)."
     if a.get("hits", 1) > 1:
         text += f" {a['hits']} hits (rapid fire)."
+    where = p.get("location")
+    if where and where.get("aimed"):
+        text += f" Aimed at the {where['name']} ({where['rule']})."
+    elif where:
+        text += (f" Hit location: 3d [{', '.join(str(d) for d in where['dice'])}] = {where['total']}, "
+                 f"the {where['name']} ({where['rule']}).")
     return text
 
 
@@ -182,7 +188,7 @@ def _damage_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> st
         if p["attacker"] in h:  # the hidden attacker's adds and modifiers would give its ST and skill away
             adds = mods = ""
         how = "maximum damage (G-36)" if p.get("max_damage") else f"[{dice}]{adds}{mods}"
-        text = f"{p['weapon']} damage {how}{half}"
+        text = f"{p['weapon']} damage{_where(p)} {how}{half}"
         if p["attacker"] not in h:
             text += f" = {p['basic']} basic"
         if p["target"] in h:
@@ -190,13 +196,18 @@ def _damage_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> st
         return (text + f"; DR {p['dr']} -> {p['penetrating']} penetrating (G-42)"
                 + (f"; injury {p['injury']} (G-42, A-20)." if p["penetrating"] > 0 else "; nothing gets through."))
     how = "maximum damage (G-36)" if p.get("max_damage") else f"[{dice}]{adds}{mods}"
-    text = (f"{p['weapon']} damage {how}{_table(p)} = {p['basic']} basic{half}; DR {p['dr']} -> {p['penetrating']} "
-            f"penetrating (G-42)")
+    text = (f"{p['weapon']} damage{_where(p)} {how}{_table(p)} = {p['basic']} basic{half}; DR {p['dr']} -> "
+            f"{p['penetrating']} penetrating (G-42)")
     if p["penetrating"] > 0:
         text += f"; x{p['multiplier']} {p['damage_type']} -> {_gulliver_wound(p)}injury {p['injury']} (G-42, A-20)."
     else:
         text += "; nothing gets through."
     return text
+
+
+def _where(p: Mapping[str, Any]) -> str:
+    """The hit location, when the fight uses them (A-24); nothing for the default torso."""
+    return f" to the {p['location']} (A-24)" if p.get("location") else ""
 
 
 def _table(p: Mapping[str, Any]) -> str:

@@ -92,6 +92,20 @@ class Attack:
     half_damage: bool = False  # A-17: at or beyond 1/2D
     counter: bool = False  # G-41: the parry counter-blow on an unarmed attacker
     next_weapon: str = ""  # AOA Double: the weapon of the second attack
+    location: str = ""  # A-24 / A-63 (GULLIVER hit locations): where the blow lands, aimed or rolled; "": torso
+
+
+#: Attack fields added after fights were stored (#11): left out of payloads and states at their default.
+NEW_ATTACK_FIELDS = {"location": ""}
+
+
+def attack_json(attack: Attack) -> dict[str, Any]:
+    """An attack as its events carry it, without the fields added later at their defaults."""
+    data = attrs.asdict(attack)
+    for key, default in NEW_ATTACK_FIELDS.items():
+        if data.get(key) == default:
+            del data[key]
+    return data
 
 
 @attrs.frozen

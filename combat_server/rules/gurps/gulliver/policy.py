@@ -24,7 +24,7 @@ from combat_server.rules.gurps.gulliver import (blowthrough as bt, damage, damag
                                                 light, shock as sh, toughness as tough, wounds)
 from combat_server.rules.gurps.gulliver.light import Eyes
 from combat_server.rules.gurps.gulliver.locations import (DEFAULT_LOCATION, Location, location, location_for_roll,
-                                                          location_dr, location_toughness)
+                                                          location_dr, location_toughness, table)
 from combat_server.rules.gurps.gulliver.locations import wound_multiplier as location_multiplier
 from combat_server.rules.gurps.gulliver.options import SWITCHES
 from combat_server.rules.gurps.gulliver.size import Scale, base_hp, combat_st, load_st, racial_iq, toughness
@@ -129,6 +129,15 @@ class Policy:
         if roll is not None:
             return location_for_roll(scale.body, roll)
         return location(scale.body, DEFAULT_LOCATION)
+
+    def aimable(self, scale: Scale = HUMAN) -> tuple[Location, ...]:
+        """The locations an attacker may aim at on this creature (its body's table, A-63); none
+        without hit locations (A-24: every blow to the torso)."""
+        return tuple(table(scale.body).values()) if self.hit_locations else ()
+
+    def rolls_location(self, aimed: str | None) -> bool:
+        """A hit not aimed at a location rolls 3d on the table for where it lands (with hit locations)."""
+        return self.hit_locations and aimed is None
 
     def aim_penalty(self, target: Location) -> int:
         """The to-hit penalty of aiming at a location (0 for the torso, or without hit locations)."""
@@ -301,7 +310,12 @@ class Policy:
             return None
         if self.knockdown:
             return "V-10"
-        return "G-46" if where.kind in TORSO_KINDS else None
+        return "G-46" if self.major_wound_at(where) else None
+
+    def major_wound_at(self, where: Location) -> bool:
+        """Whether a heavy blow here calls for G-46's HT roll: the torso (and vitals) only (A-24),
+        anywhere with V-10's knockdown."""
+        return self.knockdown or where.kind in TORSO_KINDS
 
     def major_wound_effect(self, outcome: str, margin: int, where: Location = TORSO) -> str:
         """What a failed roll does. G-46 / A-24 (checks._major_wound): fail by 1-4 stunned and
