@@ -145,6 +145,11 @@ def _damage_rolled(state: FightState, p: Mapping[str, Any]) -> FightState:
     return _set_combat(state, attack=None if p.get("attack_done") else attack)
 
 
+def _limb_crippled(state: FightState, p: Mapping[str, Any]) -> FightState:
+    cond = _cond(state, p["combatant"])
+    return state.with_condition(p["combatant"], crippled=tuple(sorted(set(cond.crippled) | {p["location"]})))
+
+
 def _injury_applied(state: FightState, p: Mapping[str, Any]) -> FightState:
     changes: dict[str, Any] = {"hp": p["hp_after"], "shock_pending": p["shock_pending"]}
     if p.get("dead"):
@@ -159,6 +164,7 @@ _EFFECTS: dict[str, Callable[[Condition, Mapping[str, Any]], dict[str, Any]]] = 
     "stunned_knockdown": lambda c, a: {"stunned": True, "stun_kind": "physical", "stun_fresh": True,
                                        "posture": "prone"},
     "stun_ends": lambda c, a: {"stunned": False, "stun_kind": "", "stun_turns": 0},
+    "knockdown": lambda c, a: {"posture": "prone"},  # V-10: knocked down, not stunned
     "collapsed": lambda c, a: {"collapsed": True},
     "aim_lost": lambda c, a: {"aim_turns": 0, "aim_weapon": "", "aim_target": ""},
     "concentration_broken": lambda c, a: {"concentrating": ""},

@@ -18,7 +18,8 @@ from combat_server.errors import reject
 from combat_server.rules.gurps import derived, injury as inj, throwing
 from combat_server.rules.gurps.batch import Batch
 from combat_server.rules.gurps.gulliver.blowthrough import Projectile, capped_injury
-from combat_server.rules.gurps.gulliver.locations import Location
+from combat_server.rules.gurps.gulliver.locations import Location, crippling_threshold
+from combat_server.rules.gurps.gulliver.options import cite
 from combat_server.rules.gurps.gulliver.policy import Injury
 from combat_server.rules.kit.prompts import answered, open_prompt as prompt, roll_prompt
 from combat_server.rules.gurps.rolls import Mod, record, succeeded
@@ -446,8 +447,20 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
         payload["attack_done"] = True
     if hp > 0:
         b.emit("damage_rolled", payload, answers=prompt_id)
-        apply_injury(b, target, hp, f"{attack.weapon} ({attack.damage_type})", follow=follow,
-                     allow_major=b.policy.major_wound_at(where))
+        maimed = b.policy.maim(hp, where, tsheet.hp_max, attack.damage_type)  # V-11: off, all of it is taken
+        if maimed.crippled:
+            threshold = crippling_threshold(where, tsheet.hp_max)
+            assert threshold is not None
+            b.emit("limb_crippled", {"combatant": target, "location": where.name, "blow": hp,
+                                     "taken": int(maimed.taken), "rule": maimed.rule,
+                                     "threshold": f"HPmax x {fraction_text(Fraction(where.cripple or 0))} = "
+                                                  f"{fraction_text(threshold)}"})
+        shock = b.policy.shock(attrs.evolve(wound, hp=hp), tsheet.hp_max, where=where, maiming=maimed,
+                               high_pain_threshold=HIGH_PAIN_THRESHOLD in tsheet.traits)
+        major = b.policy.major_wound_roll(hp, tsheet.hp_max, where)
+        apply_injury(b, target, int(maimed.taken), f"{attack.weapon} ({attack.damage_type})", follow=follow,
+                     allow_major=major is not None, shock=shock.penalty,
+                     major_roll=MajorRoll(major or "G-46", attack.location))
     else:
         b.emit("damage_rolled", payload, opens=follow, answers=prompt_id)
 
@@ -474,16 +487,41 @@ def fraction_text(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
+@attrs.frozen
+class MajorRoll:
+    """The HT roll a heavy blow calls for: G-46's, or V-10's knockdown roll anywhere; ``location``
+    (with hit locations) decides what failing it does (policy.major_wound_effect)."""
+
+    rule: str = "G-46"
+    location: str = ""
+
+    def options(self) -> dict[str, JSON]:
+        """The prompt's extra options: none for G-46 on the torso, so such prompts read as before."""
+        out: dict[str, JSON] = {}
+        if self.rule != "G-46":
+            out["rule"] = self.rule
+        if self.location:
+            out["location"] = self.location
+        return out
+
+
+HIGH_PAIN_THRESHOLD = "High Pain Threshold"
+
+
 def apply_injury(b: Batch, victim: str, hp_lost: int, source: str, *, allow_major: bool = True,
-                 follow: list[dict[str, JSON]] | None = None) -> None:
-    """HP loss with its consequences: shock (G-47), major wound (G-46), death checks (G-45),
-    lost aim (G-21) or concentration (G-27), reeling (G-43)."""
+                 follow: list[dict[str, JSON]] | None = None, shock: int | None = None,
+                 major_roll: MajorRoll = MajorRoll()) -> None:
+    """HP loss with its consequences: shock (G-47; ``shock``: the penalty a blow's policy worked
+    out, V-11's doubled one), major wound (G-46, or V-10), death checks (G-45), lost aim (G-21) or
+    concentration (G-27), reeling (G-43)."""
     sheet, cond = b.sheet(victim), b.cond(victim)
     hp_max = sheet.hp_max
     hp_after = cond.hp - hp_lost
-    shock = 0 if "High Pain Threshold" in sheet.traits else inj.shock(hp_lost, hp_max)  # HPT: no shock
+    if shock is None:
+        shock = 0 if HIGH_PAIN_THRESHOLD in sheet.traits else inj.shock(hp_lost, hp_max)  # HPT: no shock
     pending = min(inj.SHOCK_CAP, cond.shock_pending + shock)
-    major = allow_major and inj.major_wound(hp_lost, hp_max)
+    # V-10 judges the blow, which V-11 may have cut down to the HP taken; it set the rule only for a heavy one
+    major = allow_major and (inj.major_wound(hp_lost, hp_max) or major_roll.rule == "V-10")
     crossed, auto_dead = inj.death_thresholds(hp_after, hp_max, cond.death_checks)
     payload: dict[str, JSON] = {
         "combatant": victim, "injury": hp_lost, "source": source, "hp_before": cond.hp, "hp_after": hp_after,
@@ -496,8 +534,8 @@ def apply_injury(b: Batch, victim: str, hp_lost: int, source: str, *, allow_majo
             opens.append(roll_prompt(victim, "death_check", f"{b.name(victim)} reached {-k} x HP: HT roll or die (G-45)",
                                      threshold=k))
         if major and not cond.unconscious:
-            opens.append(roll_prompt(victim, "major_wound",
-                                     f"Major wound ({hp_lost} > HP/2): {b.name(victim)} rolls HT (G-46)"))
+            opens.append(roll_prompt(victim, "major_wound", f"Major wound ({hp_lost} > HP/2): {b.name(victim)} rolls HT "
+                                     f"({cite(major_roll.rule)})", **major_roll.options()))
         if cond.aim_turns:
             opens.append(roll_prompt(victim, "aim_will", f"{b.name(victim)} was injured while aiming: Will roll (G-21)"))
         if cond.concentrating:

@@ -55,17 +55,14 @@ def _death_check(b: Batch, pr: Prompt) -> None:
 
 
 def _major_wound(b: Batch, pr: Prompt) -> None:
-    """G-46 / A-24: fail by 1-4: stunned and knocked down; by 5+ or critical failure: unconscious."""
+    """G-46 / A-24: fail by 1-4: stunned and knocked down; by 5+ or critical failure: unconscious.
+    V-10 (GULLIVER): off the torso, or with V-19 on (R-08), a failure only knocks down
+    (the policy's ``major_wound_effect``, at the prompt's location)."""
     assert pr.combatant is not None
-    rec = _check(b, pr, "HT", b.sheet(pr.combatant).ht, [], "G-46")
-    outcome = str(rec["outcome"])
-    if succeeded(outcome):
-        effect = "none"
-    elif outcome == "critical failure" or -int(rec["margin"]) >= 5:
-        effect = "unconscious"
-    else:
-        effect = "stunned_knockdown"
-    _emit_check(b, pr, rec, effect)
+    rule = str(pr.options.get("rule", "G-46"))
+    rec = _check(b, pr, "HT", b.sheet(pr.combatant).ht, [], rule)
+    where = b.policy.where(aimed=str(pr.options["location"]) if pr.options.get("location") else None)
+    _emit_check(b, pr, rec, b.policy.major_wound_effect(str(rec["outcome"]), int(rec["margin"]), where))
 
 
 def _stun_recovery(b: Batch, pr: Prompt) -> None:

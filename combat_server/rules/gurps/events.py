@@ -140,6 +140,19 @@ class DamageRolled:
 
 
 @attrs.frozen
+class LimbCrippled:
+    """V-11 (GULLIVER, with hit locations): a blow over the location's share of HPmax cripples it;
+    the HP past the crippling amount are lost, not taken."""
+
+    combatant: str
+    location: str
+    blow: int
+    taken: int
+    threshold: str
+    rule: str
+
+
+@attrs.frozen
 class InjuryApplied:
     combatant: str
     injury: int
@@ -307,7 +320,8 @@ ATTACK_SECRETS = ("effective", "margin", "damage_dice", "damage_adds")
 
 #: Condition fields anyone at the table can see on a hidden combatant (posture, stunned, down, dead,
 #: the maneuver it visibly took).
-VISIBLE_CONDITION = ("posture", "stunned", "unconscious", "dead", "collapsed", "maneuver", "maneuver_option")
+VISIBLE_CONDITION = ("posture", "stunned", "unconscious", "dead", "collapsed", "maneuver", "maneuver_option",
+                     "crippled")
 #: The fight's pending attack, as a hidden attacker's foe may see it.
 COMBAT_SECRETS = (Secret("attack.attacker", ATTACK_SECRETS, within="attack"),)
 #: What a prompt about a hidden combatant says instead of its own text (which may name its numbers).
@@ -335,6 +349,8 @@ EVENTS = EventRegistry(
     EventSpec("damage_rolled", DamageRolled, on_payload(apply._damage_rolled), explain._damage_rolled,
               secrets=(Secret("attacker", ("adds", "modifiers", "basic")),
                        Secret("target", ("dr", "penetrating", "multiplier", "injury", "toughness", "blowthrough")))),
+    EventSpec("limb_crippled", LimbCrippled, on_payload(apply._limb_crippled), explain._limb_crippled,
+              secrets=(Secret("combatant", ("blow", "taken", "threshold")),)),
     EventSpec("injury_applied", InjuryApplied, on_payload(apply._injury_applied), explain._injury_applied,
               secrets=(Secret("combatant", ("injury", "hp_before", "hp_after", "hp_max", "shock_added",
                                             "shock_pending")),)),

@@ -54,6 +54,7 @@ _EFFECTS = {
     "dead": "dies",
     "stunned_knockdown": "is stunned and knocked down (A-24)",
     "stun_ends": "shakes off the stun at the end of this turn (G-48)",
+    "knockdown": "is knocked down (V-10 (in place of G-46))",
     "collapsed": "collapses from fatigue until FP is positive again (G-51)",
     "aim_lost": "loses the aim (G-21)",
     "concentration_broken": "loses concentration; the task starts over (G-27)",
@@ -227,6 +228,14 @@ def _gulliver_wound(p: Mapping[str, Any]) -> str:
     if cap:
         text += f"{cap['before']}, blowthrough caps it at {cap['cap']} ({cite(cap['rule'])}) -> "
     return text
+
+
+def _limb_crippled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
+    who = _n(s, p["combatant"])
+    if p["combatant"] in h:
+        return f"{who}'s {p['location']} is crippled ({cite(p['rule'])})."
+    return (f"{who}'s {p['location']} is crippled ({cite(p['rule'])}): the blow of {p['blow']} is over "
+            f"{p['threshold']}; {p['taken']} HP are taken, the rest is lost.")
 
 
 def _injury_applied(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:

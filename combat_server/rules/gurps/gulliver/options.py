@@ -222,7 +222,7 @@ def cite(rule: str) -> str:
 #: docs/gulliver.md); a spec here may only require offered ones (checked below).
 WIRED: tuple[str, ...] = (
     "aoa_percent_damage", "new_st_damage", "new_swing_damage", "new_toughness", "toughness_st_balance",
-    "blowthrough", "blowthrough_improved", "hit_locations",
+    "blowthrough", "blowthrough_improved", "hit_locations", "crippled_limbs", "knockdown",
 )
 OFFERED: tuple[OptionSpec, ...] = tuple(s for s in OPTION_SPECS if s.name in WIRED)
 
