@@ -1,0 +1,97 @@
+"""GULLIVER's heavy-blow options wired through the gurps ruleset (issue #11, second step), on
+the real engine (SQLite file and PostgreSQL): crippled limbs (V-11, A-33) and knockdown (V-10,
+A-32), both with hit locations on. Each test plays the same blow on the same dice with the
+option on and off; numbers worked by hand in the docstrings."""
+
+from __future__ import annotations
+
+import pytest
+
+from combat_server.engine.fight import Engine
+
+from tests.gurps.gulliver.wired import TO_HIT, explained, fight
+from tests.gurps.conftest import Table
+
+#: ST 12: the axe (sw) rolls 1d+2 cutting.
+FIGHTER = {"st": 12, "dx": 12, "ht": 11, "weapons": [{"name": "axe", "skill": 14, "damage": "sw", "damage_type": "cut"}]}
+#: A 10-HP human with HT 10: an arm cripples over 10/2 = 5; a blow over 5 is heavy.
+HUMAN = {"st": 10, "ht": 10, "hp": 10}
+ARM, TORSO = [2, 3, 3], [3, 3, 4]  # 3d on the humanoid table: 8 the right arm, 10 the torso
+
+
+def _axe(table: Table, location_roll: list[int], face: int) -> None:
+    table.maneuver("hero", "attack", [TO_HIT, location_roll], target="foe", weapon="axe")
+    table.defend("none")
+    table.roll([face], "damage")
+
+
+def test_v11_a_blow_over_half_hp_cripples_the_arm_and_the_excess_is_lost(engine: Engine) -> None:
+    """V-11 / A-33: the axe rolls 3 + 2 = 5, x1.5 cut = 7 on the arm, over 10 x 1/2 = 5: crippled;
+    only floor(5) + 1 = 6 HP are taken. Its shock is doubled from the 6 taken: 12 (G-47 counts
+    7 without V-11)."""
+    off = fight(engine, FIGHTER, HUMAN, "hit_locations")
+    _axe(off, ARM, 3)
+    table = fight(engine, FIGHTER, HUMAN, "hit_locations", "crippled_limbs")
+    _axe(table, ARM, 3)
+    assert not off.events("limb_crippled")
+    assert (off.last("injury_applied").payload["injury"], off.last("injury_applied").payload["shock_added"]) == (7, 7)
+    assert table.last("limb_crippled").payload == {"combatant": "foe", "location": "right arm", "blow": 7, "taken": 6,
+                                                   "rule": "V-11", "threshold": "HPmax x 1/2 = 5"}
+    injury = table.last("injury_applied").payload
+    assert (injury["injury"], injury["hp_after"], injury["shock_added"]) == (6, 4, 12)
+    assert table.cond("foe").crippled == ("right arm",)
+    assert explained(table, "limb_crippled") == ("Foe's right arm is crippled (V-11): the blow of 7 is over "
+                                                 "HPmax x 1/2 = 5; 6 HP are taken, the rest is lost.")
+
+
+def test_v11_a_blow_at_the_threshold_does_not_cripple(engine: Engine) -> None:
+    """V-11: "over" HP/2: the axe rolls 1 + 2 = 3, x1.5 = 4 on the arm, not over 5: nothing crippled, all 4 taken."""
+    table = fight(engine, FIGHTER, HUMAN, "hit_locations", "crippled_limbs")
+    _axe(table, ARM, 1)
+    assert not table.events("limb_crippled") and table.last("injury_applied").payload["injury"] == 4
+    assert table.cond("foe").crippled == ()
+
+
+def test_v11_the_torso_is_not_crippled(engine: Engine) -> None:
+    """V-11 is for limbs: 7 to the torso is taken whole (and is a major wound, G-46)."""
+    table = fight(engine, FIGHTER, HUMAN, "hit_locations", "crippled_limbs")
+    _axe(table, TORSO, 3)
+    assert not table.events("limb_crippled") and table.last("injury_applied").payload["injury"] == 7
+
+
+def test_v10_a_heavy_blow_to_the_arm_calls_for_a_knockdown_roll(engine: Engine) -> None:
+    """V-10 / A-32: the axe rolls 6 + 2 = 8, x1.5 = 12 on the arm, over 10/2: a HT roll anywhere on
+    the body (without V-10 none off the torso, A-24). HT 10 rolls 12, failing by 2: knocked down
+    (prone), not stunned."""
+    off = fight(engine, FIGHTER, HUMAN, "hit_locations")
+    _axe(off, ARM, 6)
+    assert not [p for p in off.state.prompts if p.kind == "roll" and p.options.get("purpose") == "major_wound"]
+    table = fight(engine, FIGHTER, HUMAN, "hit_locations", "knockdown")
+    _axe(table, ARM, 6)
+    prompt = table.prompt("roll")
+    assert (prompt.options["purpose"], prompt.options["rule"], prompt.options["location"]) == \
+        ("major_wound", "V-10", "right arm")
+    assert "V-10 (in place of G-46)" in prompt.text
+    table.roll([4, 4, 4], "major_wound")
+    check = table.last("check_rolled").payload
+    assert (check["effect"], check["record"]["rule"]) == ("knockdown", "V-10")
+    assert (table.cond("foe").posture, table.cond("foe").stunned) == ("prone", False)
+    assert "is knocked down (V-10 (in place of G-46))" in explained(table, "check_rolled")
+
+
+@pytest.mark.parametrize("faces,effect", [([4, 4, 4], "stunned_knockdown"), ([6, 5, 5], "unconscious")])
+def test_v10_on_the_torso_keeps_g46_effects(engine: Engine, faces: list[int], effect: str) -> None:
+    """V-10 on the torso (V-19 off, so R-08 does not apply): G-46's effects stand: HT 10 failing
+    by 2 stuns and knocks down, by 6 knocks out."""
+    table = fight(engine, FIGHTER, HUMAN, "hit_locations", "knockdown")
+    _axe(table, TORSO, 6)
+    table.roll(faces, "major_wound")
+    assert table.last("check_rolled").payload["effect"] == effect
+
+
+def test_v10_v11_fight_refolds_to_the_same_state(engine: Engine) -> None:
+    """Every effect is an event: the fight refolds byte for byte."""
+    table = fight(engine, FIGHTER, HUMAN, "hit_locations", "knockdown", "crippled_limbs")
+    _axe(table, ARM, 6)
+    table.roll([4, 4, 4], "major_wound")
+    assert table.refold_matches()
