@@ -18,8 +18,9 @@ from combat_server.errors import reject
 from combat_server.rules.gurps import derived, injury as inj, throwing
 from combat_server.rules.gurps.batch import Batch
 from combat_server.rules.gurps.gulliver.blowthrough import Projectile, capped_injury
+from combat_server.rules.gurps.gulliver.exact import exact_text
 from combat_server.rules.gurps.gulliver.locations import Location, crippling_threshold
-from combat_server.rules.gurps.gulliver.options import cite
+from combat_server.rules.gurps.gulliver.options import cite, rule_option
 from combat_server.rules.gurps.gulliver.policy import Injury
 from combat_server.rules.kit.prompts import answered, open_prompt as prompt, roll_prompt
 from combat_server.rules.gurps.rolls import Mod, record, succeeded
@@ -432,7 +433,7 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
         "attacker": attack.attacker, "target": target, "weapon": attack.weapon, "dice": list(faces),
         "adds": attack.damage_adds, "modifiers": [m.to_json() for m in mods], "max_damage": attack.max_damage,
         "half_damage": attack.half_damage, "basic": basic, "dr": dr, "penetrating": pen,
-        "damage_type": attack.damage_type, "multiplier": fraction_text(wound.multiplier),
+        "damage_type": attack.damage_type, "multiplier": exact_text(wound.multiplier),
         "injury": hp,
     }
     if attack.location:
@@ -453,8 +454,8 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
             assert threshold is not None
             b.emit("limb_crippled", {"combatant": target, "location": where.name, "blow": hp,
                                      "taken": int(maimed.taken), "rule": maimed.rule,
-                                     "threshold": f"HPmax x {fraction_text(Fraction(where.cripple or 0))} = "
-                                                  f"{fraction_text(threshold)}"})
+                                     "threshold": f"HPmax x {exact_text(Fraction(where.cripple or 0))} = "
+                                                  f"{exact_text(threshold)}"})
         shock = b.policy.shock(attrs.evolve(wound, hp=hp), tsheet.hp_max, where=where, maiming=maimed,
                                high_pain_threshold=HIGH_PAIN_THRESHOLD in tsheet.traits)
         major = b.policy.major_wound_roll(hp, tsheet.hp_max, where)
@@ -477,14 +478,9 @@ def gulliver_steps(b: Batch, weapon: Weapon | None, wound: Injury, cap: Fraction
         out["toughness"] = {"value": wound.toughness, "absorbed": int(wound.absorbed),
                             "before": int(wound.before_toughness), "rule": "V-63"}
     if cap is not None and wound.hp > cap:
-        out["blowthrough"] = {"cap": fraction_text(cap), "before": int(wound.hp),
+        out["blowthrough"] = {"cap": exact_text(cap), "before": int(wound.hp),
                               "rule": "V-06" if b.policy.blowthrough_improved else "V-05"}
     return out
-
-
-def fraction_text(value: Fraction) -> str:
-    """An exact number for a payload: a whole number's digits or "p/q" (never a float)."""
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
 @attrs.frozen
@@ -497,9 +493,7 @@ class MajorRoll:
 
     def options(self) -> dict[str, JSON]:
         """The prompt's extra options: none for G-46 on the torso, so such prompts read as before."""
-        out: dict[str, JSON] = {}
-        if self.rule != "G-46":
-            out["rule"] = self.rule
+        out = rule_option(self.rule, "G-46")
         if self.location:
             out["location"] = self.location
         return out
@@ -522,17 +516,22 @@ def apply_injury(b: Batch, victim: str, hp_lost: int, source: str, *, allow_majo
     pending = min(inj.SHOCK_CAP, cond.shock_pending + shock)
     # V-10 judges the blow, which V-11 may have cut down to the HP taken; it set the rule only for a heavy one
     major = allow_major and (inj.major_wound(hp_lost, hp_max) or major_roll.rule == "V-10")
-    crossed, auto_dead = inj.death_thresholds(hp_after, hp_max, cond.death_checks)
+    crossed, auto_dead = b.policy.death_checks(hp_after, hp_max, cond.death_checks)  # G-45 or V-15
     payload: dict[str, JSON] = {
         "combatant": victim, "injury": hp_lost, "source": source, "hp_before": cond.hp, "hp_after": hp_after,
         "hp_max": hp_max, "shock_added": shock, "shock_pending": pending, "major_wound": major,
         "reeling": hp_after * 3 < hp_max, "death_thresholds": crossed, "dead": auto_dead,
     }
+    death_rule = b.policy.death_rule()
+    if death_rule != "G-45":
+        payload["death_rule"] = death_rule  # V-15: the thresholds are half-HP steps
     opens: list[dict[str, JSON]] = []
     if not auto_dead and not cond.dead:
         for k in crossed:
-            opens.append(roll_prompt(victim, "death_check", f"{b.name(victim)} reached {-k} x HP: HT roll or die (G-45)",
-                                     threshold=k))
+            opens.append(roll_prompt(victim, "death_check", f"{b.name(victim)} reached "
+                                     f"-{exact_text(b.policy.death_multiple(k))} x HP: HT roll or die "
+                                     f"({cite(death_rule)})", threshold=k,
+                                     **rule_option(death_rule, "G-45")))
         if major and not cond.unconscious:
             opens.append(roll_prompt(victim, "major_wound", f"Major wound ({hp_lost} > HP/2): {b.name(victim)} rolls HT "
                                      f"({cite(major_roll.rule)})", **major_roll.options()))

@@ -40,14 +40,14 @@ def _emit_check(b: Batch, pr: Prompt, rec: dict[str, JSON], effect: str, opens: 
 
 def _consciousness(b: Batch, pr: Prompt) -> None:
     assert pr.combatant is not None
-    rec = _check(b, pr, "HT", b.sheet(pr.combatant).ht, [], "G-44")
+    rec = _check(b, pr, "HT", b.sheet(pr.combatant).ht, [], str(pr.options.get("rule", "G-44")))  # or V-14
     _emit_check(b, pr, rec, "none" if succeeded(str(rec["outcome"])) else "unconscious")
 
 
 def _death_check(b: Batch, pr: Prompt) -> None:
     assert pr.combatant is not None
     k = int(pr.options["threshold"])
-    rec = _check(b, pr, "HT", b.sheet(pr.combatant).ht, [], "G-45")
+    rec = _check(b, pr, "HT", b.sheet(pr.combatant).ht, [], str(pr.options.get("rule", "G-45")))  # or V-15
     if succeeded(str(rec["outcome"])):
         _emit_check(b, pr, rec, "none", death_checks=max(k, b.cond(pr.combatant).death_checks))
     else:

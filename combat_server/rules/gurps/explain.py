@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from combat_server.rules.gurps import derived
+from combat_server.rules.gurps.gulliver import death
+from combat_server.rules.gurps.gulliver.exact import exact_text
 from combat_server.rules.gurps.gulliver.options import cite
 from combat_server.rules.gurps.gulliver.policy import Policy, fight_policy
 from combat_server.rules.gurps.sheet import Sheet
@@ -87,8 +89,9 @@ def _turn_started(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str
     if p.get("shock") and p["combatant"] not in h:
         text += f" Shock -{p['shock']} to DX and IQ-based rolls this turn (G-47)."
     if p.get("opens"):
-        text += (" HT roll to stay conscious (G-44)." if p["combatant"] in h
-                 else " At 0 HP or below: HT roll to stay conscious (G-44).")
+        rule = cite(str(p["opens"][0]["options"].get("rule", "G-44")))  # V-14 with the GULLIVER option
+        text += (f" HT roll to stay conscious ({rule})." if p["combatant"] in h
+                 else f" At 0 HP or below: HT roll to stay conscious ({rule}).")
     return text
 
 
@@ -245,7 +248,7 @@ def _injury_applied(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> s
         if p["major_wound"]:
             text += " Major wound (G-46)."
         if p["death_thresholds"]:
-            text += " HT roll each or die (G-45, A-23)."
+            text += f" HT roll each or die ({_death_rules(p)})."
         if p.get("dead"):
             text += " Dead (G-45)."
         return text
@@ -259,10 +262,18 @@ def _injury_applied(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> s
     if p["reeling"] and p["hp_before"] * 3 >= p["hp_max"]:
         text += " Below 1/3 HP: Move and Dodge halved (G-43)."
     if p["death_thresholds"]:
-        text += f" Crossed {', '.join(f'-{k}xHP' for k in p['death_thresholds'])}: HT roll each or die (G-45, A-23)."
+        half = p.get("death_rule") == "V-15"
+        steps = ", ".join(f"-{exact_text(death.multiple(k, half))}xHP" for k in p["death_thresholds"])
+        text += f" Crossed {steps}: HT roll each or die ({_death_rules(p)})."
     if p.get("dead"):
-        text += " At -5xHP: dead (G-45)."
+        text += f" At -5xHP: dead ({cite(p.get('death_rule', 'G-45'))})."
     return text
+
+
+def _death_rules(p: Mapping[str, Any]) -> str:
+    """G-45 with A-23, or V-15 with A-36 (GULLIVER's half-HP steps)."""
+    return f"{cite('V-15')}, A-36" if p.get("death_rule") == "V-15" else "G-45, A-23"
+
 
 
 def _check_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:

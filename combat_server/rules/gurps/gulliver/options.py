@@ -10,6 +10,7 @@ its decide and apply (issue #11, second step)."""
 
 from __future__ import annotations
 
+from combat_server.rules.model import JSON
 from combat_server.rules.options import OptionSpec, check_specs
 
 DAMAGE = "GULLIVER: damage"
@@ -211,6 +212,12 @@ REPLACES: dict[str, str] = {
 }
 
 
+def rule_option(rule: str, default: str) -> dict[str, JSON]:
+    """A prompt's ``rule`` option when a GULLIVER rule stands in for the GURPS ``default``; empty
+    for the default, so a fight without the option opens the prompts it always did."""
+    return {} if rule == default else {"rule": rule}
+
+
 def cite(rule: str) -> str:
     """A rule id as an explanation shows it: ``V-15 (in place of G-45)``, or the id alone."""
     return f"{rule} (in place of {REPLACES[rule]})" if rule in REPLACES else rule
@@ -222,7 +229,8 @@ def cite(rule: str) -> str:
 #: docs/gulliver.md); a spec here may only require offered ones (checked below).
 WIRED: tuple[str, ...] = (
     "aoa_percent_damage", "new_st_damage", "new_swing_damage", "new_toughness", "toughness_st_balance",
-    "blowthrough", "blowthrough_improved", "hit_locations", "crippled_limbs", "knockdown",
+    "blowthrough", "blowthrough_improved", "hit_locations", "crippled_limbs", "knockdown", "injury_knockout",
+    "proportional_death",
 )
 OFFERED: tuple[OptionSpec, ...] = tuple(s for s in OPTION_SPECS if s.name in WIRED)
 

@@ -367,6 +367,10 @@ class Policy:
             zone = death.zone(racial_iq(scale, iq))
         return death.crossed(new_hp, hp_max, already, self.proportional_death, zone)
 
+    def death_multiple(self, k: int) -> Fraction:
+        """The k-th death check's threshold, as a multiple of -HPmax (G-45: k; V-15: (k + 1) / 2)."""
+        return death.multiple(k, self.proportional_death)
+
     def death_rule(self) -> str:
         return "V-15" if self.proportional_death else "G-45"
 
