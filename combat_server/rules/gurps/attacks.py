@@ -438,7 +438,7 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
     }
     if attack.location:
         payload["location"] = attack.location
-    payload.update(gulliver_steps(b, weapon, wound, cap))
+    payload.update(gulliver_steps(b, weapon, wound, cap, where))
     hits_left = attack.hits - 1
     follow: list[dict[str, JSON]] = []
     if hits_left > 0:
@@ -466,9 +466,10 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
         b.emit("damage_rolled", payload, opens=follow, answers=prompt_id)
 
 
-def gulliver_steps(b: Batch, weapon: Weapon | None, wound: Injury, cap: Fraction | None) -> dict[str, JSON]:
+def gulliver_steps(b: Batch, weapon: Weapon | None, wound: Injury, cap: Fraction | None,
+                   where: Location) -> dict[str, JSON]:
     """The payload fields of the GULLIVER steps a blow went through, each with its rule (issue #11):
-    the damage table (V-66, V-67), Toughness (V-63), the blowthrough cap (V-05, V-06). Left out
+    the damage table (V-66, V-67), Toughness (V-63, by location V-64), the blowthrough cap (V-05, V-06). Left out
     when a step did nothing, so a fight with every option off records what it always did."""
     out: dict[str, JSON] = {}
     table = b.policy.damage_table_rule(weapon.damage) if weapon is not None else None
@@ -476,7 +477,7 @@ def gulliver_steps(b: Batch, weapon: Weapon | None, wound: Injury, cap: Fraction
         out["damage_table"] = table
     if wound.toughness:
         out["toughness"] = {"value": wound.toughness, "absorbed": int(wound.absorbed),
-                            "before": int(wound.before_toughness), "rule": "V-63"}
+                            "before": int(wound.before_toughness), "rule": b.policy.toughness_rule(where)}
     if cap is not None and wound.hp > cap:
         out["blowthrough"] = {"cap": exact_text(cap), "before": int(wound.hp),
                               "rule": "V-06" if b.policy.blowthrough_improved else "V-05"}

@@ -213,3 +213,22 @@ def test_an_option_not_yet_wired_is_not_offered(engine: Engine) -> None:
         engine.create_fight("gurps", options={"heart_attack": True})
     assert err.value.code == "fight/unknown_option"
 
+
+
+# ---------------------------------------------------------------------------------------------- Toughness by location
+
+
+def test_v64_e19_a_hand_has_half_toughness(engine: Engine) -> None:
+    """V-64 / A-53 / E-19: ST 16 has Toughness 3, no DR; a club (1d cr) aimed at the hand (-4: 14 -> 10,
+    3d 9 hits) rolls 3: x1 on the hand; V-63 alone absorbs all 3 (injury 0); V-64 gives the hand
+    floor(3/2) = 1, so 2 get through."""
+    st16 = {"st": 16, "ht": 12, "hp": 30}
+    results = {}
+    for switches in (("new_toughness",), ("new_toughness", "location_toughness")):
+        table = fight(engine, FIGHTER, st16, "hit_locations", *switches)
+        table.maneuver("hero", "attack", [[3, 3, 3]], target="foe", weapon="club", location="hand")
+        table.defend("none")
+        table.roll([3], "damage")
+        dmg = table.last("damage_rolled").payload
+        results[switches] = (dmg["injury"], dmg["toughness"]["value"], dmg["toughness"]["rule"])
+    assert results == {("new_toughness",): (0, 3, "V-63"), ("new_toughness", "location_toughness"): (2, 1, "V-64")}

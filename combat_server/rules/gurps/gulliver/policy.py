@@ -233,6 +233,10 @@ class Policy:
         t = toughness(scale, st)
         return location_toughness(where, t) if self.location_toughness and where is not None else t
 
+    def toughness_rule(self, where: Location) -> str:
+        """The rule that set a wound's Toughness: V-64 where the location changes it, else V-63."""
+        return "V-64" if self.location_toughness and where.toughness != 1 else "V-63"
+
     def blowthrough_cap(self, projectile: bt.Projectile, hp_max: int, scale: Scale = HUMAN,
                         where: Location = TORSO) -> Fraction | None:
         """V-05 / V-06 / V-07: the most injury this wound can do; None (no cap) when off."""
