@@ -518,11 +518,14 @@ def apply_injury(b: Batch, victim: str, hp_lost: int, source: str, *, allow_majo
     # V-10 judges the blow, which V-11 may have cut down to the HP taken; it set the rule only for a heavy one
     major = allow_major and (inj.major_wound(hp_lost, hp_max) or major_roll.rule == "V-10")
     crossed, auto_dead = b.policy.death_checks(hp_after, hp_max, cond.death_checks)  # G-45 or V-15
+    slowed, slow_rule = b.policy.slowed(hp_after, hp_max)  # G-43, or V-09 (A-31: the same threshold)
     payload: dict[str, JSON] = {
         "combatant": victim, "injury": hp_lost, "source": source, "hp_before": cond.hp, "hp_after": hp_after,
         "hp_max": hp_max, "shock_added": shock, "shock_pending": pending, "major_wound": major,
-        "reeling": hp_after * 3 < hp_max, "death_thresholds": crossed, "dead": auto_dead,
+        "reeling": slowed, "death_thresholds": crossed, "dead": auto_dead,
     }
+    if slow_rule != "G-43":
+        payload["slowdown_rule"] = slow_rule  # V-09: G-43's threshold, cited as GULLIVER's
     death_rule = b.policy.death_rule()
     if death_rule != "G-45":
         payload["death_rule"] = death_rule  # V-15: the thresholds are half-HP steps

@@ -260,7 +260,8 @@ def _injury_applied(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> s
     if p["major_wound"]:
         text += f" Major wound: {p['injury']} > HP/2" + (", HT roll (G-46)." if "major_wound" in opened else " (G-46).")
     if p["reeling"] and p["hp_before"] * 3 >= p["hp_max"]:
-        text += " Below 1/3 HP: Move and Dodge halved (G-43)."
+        rule = f"{cite('V-09')}, A-31" if p.get("slowdown_rule") == "V-09" else "G-43"
+        text += f" Below 1/3 HP: Move and Dodge halved ({rule})."
     if p["death_thresholds"]:
         half = p.get("death_rule") == "V-15"
         steps = ", ".join(f"-{exact_text(death.multiple(k, half))}xHP" for k in p["death_thresholds"])

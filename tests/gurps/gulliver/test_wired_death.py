@@ -82,3 +82,16 @@ def test_v14_the_roll_to_stay_conscious_cites_v14(engine: Engine) -> None:
     rule, text, said = texts[("injury_knockout",)]
     assert rule == "V-14" and text.endswith("HT roll to stay conscious (V-14 (in place of G-44))")
     assert said.endswith("At 0 HP or below: HT roll to stay conscious (V-14 (in place of G-44)).")
+
+
+def test_v09_slowdown_below_a_third_cites_v09(engine: Engine) -> None:
+    """V-09 / A-31: the maul's ten 1s, 10 injury, take 10 HP to 0, below 10/3: Move and Dodge halve,
+    as G-43 (the same threshold), cited as GULLIVER's."""
+    said = {}
+    for switches in ((), ("injury_slowdown",)):
+        table = fight(engine, HERO, HUMAN, *switches)
+        blow(table, "maul", [1] * 10)
+        said[switches] = (table.last("injury_applied").payload.get("slowdown_rule"), explained(table, "injury_applied"))
+    assert said[()][0] is None and "Move and Dodge halved (G-43)." in said[()][1]
+    assert said[("injury_slowdown",)][0] == "V-09"
+    assert "Move and Dodge halved (V-09 (in place of G-43), A-31)." in said[("injury_slowdown",)][1]
