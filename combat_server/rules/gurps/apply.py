@@ -150,6 +150,16 @@ def _limb_crippled(state: FightState, p: Mapping[str, Any]) -> FightState:
     return state.with_condition(p["combatant"], crippled=tuple(sorted(set(cond.crippled) | {p["location"]})))
 
 
+def _limb_severed(state: FightState, p: Mapping[str, Any]) -> FightState:
+    return state.with_condition(p["combatant"], **_severed(_cond(state, p["combatant"]), p))
+
+
+def _severed(cond: Condition, p: Mapping[str, Any]) -> dict[str, Any]:
+    """V-12: the limb is gone (it stays crippled too)."""
+    return {"severed": tuple(sorted(set(cond.severed) | {p["location"]})),
+            "crippled": tuple(sorted(set(cond.crippled) | {p["location"]}))}
+
+
 def _injury_applied(state: FightState, p: Mapping[str, Any]) -> FightState:
     changes: dict[str, Any] = {"hp": p["hp_after"], "shock_pending": p["shock_pending"]}
     if p.get("dead"):
@@ -171,6 +181,7 @@ _EFFECTS: dict[str, Callable[[Condition, Mapping[str, Any]], dict[str, Any]]] = 
     "fright_stunned": lambda c, a: {"stunned": True, "stun_kind": "fright", "stun_turns": a["turns"],
                                     "stun_fresh": True},
     "death_checks": lambda c, a: {"death_checks": a["count"]},
+    "severed": _severed,  # V-12: a failed amputation roll
 }
 
 

@@ -22,6 +22,7 @@ from combat_server.rules.gurps.gulliver.exact import exact_text
 from combat_server.rules.gurps.gulliver.locations import Location, crippling_threshold
 from combat_server.rules.gurps.gulliver.options import cite, rule_option
 from combat_server.rules.gurps.gulliver.policy import Injury
+from combat_server.rules.gurps.gulliver.wounds import Maiming
 from combat_server.rules.kit.prompts import answered, open_prompt as prompt, roll_prompt
 from combat_server.rules.gurps.rolls import Mod, record, succeeded
 from combat_server.rules.gurps.sheet import Weapon
@@ -456,6 +457,7 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
                                      "taken": int(maimed.taken), "rule": maimed.rule,
                                      "threshold": f"HPmax x {exact_text(Fraction(where.cripple or 0))} = "
                                                   f"{exact_text(threshold)}"})
+            follow = _severing(b, target, where, maimed) + follow
         shock = b.policy.shock(attrs.evolve(wound, hp=hp), tsheet.hp_max, where=where, maiming=maimed,
                                high_pain_threshold=HIGH_PAIN_THRESHOLD in tsheet.traits)
         major = b.policy.major_wound_roll(hp, tsheet.hp_max, where)
@@ -482,6 +484,18 @@ def gulliver_steps(b: Batch, weapon: Weapon | None, wound: Injury, cap: Fraction
         out["blowthrough"] = {"cap": exact_text(cap), "before": int(wound.hp),
                               "rule": "V-06" if b.policy.blowthrough_improved else "V-05"}
     return out
+
+
+def _severing(b: Batch, victim: str, where: Location, maimed: Maiming) -> list[dict[str, JSON]]:
+    """V-12 / A-34: a cutting blow over four times the crippling amount severs the limb outright
+    (an event); over twice, a HT roll decides (the prompt returned, to open with the injury)."""
+    if maimed.severing == "automatic":
+        b.emit("limb_severed", {"combatant": victim, "location": where.name, "rule": maimed.rule})
+    if maimed.severing != "roll":
+        return []
+    return [roll_prompt(victim, "amputation", f"{b.name(victim)}'s {where.name} took a cutting blow over twice the "
+                        f"crippling amount: HT roll or it is severed ({maimed.rule})", location=where.name,
+                        rule=maimed.rule)]
 
 
 @attrs.frozen

@@ -65,6 +65,16 @@ def _major_wound(b: Batch, pr: Prompt) -> None:
     _emit_check(b, pr, rec, b.policy.major_wound_effect(str(rec["outcome"]), int(rec["margin"]), where))
 
 
+def _amputation(b: Batch, pr: Prompt) -> None:
+    """V-12 / A-34: a failed HT roll severs the limb the cutting blow hit."""
+    assert pr.combatant is not None
+    rec = _check(b, pr, "HT", b.sheet(pr.combatant).ht, [], str(pr.options.get("rule", "V-12")))
+    if succeeded(str(rec["outcome"])):
+        _emit_check(b, pr, rec, "none")
+    else:
+        _emit_check(b, pr, rec, "severed", effect_args={"location": str(pr.options["location"])})
+
+
 def _stun_recovery(b: Batch, pr: Prompt) -> None:
     assert pr.combatant is not None
     stat = str(pr.options.get("stat", "HT"))
@@ -155,6 +165,7 @@ _ROLLS: dict[str, Callable[[Batch, Prompt], None]] = {
     "consciousness": _consciousness,
     "death_check": _death_check,
     "major_wound": _major_wound,
+    "amputation": _amputation,
     "stun_recovery": _stun_recovery,
     "aim_will": _aim_will,
     "concentrate_will": _concentrate_will,

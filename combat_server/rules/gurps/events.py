@@ -153,6 +153,15 @@ class LimbCrippled:
 
 
 @attrs.frozen
+class LimbSevered:
+    """V-12 (GULLIVER): a cutting blow over four times the crippling amount cuts the limb off."""
+
+    combatant: str
+    location: str
+    rule: str
+
+
+@attrs.frozen
 class InjuryApplied:
     combatant: str
     injury: int
@@ -321,7 +330,7 @@ ATTACK_SECRETS = ("effective", "margin", "damage_dice", "damage_adds")
 #: Condition fields anyone at the table can see on a hidden combatant (posture, stunned, down, dead,
 #: the maneuver it visibly took).
 VISIBLE_CONDITION = ("posture", "stunned", "unconscious", "dead", "collapsed", "maneuver", "maneuver_option",
-                     "crippled")
+                     "crippled", "severed")
 #: The fight's pending attack, as a hidden attacker's foe may see it.
 COMBAT_SECRETS = (Secret("attack.attacker", ATTACK_SECRETS, within="attack"),)
 #: What a prompt about a hidden combatant says instead of its own text (which may name its numbers).
@@ -351,6 +360,8 @@ EVENTS = EventRegistry(
                        Secret("target", ("dr", "penetrating", "multiplier", "injury", "toughness", "blowthrough")))),
     EventSpec("limb_crippled", LimbCrippled, on_payload(apply._limb_crippled), explain._limb_crippled,
               secrets=(Secret("combatant", ("blow", "taken", "threshold")),)),
+    EventSpec("limb_severed", LimbSevered, on_payload(apply._limb_severed),
+              explain._simple("{combatant}'s {location} is severed ({rule}).")),
     EventSpec("injury_applied", InjuryApplied, on_payload(apply._injury_applied), explain._injury_applied,
               secrets=(Secret("combatant", ("injury", "hp_before", "hp_after", "hp_max", "shock_added",
                                             "shock_pending")),)),

@@ -49,6 +49,7 @@ _PURPOSES = {
     "concentrate_will": "to keep concentrating",
     "fright": "for a Fright Check",
     "fatigue_will": "to act at 0 FP or below",
+    "amputation": "against losing the limb (V-12)",
 }
 _EFFECTS = {
     "none": "",
@@ -57,6 +58,7 @@ _EFFECTS = {
     "stunned_knockdown": "is stunned and knocked down (A-24)",
     "stun_ends": "shakes off the stun at the end of this turn (G-48)",
     "knockdown": "is knocked down (V-10 (in place of G-46))",
+    "severed": "loses the limb: it is severed (V-12)",
     "collapsed": "collapses from fatigue until FP is positive again (G-51)",
     "aim_lost": "loses the aim (G-21)",
     "concentration_broken": "loses concentration; the task starts over (G-27)",

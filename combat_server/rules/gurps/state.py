@@ -57,11 +57,12 @@ class Condition:
     wait_range: int = 0  # G-34: yards to the zone a ranged Wait covers
     wait_item: str = ""  # G-34: what a Wait that converts to Ready readies
     crippled: tuple[str, ...] = ()  # V-11 (GULLIVER): hit locations crippled by a single heavy blow
+    severed: tuple[str, ...] = ()  # V-12 (GULLIVER): limbs cut off
 
 
 #: Condition fields added after fights were stored, with their defaults (see sheet._unstructure_hooks).
 NEW_CONDITION_FIELDS = {"concentrate_left": 0, "ammo_used": {}, "reload_progress": {}, "wait_option": "",
-                        "wait_range": 0, "wait_item": "", "crippled": ()}
+                        "wait_range": 0, "wait_item": "", "crippled": (), "severed": ()}
 
 
 @attrs.frozen

@@ -95,3 +95,48 @@ def test_v10_v11_fight_refolds_to_the_same_state(engine: Engine) -> None:
     _axe(table, ARM, 6)
     table.roll([4, 4, 4], "major_wound")
     assert table.refold_matches()
+
+
+# ---------------------------------------------------------------------------------------------- amputation
+
+
+def test_v12_a_cutting_blow_over_twice_the_crippling_amount_calls_for_a_roll(engine: Engine) -> None:
+    """V-12 / A-34: the axe rolls 6 + 2 = 8, x1.5 = 12 on the arm: over 2 x 5 = 10, not over 4 x 5:
+    a HT roll; HT 10 rolls 12, fails: the arm is severed. V-11 alone: crippled, no roll."""
+    off = fight(engine, FIGHTER, HUMAN, "hit_locations", "crippled_limbs")
+    _axe(off, ARM, 6)
+    assert not [p for p in off.state.prompts if p.options.get("purpose") == "amputation"]
+    table = fight(engine, FIGHTER, HUMAN, "hit_locations", "crippled_limbs", "amputation")
+    _axe(table, ARM, 6)
+    prompt = table.prompt("roll")
+    assert (prompt.options["purpose"], prompt.options["location"], prompt.options["rule"]) == \
+        ("amputation", "right arm", "V-12")
+    table.roll([4, 4, 4], "amputation")
+    check = table.last("check_rolled").payload
+    assert (check["effect"], check["record"]["rule"]) == ("severed", "V-12")
+    assert (table.cond("foe").severed, table.cond("foe").crippled) == (("right arm",), ("right arm",))
+    assert "loses the limb: it is severed (V-12)" in explained(table, "check_rolled")
+
+
+def test_v12_a_passed_amputation_roll_keeps_the_limb(engine: Engine) -> None:
+    """V-12: the same blow, HT 10 rolls 9: the arm stays on (crippled, V-11)."""
+    table = fight(engine, FIGHTER, HUMAN, "hit_locations", "crippled_limbs", "amputation")
+    _axe(table, ARM, 6)
+    table.roll([3, 3, 3], "amputation")
+    assert (table.cond("foe").severed, table.cond("foe").crippled) == ((), ("right arm",))
+
+
+def test_v12_over_four_times_the_crippling_amount_severs_outright(engine: Engine) -> None:
+    """V-12: a 6d cutting blade rolls 21, x1.5 = 31 on the arm: over 4 x 5 = 20: severed, no roll;
+    6 HP taken (A-33)."""
+    blade = {"st": 12, "dx": 12, "ht": 11, "weapons": [{"name": "blade", "skill": 14, "damage": "6d",
+                                                        "damage_type": "cut"}]}
+    table = fight(engine, blade, HUMAN, "hit_locations", "crippled_limbs", "amputation")
+    table.maneuver("hero", "attack", [TO_HIT, ARM], target="foe", weapon="blade")
+    table.defend("none")
+    table.roll([6, 6, 6, 1, 1, 1], "damage")
+    assert table.last("limb_severed").payload == {"combatant": "foe", "location": "right arm", "rule": "V-12"}
+    assert table.last("injury_applied").payload["injury"] == 6
+    assert table.cond("foe").severed == ("right arm",)
+    assert explained(table, "limb_severed") == "Foe's right arm is severed (V-12)."
+    assert table.refold_matches()
