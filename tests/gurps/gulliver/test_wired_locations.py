@@ -6,11 +6,14 @@ blow is to the torso, as before. Numbers worked by hand in the docstrings."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from combat_server.engine.fight import Engine
 from combat_server.errors import Rejected
 
+from tests.gurps.conftest import Table
 from tests.gurps.gulliver.wired import TO_HIT, blow, explained, fight
 
 #: ST 12: the spear (thr+2) rolls 1d+1, the axe (sw) 1d+2.
@@ -107,3 +110,20 @@ def test_a24_a_fight_with_locations_refolds_to_the_same_state(engine: Engine) ->
     table.defend("none")
     table.roll([5], "damage")
     assert table.refold_matches()
+
+
+def test_a24_the_attack_form_offers_the_locations_only_with_the_option(engine: Engine) -> None:
+    """A-24: with hit locations the Attack action has a "Hit location" choice: a 3d roll (no value) or
+    a location with its penalty; without them, no such field."""
+    from combat_server.rules.gurps.ruleset import GurpsRuleset
+    from combat_server.rules.model import GM_ACTOR
+
+    def location_field(table: Table) -> Any:
+        attack = next(a for a in GurpsRuleset().describe(table.state, GM_ACTOR).actions if a.id == "attack")
+        return next((f for f in attack.fields if f.name == "location"), None)
+
+    assert location_field(fight(engine, FIGHTER, ARMOURED)) is None
+    field = location_field(fight(engine, FIGHTER, ARMOURED, "hit_locations"))
+    labels = {c.value: c.label for c in field.choices}
+    assert labels[None] == "roll 3d" and labels["skull"] == "skull (-7)" and labels["torso"] == "torso"
+    assert field.rule == "A-24" and not field.required
