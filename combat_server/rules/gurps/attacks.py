@@ -458,6 +458,7 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
                                      "threshold": f"HPmax x {exact_text(Fraction(where.cripple or 0))} = "
                                                   f"{exact_text(threshold)}"})
             follow = _severing(b, target, where, maimed) + follow
+        follow = _heart(b, target, where, hp, tsheet.hp_max) + follow
         shock = b.policy.shock(attrs.evolve(wound, hp=hp), tsheet.hp_max, where=where, maiming=maimed,
                                high_pain_threshold=HIGH_PAIN_THRESHOLD in tsheet.traits)
         major = b.policy.major_wound_roll(hp, tsheet.hp_max, where)
@@ -496,6 +497,17 @@ def _severing(b: Batch, victim: str, where: Location, maimed: Maiming) -> list[d
     return [roll_prompt(victim, "amputation", f"{b.name(victim)}'s {where.name} took a cutting blow over twice the "
                         f"crippling amount: HT roll or it is severed ({maimed.rule})", location=where.name,
                         rule=maimed.rule)]
+
+
+def _heart(b: Batch, victim: str, where: Location, wound: int, hp_max: int) -> list[dict[str, JSON]]:
+    """V-44 / A-46: a heart (vitals) wound of HPmax or more calls for a HT roll, -4 from twice HPmax,
+    -8 from three times (the prompt returned, to open with the injury)."""
+    modifier = b.policy.heart_roll(wound, hp_max, where)
+    if modifier is None:
+        return []
+    at = f" at {modifier}" if modifier else ""
+    return [roll_prompt(victim, "heart_attack", f"{b.name(victim)}'s heart took {wound} (HPmax {hp_max} or more): "
+                        f"HT roll{at} against a heart attack (V-44)", modifier=modifier, rule="V-44")]
 
 
 @attrs.frozen

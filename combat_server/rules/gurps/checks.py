@@ -9,6 +9,7 @@ from typing import Any, Callable, Mapping
 from combat_server.errors import reject
 from combat_server.rules.gurps import attacks, injury as inj
 from combat_server.rules.gurps.batch import Batch
+from combat_server.rules.gurps.gulliver import wounds
 from combat_server.rules.kit.prompts import answered, roll_prompt
 from combat_server.rules.gurps.rolls import Mod, record, succeeded
 from combat_server.rules.model import JSON, Prompt
@@ -73,6 +74,42 @@ def _amputation(b: Batch, pr: Prompt) -> None:
         _emit_check(b, pr, rec, "none")
     else:
         _emit_check(b, pr, rec, "severed", effect_args={"location": str(pr.options["location"])})
+
+
+def _heart_attack(b: Batch, pr: Prompt) -> None:
+    """V-44 / A-46: fail: a minor heart attack, by 4+ (or critically) a major one (each rolls its own
+    damage, 2d or 6d x LS), by 8+ a fatal one."""
+    assert pr.combatant is not None
+    modifier = int(pr.options.get("modifier", 0))
+    mods = [Mod(modifier, "heart wound of 2 or 3 x HPmax", "V-44")] if modifier else []
+    rec = _check(b, pr, "HT", b.sheet(pr.combatant).ht, mods, "V-44")
+    outcome = str(rec["outcome"])
+    failed_by = 0 if succeeded(outcome) else max(1, -int(rec["margin"]))
+    kind = wounds.heart_attack(failed_by, outcome == "critical failure")
+    roll = b.policy.heart_attack_damage(kind)
+    if kind == "none":
+        _emit_check(b, pr, rec, "none")
+    elif roll is None:  # fatal
+        _emit_check(b, pr, rec, "dead", heart_attack=kind)
+    else:
+        _emit_check(b, pr, rec, "none", heart_attack=kind,
+                    opens=[roll_prompt(pr.combatant, "heart_attack_damage",
+                                       f"{b.name(pr.combatant)}'s {kind} heart attack: {roll.dice}d damage (V-44)",
+                                       count=roll.dice, sides=6, heart_attack=kind)])
+
+
+def _heart_attack_damage(b: Batch, pr: Prompt) -> None:
+    """V-44: the heart attack's own damage (2d or 6d x LS), applied as an injury."""
+    assert pr.combatant is not None
+    kind = str(pr.options["heart_attack"])
+    roll = b.policy.heart_attack_damage(kind)
+    assert roll is not None
+    faces = b.roll(roll.dice, 6, "heart attack damage")
+    injury = int(sum(faces) * roll.scale)
+    b.emit("heart_attack_rolled", {"combatant": pr.combatant, "kind": kind, "dice": list(faces), "injury": injury,
+                                   "rule": "V-44"}, answers=pr.id)
+    if injury > 0:
+        attacks.apply_injury(b, pr.combatant, injury, f"a {kind} heart attack (V-44)")
 
 
 def _stun_recovery(b: Batch, pr: Prompt) -> None:
@@ -166,6 +203,8 @@ _ROLLS: dict[str, Callable[[Batch, Prompt], None]] = {
     "death_check": _death_check,
     "major_wound": _major_wound,
     "amputation": _amputation,
+    "heart_attack": _heart_attack,
+    "heart_attack_damage": _heart_attack_damage,
     "stun_recovery": _stun_recovery,
     "aim_will": _aim_will,
     "concentrate_will": _concentrate_will,

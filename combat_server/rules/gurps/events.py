@@ -189,6 +189,18 @@ class CheckRolled:
     dice: list[int] = attrs.field(factory=list)
     margin: int = 0
     turns: int = 0
+    heart_attack: str = ""  # V-44 (GULLIVER): minor | major | fatal, after a failed heart-attack roll
+
+
+@attrs.frozen
+class HeartAttackRolled:
+    """V-44 (GULLIVER): a minor (2d) or major (6d) heart attack's own damage, times LS."""
+
+    combatant: str
+    kind: str
+    dice: list[int]
+    injury: int
+    rule: str
 
 
 @attrs.frozen
@@ -362,6 +374,8 @@ EVENTS = EventRegistry(
               secrets=(Secret("combatant", ("blow", "taken", "threshold")),)),
     EventSpec("limb_severed", LimbSevered, on_payload(apply._limb_severed),
               explain._simple("{combatant}'s {location} is severed ({rule}).")),
+    EventSpec("heart_attack_rolled", HeartAttackRolled, on_payload(apply._noop), explain._heart_attack_rolled,
+              secrets=(Secret("combatant", ("injury",)),)),
     EventSpec("injury_applied", InjuryApplied, on_payload(apply._injury_applied), explain._injury_applied,
               secrets=(Secret("combatant", ("injury", "hp_before", "hp_after", "hp_max", "shock_added",
                                             "shock_pending")),)),

@@ -50,6 +50,7 @@ _PURPOSES = {
     "fright": "for a Fright Check",
     "fatigue_will": "to act at 0 FP or below",
     "amputation": "against losing the limb (V-12)",
+    "heart_attack": "against a heart attack (V-44)",
 }
 _EFFECTS = {
     "none": "",
@@ -243,6 +244,12 @@ def _limb_crippled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> st
             f"{p['threshold']}; {p['taken']} HP are taken, the rest is lost.")
 
 
+def _heart_attack_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
+    dice = ", ".join(str(d) for d in p["dice"])
+    done = "" if p["combatant"] in h else f" = {p['injury']} HP"
+    return f"{_n(s, p['combatant'])}'s {p['kind']} heart attack does {len(p['dice'])}d [{dice}]{done} ({p['rule']})."
+
+
 def _injury_applied(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     who = _n(s, p["combatant"])
     if p["combatant"] in h:
@@ -293,6 +300,8 @@ def _check_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str
         return f"{who} faints for {p['minutes']} minutes: margin {p['margin']} + 1d {p['dice']} (G-18)."
     text = f"{who} rolls {_PURPOSES.get(purpose, purpose)}: {format_record(p['record'], p['combatant'] not in h)}."
     effect = _EFFECTS.get(p.get("effect", "none"), "")
+    if p.get("heart_attack"):
+        text += f" {who} has a {p['heart_attack']} heart attack (V-44)."
     if effect:
         text += f" {who} {effect}."
     return text
