@@ -151,7 +151,10 @@ def _limb_crippled(state: FightState, p: Mapping[str, Any]) -> FightState:
 
 
 def _limb_severed(state: FightState, p: Mapping[str, Any]) -> FightState:
-    return state.with_condition(p["combatant"], **_severed(_cond(state, p["combatant"]), p))
+    changes = _severed(_cond(state, p["combatant"]), p)
+    if p.get("fatal"):  # V-13: beheaded or the neck broken
+        changes.update(dead=True, unconscious=True)
+    return state.with_condition(p["combatant"], **changes)
 
 
 def _severed(cond: Condition, p: Mapping[str, Any]) -> dict[str, Any]:
@@ -182,6 +185,7 @@ _EFFECTS: dict[str, Callable[[Condition, Mapping[str, Any]], dict[str, Any]]] = 
                                     "stun_fresh": True},
     "death_checks": lambda c, a: {"death_checks": a["count"]},
     "severed": _severed,  # V-12: a failed amputation roll
+    "neck_severed": lambda c, a: {**_severed(c, a), "dead": True, "unconscious": True},  # V-13
 }
 
 

@@ -489,14 +489,17 @@ def gulliver_steps(b: Batch, weapon: Weapon | None, wound: Injury, cap: Fraction
 
 def _severing(b: Batch, victim: str, where: Location, maimed: Maiming) -> list[dict[str, JSON]]:
     """V-12 / A-34: a cutting blow over four times the crippling amount severs the limb outright
-    (an event); over twice, a HT roll decides (the prompt returned, to open with the injury)."""
+    (an event); over twice, a HT roll decides (the prompt returned, to open with the injury).
+    V-13 / A-35: on the neck a cutting blow beheads, a crushing one breaks the neck: fatal."""
+    fatal: dict[str, JSON] = {"fatal": True} if maimed.fatal else {}
     if maimed.severing == "automatic":
-        b.emit("limb_severed", {"combatant": victim, "location": where.name, "rule": maimed.rule})
+        b.emit("limb_severed", {"combatant": victim, "location": where.name, "rule": maimed.rule, **fatal})
     if maimed.severing != "roll":
         return []
-    return [roll_prompt(victim, "amputation", f"{b.name(victim)}'s {where.name} took a cutting blow over twice the "
-                        f"crippling amount: HT roll or it is severed ({maimed.rule})", location=where.name,
-                        rule=maimed.rule)]
+    lost = "the neck is severed or broken: death" if maimed.fatal else "it is severed"
+    return [roll_prompt(victim, "amputation", f"{b.name(victim)}'s {where.name} took a blow over twice the "
+                        f"crippling amount: HT roll or {lost} ({maimed.rule})", location=where.name,
+                        rule=maimed.rule, **fatal)]
 
 
 def _heart(b: Batch, victim: str, where: Location, wound: int, hp_max: int) -> list[dict[str, JSON]]:

@@ -67,13 +67,15 @@ def _major_wound(b: Batch, pr: Prompt) -> None:
 
 
 def _amputation(b: Batch, pr: Prompt) -> None:
-    """V-12 / A-34: a failed HT roll severs the limb the cutting blow hit."""
+    """V-12 / A-34: a failed HT roll severs the limb the cutting blow hit; V-13 / A-35: on the
+    neck (beheading, or a broken neck) that is death."""
     assert pr.combatant is not None
     rec = _check(b, pr, "HT", b.sheet(pr.combatant).ht, [], str(pr.options.get("rule", "V-12")))
     if succeeded(str(rec["outcome"])):
         _emit_check(b, pr, rec, "none")
     else:
-        _emit_check(b, pr, rec, "severed", effect_args={"location": str(pr.options["location"])})
+        _emit_check(b, pr, rec, "neck_severed" if pr.options.get("fatal") else "severed",  # V-13: the neck
+                    effect_args={"location": str(pr.options["location"])})
 
 
 def _heart_attack(b: Batch, pr: Prompt) -> None:

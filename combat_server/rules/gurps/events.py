@@ -159,6 +159,7 @@ class LimbSevered:
     combatant: str
     location: str
     rule: str
+    fatal: bool = False  # V-13: beheaded, or the neck broken
 
 
 @attrs.frozen
@@ -372,8 +373,7 @@ EVENTS = EventRegistry(
                        Secret("target", ("dr", "penetrating", "multiplier", "injury", "toughness", "blowthrough")))),
     EventSpec("limb_crippled", LimbCrippled, on_payload(apply._limb_crippled), explain._limb_crippled,
               secrets=(Secret("combatant", ("blow", "taken", "threshold")),)),
-    EventSpec("limb_severed", LimbSevered, on_payload(apply._limb_severed),
-              explain._simple("{combatant}'s {location} is severed ({rule}).")),
+    EventSpec("limb_severed", LimbSevered, on_payload(apply._limb_severed), explain._limb_severed),
     EventSpec("heart_attack_rolled", HeartAttackRolled, on_payload(apply._noop), explain._heart_attack_rolled,
               secrets=(Secret("combatant", ("injury",)),)),
     EventSpec("injury_applied", InjuryApplied, on_payload(apply._injury_applied), explain._injury_applied,

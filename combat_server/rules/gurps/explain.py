@@ -49,7 +49,7 @@ _PURPOSES = {
     "concentrate_will": "to keep concentrating",
     "fright": "for a Fright Check",
     "fatigue_will": "to act at 0 FP or below",
-    "amputation": "against losing the limb (V-12)",
+    "amputation": "against losing the limb (V-12, V-13)",
     "heart_attack": "against a heart attack (V-44)",
 }
 _EFFECTS = {
@@ -60,6 +60,7 @@ _EFFECTS = {
     "stun_ends": "shakes off the stun at the end of this turn (G-48)",
     "knockdown": "is knocked down (V-10 (in place of G-46))",
     "severed": "loses the limb: it is severed (V-12)",
+    "neck_severed": "dies: the neck is severed or broken (V-13)",
     "collapsed": "collapses from fatigue until FP is positive again (G-51)",
     "aim_lost": "loses the aim (G-21)",
     "concentration_broken": "loses concentration; the task starts over (G-27)",
@@ -242,6 +243,13 @@ def _limb_crippled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> st
         return f"{who}'s {p['location']} is crippled ({cite(p['rule'])})."
     return (f"{who}'s {p['location']} is crippled ({cite(p['rule'])}): the blow of {p['blow']} is over "
             f"{p['threshold']}; {p['taken']} HP are taken, the rest is lost.")
+
+
+def _limb_severed(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
+    who = _n(s, p["combatant"])
+    if p.get("fatal"):
+        return f"{who}'s {p['location']} is severed or broken: {who} dies ({p['rule']})."
+    return f"{who}'s {p['location']} is severed ({p['rule']})."
 
 
 def _heart_attack_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:

@@ -140,3 +140,52 @@ def test_v12_over_four_times_the_crippling_amount_severs_outright(engine: Engine
     assert table.cond("foe").severed == ("right arm",)
     assert explained(table, "limb_severed") == "Foe's right arm is severed (V-12)."
     assert table.refold_matches()
+
+
+# ---------------------------------------------------------------------------------------------- the neck
+
+
+def _to_the_neck(table: Table, faces: list[int]) -> None:
+    """A 6d cutting or crushing weapon aimed at the neck (-5: 14 -> 9; 3d 9 hits), no defence."""
+    table.maneuver("hero", "attack", [[3, 3, 3]], target="foe", weapon="blade", location="neck")
+    table.defend("none")
+    table.roll(faces, "damage")
+
+
+NECK_FIGHTER = {"st": 12, "dx": 12, "ht": 11, "weapons": [
+    {"name": "blade", "skill": 14, "damage": "2d", "damage_type": "cut"}]}
+
+
+def test_v13_the_neck_cripples_only_with_the_option(engine: Engine) -> None:
+    """V-13 / A-35: 2d cutting rolls 2 + 2 = 4, x2 cut at the neck = 8 > 10/2: the neck is crippled
+    (6 taken); with V-11 alone the neck is not a limb and all 8 are taken."""
+    off = fight(engine, NECK_FIGHTER, HUMAN, "hit_locations", "crippled_limbs")
+    _to_the_neck(off, [2, 2])
+    assert not off.events("limb_crippled") and off.last("injury_applied").payload["injury"] == 8
+    table = fight(engine, NECK_FIGHTER, HUMAN, "hit_locations", "crippled_limbs", "neck_injury")
+    _to_the_neck(table, [2, 2])
+    crippled = table.last("limb_crippled").payload
+    assert (crippled["location"], crippled["rule"], crippled["taken"]) == ("neck", "V-13", 6)
+
+
+def test_v13_a_cutting_blow_over_twice_the_mark_beheads_on_a_failed_roll(engine: Engine) -> None:
+    """V-13: 2d cutting rolls 3 + 3 = 6, x2 = 12 > 2 x 5 (not > 4 x 5): HT roll; 12 vs 10 fails: dead."""
+    table = fight(engine, NECK_FIGHTER, HUMAN, "hit_locations", "crippled_limbs", "neck_injury")
+    _to_the_neck(table, [3, 3])
+    prompt = table.prompt("roll")
+    assert (prompt.options["purpose"], prompt.options["rule"], prompt.options["fatal"]) == ("amputation", "V-13", True)
+    table.roll([4, 4, 4], "amputation")
+    assert table.last("check_rolled").payload["effect"] == "neck_severed"
+    assert table.cond("foe").dead
+    assert "dies: the neck is severed or broken (V-13)" in explained(table, "check_rolled")
+
+
+def test_v13_over_four_times_the_mark_is_outright_death(engine: Engine) -> None:
+    """V-13: 2d cutting rolls 6 + 6 = 12, x2 = 24 > 4 x 5: beheaded, no roll."""
+    table = fight(engine, NECK_FIGHTER, HUMAN, "hit_locations", "crippled_limbs", "neck_injury")
+    _to_the_neck(table, [6, 6])
+    assert {k: v for k, v in table.last("limb_severed").payload.items()} == {
+        "combatant": "foe", "location": "neck", "rule": "V-13", "fatal": True}
+    assert table.cond("foe").dead
+    assert explained(table, "limb_severed") == "Foe's neck is severed or broken: Foe dies (V-13)."
+    assert table.refold_matches()
