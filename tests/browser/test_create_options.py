@@ -15,8 +15,8 @@ from .conftest import LAPTOP, ServerProcess
 
 pytestmark = pytest.mark.browser
 
-#: The GULLIVER switches the gurps ruleset offers (issue #11), all off unless chosen.
-GULLIVER_OFF = {s.name: False for s in OFFERED}
+#: The GULLIVER options the gurps ruleset offers (issue #11) at their defaults: switches off, readings the proposal.
+GULLIVER_DEFAULTS = {s.name: s.default for s in OFFERED}
 
 expect: Any = pytest.importorskip("playwright.sync_api").expect
 
@@ -69,7 +69,7 @@ def test_gulliver_options_chosen_in_the_form_are_stored_with_the_fight(browser: 
     page.get_by_role("button", name="Create fight").click()
     expect(page.locator("#seat-badge")).to_have_text("GM")
     stored = _stored_options(server, "GULLIVER options chosen in the form")
-    assert {k for k in GULLIVER_OFF if stored[k]} == {"new_toughness", "hit_locations"}
+    assert {k for k, v in GULLIVER_DEFAULTS.items() if stored[k] != v} == {"new_toughness", "hit_locations"}
     assert page.js_errors == []
     page.context.close()
 
@@ -85,7 +85,7 @@ def test_a_fight_is_created_with_the_options_chosen_in_the_form(browser: Any, se
     expect(page.locator("#seat-badge")).to_have_text("GM")
     assert _stored_options(server, "Options chosen in the form") == {
         "posture_modifiers": False, "step_yards": 2, "multiple_parry_penalty": True,
-        "basic_set_wound_multipliers": False, "generic_criticals": True, **GULLIVER_OFF,
+        "basic_set_wound_multipliers": False, "generic_criticals": True, **GULLIVER_DEFAULTS,
     }
     assert page.js_errors == []
     page.context.close()

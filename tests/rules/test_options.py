@@ -88,7 +88,7 @@ def test_gurps_declares_each_option_with_help_rule_ids_and_a_group() -> None:
     assert dict(GurpsRuleset.default_options) == {"posture_modifiers": True, "step_yards": 1,
                                                   "multiple_parry_penalty": False,
                                                   "basic_set_wound_multipliers": False, "generic_criticals": True,
-                                                  **{s.name: False for s in OFFERED}}
+                                                  **{s.name: s.default for s in OFFERED}}
 
 
 def test_gurps_refuses_a_step_of_more_than_five_yards() -> None:

@@ -163,6 +163,11 @@ def _severed(cond: Condition, p: Mapping[str, Any]) -> dict[str, Any]:
             "crippled": tuple(sorted(set(cond.crippled) | {p["location"]}))}
 
 
+def _shock_effect(state: FightState, p: Mapping[str, Any]) -> FightState:
+    cond = _cond(state, p["combatant"])
+    return state.with_condition(p["combatant"], **_EFFECTS[p["effect"]](cond, p))
+
+
 def _injury_applied(state: FightState, p: Mapping[str, Any]) -> FightState:
     changes: dict[str, Any] = {"hp": p["hp_after"], "shock_pending": p["shock_pending"]}
     if p.get("dead"):
@@ -178,6 +183,7 @@ _EFFECTS: dict[str, Callable[[Condition, Mapping[str, Any]], dict[str, Any]]] = 
                                        "posture": "prone"},
     "stun_ends": lambda c, a: {"stunned": False, "stun_kind": "", "stun_turns": 0},
     "knockdown": lambda c, a: {"posture": "prone"},  # V-10: knocked down, not stunned
+    "stunned": lambda c, a: {"stunned": True, "stun_kind": "physical", "stun_fresh": True},  # V-19
     "collapsed": lambda c, a: {"collapsed": True},
     "aim_lost": lambda c, a: {"aim_turns": 0, "aim_weapon": "", "aim_target": ""},
     "concentration_broken": lambda c, a: {"concentrating": ""},

@@ -21,7 +21,7 @@ from combat_server.rules.gurps.gulliver.blowthrough import Projectile, capped_in
 from combat_server.rules.gurps.gulliver.exact import exact_text
 from combat_server.rules.gurps.gulliver.locations import Location, crippling_threshold
 from combat_server.rules.gurps.gulliver.options import cite, rule_option
-from combat_server.rules.gurps.gulliver.policy import Injury
+from combat_server.rules.gurps.gulliver.policy import Injury, Shock
 from combat_server.rules.gurps.gulliver.wounds import Maiming
 from combat_server.rules.kit.prompts import answered, open_prompt as prompt, roll_prompt
 from combat_server.rules.gurps.rolls import Mod, record, succeeded
@@ -462,9 +462,13 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
         shock = b.policy.shock(attrs.evolve(wound, hp=hp), tsheet.hp_max, where=where, maiming=maimed,
                                high_pain_threshold=HIGH_PAIN_THRESHOLD in tsheet.traits)
         major = b.policy.major_wound_roll(hp, tsheet.hp_max, where)
-        apply_injury(b, target, int(maimed.taken), f"{attack.weapon} ({attack.damage_type})", follow=follow,
+        shocked = _shock_consequences(b, target, shock)
+        apply_injury(b, target, int(maimed.taken), f"{attack.weapon} ({attack.damage_type})",
+                     follow=[p for p in shocked if p.get("kind") == "roll"] + follow,
                      allow_major=major is not None, shock=shock.penalty,
                      major_roll=MajorRoll(major or "G-46", attack.location))
+        for effect in (p for p in shocked if p.get("kind") != "roll"):
+            b.emit("shock_effect", effect)
     else:
         b.emit("damage_rolled", payload, opens=follow, answers=prompt_id)
 
@@ -513,6 +517,23 @@ def _heart(b: Batch, victim: str, where: Location, wound: int, hp_max: int) -> l
                         f"HT roll{at} against a heart attack (V-44)", modifier=modifier, rule="V-44")]
 
 
+def _shock_consequences(b: Batch, victim: str, shock: Shock) -> list[dict[str, JSON]]:
+    """What one blow's shock does under GULLIVER's damage-and-shock system: V-19 stuns over
+    HPmax/2 (or a HT roll, the ``stun_rule`` reading), V-22 knocks out over 2 x HPmax (a HT roll
+    over HPmax). Returns the roll prompts (``kind`` "roll") and the ``shock_effect`` payloads of
+    the outright effects; nothing with the system off."""
+    points = exact_text(shock.points)
+    out: list[dict[str, JSON]] = []
+    for what, verdict, rule, effect in (("stun", shock.stun, "V-19", "stunned"),
+                                         ("knockout", shock.knockout, "V-22", "unconscious")):
+        if verdict == "roll":
+            out.append(roll_prompt(victim, f"shock_{what}", f"{b.name(victim)} took {points} shock: HT roll "
+                                   f"against {what} ({rule})", rule=rule, points=points))
+        elif verdict != "none":
+            out.append({"combatant": victim, "effect": effect, "points": points, "rule": rule})
+    return out
+
+
 @attrs.frozen
 class MajorRoll:
     """The HT roll a heavy blow calls for: G-46's, or V-10's knockdown roll anywhere; ``location``
@@ -541,9 +562,10 @@ def apply_injury(b: Batch, victim: str, hp_lost: int, source: str, *, allow_majo
     sheet, cond = b.sheet(victim), b.cond(victim)
     hp_max = sheet.hp_max
     hp_after = cond.hp - hp_lost
-    if shock is None:
-        shock = 0 if HIGH_PAIN_THRESHOLD in sheet.traits else inj.shock(hp_lost, hp_max)  # HPT: no shock
-    pending = min(inj.SHOCK_CAP, cond.shock_pending + shock)
+    if shock is None:  # G-47 (or V-18's bands) on the HP lost; High Pain Threshold: no shock
+        shock = b.policy.shock(Injury(hp_lost, hp_lost, Fraction(1)), hp_max,
+                               high_pain_threshold=HIGH_PAIN_THRESHOLD in sheet.traits).penalty
+    pending = b.policy.pending_shock(cond.shock_pending, shock)  # G-47: capped at 4; V-18 (A-37): not
     # V-10 judges the blow, which V-11 may have cut down to the HP taken; it set the rule only for a heavy one
     major = allow_major and (inj.major_wound(hp_lost, hp_max) or major_roll.rule == "V-10")
     crossed, auto_dead = b.policy.death_checks(hp_after, hp_max, cond.death_checks)  # G-45 or V-15
@@ -555,6 +577,9 @@ def apply_injury(b: Batch, victim: str, hp_lost: int, source: str, *, allow_majo
     }
     if slow_rule != "G-43":
         payload["slowdown_rule"] = slow_rule  # V-09: G-43's threshold, cited as GULLIVER's
+    shock_rule = b.policy.shock_rule()
+    if shock_rule != "G-47":
+        payload["shock_rule"] = shock_rule  # V-18: bands of HPmax, no -4 cap
     death_rule = b.policy.death_rule()
     if death_rule != "G-45":
         payload["death_rule"] = death_rule  # V-15: the thresholds are half-HP steps

@@ -114,6 +114,18 @@ def _heart_attack_damage(b: Batch, pr: Prompt) -> None:
         attacks.apply_injury(b, pr.combatant, injury, f"a {kind} heart attack (V-44)")
 
 
+def _shock_roll(effect: str) -> Callable[[Batch, Prompt], None]:
+    """V-19 / V-22: a HT roll against a shock effect, with V-08's Will - IQ modifier; failing it
+    stuns or knocks out."""
+    def roll(b: Batch, pr: Prompt) -> None:
+        assert pr.combatant is not None
+        sheet = b.sheet(pr.combatant)
+        rec = _check(b, pr, "HT", sheet.ht, b.policy.shock_roll_mods(sheet.will_score, sheet.iq),
+                     str(pr.options["rule"]))
+        _emit_check(b, pr, rec, "none" if succeeded(str(rec["outcome"])) else effect)
+    return roll
+
+
 def _stun_recovery(b: Batch, pr: Prompt) -> None:
     assert pr.combatant is not None
     stat = str(pr.options.get("stat", "HT"))
@@ -205,6 +217,8 @@ _ROLLS: dict[str, Callable[[Batch, Prompt], None]] = {
     "death_check": _death_check,
     "major_wound": _major_wound,
     "amputation": _amputation,
+    "shock_stun": _shock_roll("stunned"),
+    "shock_knockout": _shock_roll("unconscious"),
     "heart_attack": _heart_attack,
     "heart_attack_damage": _heart_attack_damage,
     "stun_recovery": _stun_recovery,

@@ -163,6 +163,16 @@ class LimbSevered:
 
 
 @attrs.frozen
+class ShockEffect:
+    """V-19 / V-22 (GULLIVER's damage-and-shock system): one blow's shock stuns or knocks out outright."""
+
+    combatant: str
+    effect: str  # stunned | unconscious
+    points: str
+    rule: str
+
+
+@attrs.frozen
 class InjuryApplied:
     combatant: str
     injury: int
@@ -376,6 +386,8 @@ EVENTS = EventRegistry(
     EventSpec("limb_severed", LimbSevered, on_payload(apply._limb_severed), explain._limb_severed),
     EventSpec("heart_attack_rolled", HeartAttackRolled, on_payload(apply._noop), explain._heart_attack_rolled,
               secrets=(Secret("combatant", ("injury",)),)),
+    EventSpec("shock_effect", ShockEffect, on_payload(apply._shock_effect), explain._shock_effect,
+              secrets=(Secret("combatant", ("points",)),)),
     EventSpec("injury_applied", InjuryApplied, on_payload(apply._injury_applied), explain._injury_applied,
               secrets=(Secret("combatant", ("injury", "hp_before", "hp_after", "hp_max", "shock_added",
                                             "shock_pending")),)),

@@ -51,6 +51,8 @@ _PURPOSES = {
     "fatigue_will": "to act at 0 FP or below",
     "amputation": "against losing the limb (V-12, V-13)",
     "heart_attack": "against a heart attack (V-44)",
+    "shock_stun": "against stun from shock (V-19)",
+    "shock_knockout": "against knockout from shock (V-22)",
 }
 _EFFECTS = {
     "none": "",
@@ -59,6 +61,7 @@ _EFFECTS = {
     "stunned_knockdown": "is stunned and knocked down (A-24)",
     "stun_ends": "shakes off the stun at the end of this turn (G-48)",
     "knockdown": "is knocked down (V-10 (in place of G-46))",
+    "stunned": "is stunned (V-19)",
     "severed": "loses the limb: it is severed (V-12)",
     "neck_severed": "dies: the neck is severed or broken (V-13)",
     "collapsed": "collapses from fatigue until FP is positive again (G-51)",
@@ -252,6 +255,13 @@ def _limb_severed(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str
     return f"{who}'s {p['location']} is severed ({p['rule']})."
 
 
+def _shock_effect(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
+    who = _n(s, p["combatant"])
+    how = "" if p["combatant"] in h else f" by {p['points']} shock"
+    what = "is stunned" if p["effect"] == "stunned" else "is knocked out"
+    return f"{who} {what}{how} ({cite(p['rule'])})."
+
+
 def _heart_attack_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     dice = ", ".join(str(d) for d in p["dice"])
     done = "" if p["combatant"] in h else f" = {p['injury']} HP"
@@ -270,7 +280,10 @@ def _injury_applied(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> s
             text += " Dead (G-45)."
         return text
     text = f"{who} loses {p['injury']} HP from {p['source']}: HP {p['hp_before']} -> {p['hp_after']} of {p['hp_max']}."
-    if p["shock_added"]:
+    if p["shock_added"] and p.get("shock_rule") == "V-18":
+        text += (f" Shock -{p['shock_added']} (total -{p['shock_pending']}) to DX and IQ on {who}'s next turn, "
+                 f"scaled to HPmax ({cite('V-18')}, A-37, A-38).")
+    elif p["shock_added"]:
         text += (f" Shock -{min(4, p['shock_added'])} (total -{p['shock_pending']}, capped at -4) to DX and IQ "
                  f"on {who}'s next turn only (G-47).")
     opened = {o["options"].get("purpose") for o in p.get("opens", [])}

@@ -179,7 +179,7 @@ def _start_next(b: Batch) -> bool:
         return False
     cid = turn.combatant
     cond = b.cond(cid)
-    shock = min(SHOCK_CAP, cond.shock_pending)
+    shock = b.policy.pending_shock(0, cond.shock_pending)  # G-47's cap of 4; none under V-18 (A-37)
     opens = []
     if cond.hp <= 0 and cond.ht_rolls_at_zero:
         rule = b.policy.consciousness_rule()  # G-44, or V-14 (the same roll, cited as GULLIVER's)

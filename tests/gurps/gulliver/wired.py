@@ -15,9 +15,11 @@ from tests.gurps.conftest import Table
 TO_HIT = [3, 4, 4]
 
 
-def fight(engine: Engine, attacker: dict[str, Any], target: dict[str, Any], *switches: str) -> Table:
-    """A started fight with these GULLIVER switches on (validated like any create_fight)."""
+def fight(engine: Engine, attacker: dict[str, Any], target: dict[str, Any], *switches: str,
+          **readings: JSON) -> Table:
+    """A started fight with these GULLIVER switches on and readings chosen (validated like any create_fight)."""
     options: dict[str, JSON] = {name: True for name in switches}
+    options.update(readings)
     table = Table(engine, engine.create_fight("gurps", dice_mode="manual", options=options).fight_id)
     table.add("hero", attacker)
     table.add("foe", target, side="npc")

@@ -231,7 +231,8 @@ WIRED: tuple[str, ...] = (
     "aoa_percent_damage", "new_st_damage", "new_swing_damage", "new_toughness", "toughness_st_balance",
     "blowthrough", "blowthrough_improved", "hit_locations", "crippled_limbs", "knockdown", "injury_knockout",
     "proportional_death", "location_toughness", "injury_slowdown", "amputation", "heart_attack",
-    "neck_injury",
+    "neck_injury", "damage_shock", "shock_penalty_bands", "shock_penalty_cap", "shock_stun", "stun_rule",
+    "shock_knockout", "brain_shock",
 )
 OFFERED: tuple[OptionSpec, ...] = tuple(s for s in OPTION_SPECS if s.name in WIRED)
 

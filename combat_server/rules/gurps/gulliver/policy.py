@@ -284,6 +284,10 @@ class Policy:
             rule="V-18" if self.shock_penalty_bands else "G-47", factors=tuple(factors),
         )
 
+    def shock_rule(self) -> str:
+        """The rule of the shock penalty: G-47, or V-18's bands (A-37, A-38)."""
+        return "V-18" if self.shock_penalty_bands else "G-47"
+
     def pending_shock(self, pending: int, added: int) -> int:
         """G-47 / A-25: penalties of several injuries add up, capped at 4; V-18 / A-37: no cap
         (unless the fight keeps it)."""
