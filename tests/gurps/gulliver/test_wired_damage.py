@@ -208,9 +208,9 @@ def test_an_option_without_what_it_needs_is_refused(engine: Engine) -> None:
 
 
 def test_an_option_not_yet_wired_is_not_offered(engine: Engine) -> None:
-    """Issue #11: heart attacks (V-44) live in the pure layer only; a fight cannot ask for them yet."""
+    """Issue #11: light levels (V-46) live in the pure layer only; a fight cannot ask for them yet."""
     with pytest.raises(Rejected) as err:
-        engine.create_fight("gurps", options={"heart_attack": True})
+        engine.create_fight("gurps", options={"light_levels": True})
     assert err.value.code == "fight/unknown_option"
 
 
