@@ -116,3 +116,22 @@ def test_v20_a_brain_hit_doubles_its_shock(engine: Engine) -> None:
         table.roll([4], "damage")
         results[switches] = (table.last("damage_rolled").payload["injury"], table.cond("foe").stunned)
     assert results == {(): (8, False), ("brain_shock",): (8, True)}
+
+
+def test_e15_the_dragon_takes_85_in_one_blow(engine: Engine) -> None:
+    """E-15 through the engine: an HP 120 dragon takes 85 (a 20d maul: thirteen 6s and seven 1s).
+    V-18: divisor floor(125/10) = 12, 85 -> -7, uncapped (A-37). V-09 / A-31: HP 35 < 120/3 = 40: slowed.
+    V-10: 85 > 60, a knockdown roll. V-19: 85 > 60 shock: stunned. V-22: 85 is not over 120: no
+    knockout roll."""
+    giant = {"st": 12, "dx": 12, "ht": 11, "weapons": [
+        {"name": "great maul", "skill": 14, "damage": "20d", "damage_type": "cr"}]}
+    dragon = {"st": 40, "ht": 12, "hp": 120}
+    table = fight(engine, giant, dragon, *SYSTEM, "shock_penalty_bands", "shock_stun", "shock_knockout",
+                  "injury_slowdown", "knockdown")
+    blow(table, "great maul", [6] * 13 + [1] * 7)
+    injury = table.last("injury_applied").payload
+    assert (injury["injury"], injury["hp_after"]) == (85, 35)
+    assert (injury["shock_added"], injury["shock_pending"], injury["slowdown_rule"]) == (7, 7, "V-09")
+    assert table.cond("foe").stunned
+    purposes = {p.options.get("purpose"): p.options.get("rule") for p in table.state.prompts if p.kind == "roll"}
+    assert purposes == {"major_wound": "V-10"}

@@ -101,8 +101,9 @@ def test_v10_v11_fight_refolds_to_the_same_state(engine: Engine) -> None:
 
 
 def test_v12_a_cutting_blow_over_twice_the_crippling_amount_calls_for_a_roll(engine: Engine) -> None:
-    """V-12 / A-34: the axe rolls 6 + 2 = 8, x1.5 = 12 on the arm: over 2 x 5 = 10, not over 4 x 5:
-    a HT roll; HT 10 rolls 12, fails: the arm is severed. V-11 alone: crippled, no roll."""
+    """V-12 / A-34 / E-16 (cutting 12 to a 10-HP human's arm): over 2 x 5 = 10, not over 4 x 5: a HT
+    roll (the axe rolls 6 + 2 = 8, x1.5 = 12); HT 10 rolls 12, fails: the arm is severed. V-11 alone:
+    crippled, no roll."""
     off = fight(engine, FIGHTER, HUMAN, "hit_locations", "crippled_limbs")
     _axe(off, ARM, 6)
     assert not [p for p in off.state.prompts if p.options.get("purpose") == "amputation"]
