@@ -506,6 +506,11 @@ def _badges(c: Combatant, seen: bool) -> list[Badge]:
             out.append(Badge(cid, "reeling", "warn", "G-43", "while HP is below a third"))
         if derived.tired(c.sheet, cond):
             out.append(Badge(cid, "tired", "warn", "G-51", "while FP is below a third"))
+    for where in cond.severed:  # GULLIVER (visible condition, like a posture)
+        out.append(Badge(cid, f"{where} severed", "bad", "V-12", "for good"))
+    for where in cond.crippled:
+        if where not in cond.severed:
+            out.append(Badge(cid, f"{where} crippled", "bad", "V-11", "until healed"))
     if cond.posture != "standing":
         out.append(Badge(cid, _human(cond.posture), "info", "G-26", "until it changes posture"))
     if cond.maneuver and not cond.dead and not cond.unconscious:

@@ -190,3 +190,19 @@ def test_v13_over_four_times_the_mark_is_outright_death(engine: Engine) -> None:
     assert table.cond("foe").dead
     assert explained(table, "limb_severed") == "Foe's neck is severed or broken: Foe dies (V-13)."
     assert table.refold_matches()
+
+
+def test_v11_v12_crippled_and_severed_limbs_are_badges_on_the_card(engine: Engine) -> None:
+    """V-11 / V-12: what the card shows everyone: a crippled arm, then once severed only "severed"."""
+    from combat_server.rules.gurps.ruleset import GurpsRuleset
+    from combat_server.rules.model import GM_ACTOR
+
+    def badges(table: Table) -> list[tuple[str, str]]:
+        return [(b.label, b.rule) for b in GurpsRuleset().describe(table.state, GM_ACTOR).badges
+                if b.combatant == "foe" and b.rule in ("V-11", "V-12")]
+
+    table = fight(engine, FIGHTER, HUMAN, "hit_locations", "crippled_limbs", "amputation")
+    _axe(table, ARM, 6)
+    assert badges(table) == [("right arm crippled", "V-11")]
+    table.roll([4, 4, 4], "amputation")
+    assert badges(table) == [("right arm severed", "V-12")]
