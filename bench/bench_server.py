@@ -18,6 +18,8 @@ Measurements and targets (2-core machine):
   fanout      command -> last of 1/8/32/128 subscribers, alternating with the bare-broadcast
               floor (bench/floor_server.py: the same payload to the same clients)
   bytes       bytes per subscriber of a one-HP push with 4 and 500 combatants (in process)
+  publish     CPU of execute + publish per command to 8 in-process seats, 4 and 500 combatants,
+              and of one view's hash, whole (view_hash) and cached (ViewHasher) (issue 16)
   peer        the same workload on a Colyseus 0.16 room (bench/peers/colyseus, needs node and
               `npm install` there; skipped otherwise), alternating blocks, ratios printed
 
@@ -751,10 +753,11 @@ class _Counting:
         pass
 
 
-def _bytes_for(combatants: int, commands: int) -> dict[str, float]:
+def _in_process_fight(combatants: int) -> tuple[Any, Any, str]:
+    """An engine on a fresh SQLite file, a fight with ``combatants`` combatants, and its hub."""
     from combat_server.engine.fight import Engine
     from combat_server.rules.model import GM_ACTOR, Command
-    from combat_server.server.hub import FightHub, Seat
+    from combat_server.server.hub import FightHub
     from combat_server.store.sql import open_store
 
     store = open_store(f"sqlite:///{tempfile.mkdtemp(prefix='combat-bench-')}/bytes.sqlite", migrate=True)
@@ -764,7 +767,15 @@ def _bytes_for(combatants: int, commands: int) -> dict[str, float]:
         cid = "abcd"[i] if i < 4 else f"x{i}"  # the bench's adjust names "c"
         engine.execute(fid, Command("add_combatant", {"id": cid, "name": cid.upper(), "side": "npc", "sheet": SHEET},
                                     GM_ACTOR, f"gm:add-{i}"))
-    hub = FightHub(engine, fid)
+    return engine, FightHub(engine, fid), fid
+
+
+def _bytes_for(combatants: int, commands: int) -> dict[str, float]:
+    from combat_server.rules.model import GM_ACTOR, Command
+    from combat_server.server.hub import Seat
+
+    engine, hub, fid = _in_process_fight(combatants)
+    store = engine.store
     watcher = _Counting(Seat(fid, "spectator-1", "spectator"))
 
     async def run() -> float:
@@ -792,6 +803,79 @@ async def bench_bytes(args: argparse.Namespace) -> None:
         row(f"(11) one-HP push, {n} combatants", f"{fig['bytes_per_push']:.0f} B per subscriber; execute + publish "
             f"{fig['execute_and_publish_ms']:.2f} ms (1 watcher, in process)", "<= 300 B", fig["bytes_per_push"] <= 300)
     RESULTS["bytes"] = out
+
+
+# --------------------------------------------------------------------------- (12) server CPU of execute + publish
+
+
+def _publish_cpu(combatants: int, commands: int) -> dict[str, float]:
+    """CPU (process time, load-independent enough to compare) of ``Engine.execute`` + ``FightHub.publish``
+    per command, to the latency scenario's 8 seats as in-process subscribers (no sockets), and of the
+    hash of one view: ``view_hash`` whole against the hub's ``ViewHasher``."""
+    from combat_server.rules.model import GM_ACTOR, Command
+    from combat_server.server.hub import Seat
+
+    engine, hub, fid = _in_process_fight(combatants)
+    seats = ([Seat(fid, "gm", "gm")] + [Seat(fid, f"player-{i}", "player", combatants=("ab"[i % 2],)) for i in range(4)]
+             + [Seat(fid, f"spectator-{i}", "spectator") for i in range(3)])
+    subs = [_Counting(seat) for seat in seats]
+
+    hashes: dict[str, list[float]] = {"view_hash": [], "ViewHasher": []}
+    try:
+        from combat_server.patch import ViewHasher, view_hash
+        hasher: Any = ViewHasher()
+    except ImportError:  # a tree from before ViewHasher: only the whole hash
+        from combat_server.patch import view_hash
+        hasher = None
+
+    def command(i: int, prefix: str) -> None:
+        before = hub.state()
+        kind, a = adjust(i)
+        hub.publish(engine.execute(fid, Command(kind, a, GM_ACTOR, f"gm:{prefix}-{i}")), before)
+
+    async def run() -> list[float]:
+        async with hub.lock:
+            for sub in subs:
+                hub.add(sub, hub.synced_seq)
+                hub.live_view(sub)
+            out = []
+            for i in range(commands + 20):
+                t0 = time.process_time()
+                command(i, "adjust")
+                if i >= 20:  # warm-up
+                    out.append((time.process_time() - t0) * 1000)
+            for i in range(40):  # one view's hash, whole and cached, of views that change one HP each
+                command(i, "hash")
+                state = hub.synced_state
+                view = hub._builder.view(get_ruleset_of(state), state, frozenset())
+                t0 = time.perf_counter()
+                whole = view_hash(view)
+                t1 = time.perf_counter()
+                if hasher is not None:
+                    assert hasher(view) == whole
+                    hashes["ViewHasher"].append((time.perf_counter() - t1) * 1000)
+                hashes["view_hash"].append((t1 - t0) * 1000)
+            return out
+
+    per_command = asyncio.run(run())
+    engine.store.dispose()
+    return {"cpu_ms": statistics.mean(per_command), "view_hash_ms": statistics.median(hashes["view_hash"][5:]),
+            "view_hasher_ms": statistics.median(hashes["ViewHasher"][5:]) if hashes["ViewHasher"] else float("nan")}
+
+
+def get_ruleset_of(state: Any) -> Any:
+    from combat_server.rules.ruleset import get_ruleset
+    return get_ruleset(state.ruleset, state.ruleset_version)
+
+
+async def bench_publish(args: argparse.Namespace) -> None:
+    """Issue 16 item 3: the server's own CPU per command without sockets, as the fight grows."""
+    out = {}
+    for n, commands in ((4, 1000), (500, 200)):
+        out[str(n)] = fig = await asyncio.to_thread(_publish_cpu, n, commands)
+        row(f"(12) execute + publish, {n} comb.", f"{fig['cpu_ms']:.3f} ms CPU per command (8 seats, in process); "
+            f"one view's hash {fig['view_hash_ms']:.3f} ms whole, {fig['view_hasher_ms']:.3f} ms cached", "", None)
+    RESULTS["publish"] = out
 
 
 # --------------------------------------------------------------------------- (10) the peer: Colyseus
@@ -917,7 +1001,7 @@ async def bench_append(args: argparse.Namespace) -> None:
 BENCHES: dict[str, Callable[[argparse.Namespace], Awaitable[None]]] = {
     "latency": bench_latency, "load": bench_load, "throughput": bench_throughput, "cold_load": bench_cold_load,
     "catchup": bench_catchup, "memory": bench_memory, "replay": bench_replay, "append": bench_append,
-    "fanout": bench_fanout, "peer": bench_peer, "bytes": bench_bytes,
+    "fanout": bench_fanout, "peer": bench_peer, "bytes": bench_bytes, "publish": bench_publish,
 }
 
 

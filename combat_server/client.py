@@ -28,9 +28,10 @@ import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from combat_server.canonical import chain_hash
 from combat_server.patch import PatchError, apply_patch, view_hash
 
-__all__ = ["CombatClient", "ServerError", "PushedEvent", "GapError"]
+__all__ = ["CombatClient", "ServerError", "PushedEvent", "GapError", "ChainError"]
 
 #: Requests that are safe to send again after a reconnect (idempotent or read-only).
 _RESENDABLE = frozenset({"command", "state_at", "replay", "list_seats"})
@@ -59,6 +60,11 @@ class GapError(RuntimeError):
     """The server skipped a seq: a broken delivery guarantee, never expected."""
 
 
+class ChainError(RuntimeError):
+    """A pushed event's ``hash`` is not the hash of its record on the previous event's
+    (``verify_chain=True``): the log this client was sent is not the server's chain."""
+
+
 @attrs.frozen
 class PushedEvent:
     """One event as this seat received it. ``state``: the seat's view right after it, the push's
@@ -79,8 +85,13 @@ class PushedEvent:
 class CombatClient:
     def __init__(self, url: str, *, reconnect: bool = True, reconnect_timeout: float = 30.0,
                  on_event: Callable[[PushedEvent], None] | None = None, max_size: int = 16 * 1024 * 1024,
-                 record: bool = False, compression: bool = False) -> None:
+                 record: bool = False, compression: bool = False, verify_chain: bool = False) -> None:
         self.url = url
+        #: Check every event's ``hash`` against its record and the previous event's hash (protocol 3
+        #: pushes leave ``prev_hash`` out; this client rebuilds it either way).
+        self.verify_chain = verify_chain
+        #: The ``hash`` of the event at :attr:`last_seq`: the ``prev_hash`` of the next live push.
+        self.last_hash = ""
         #: Offer permessage-deflate (used only if the server was started with ``--compression``).
         self.compression = compression
         self.reconnect = reconnect
@@ -245,7 +256,7 @@ class CombatClient:
             self.received.append(m)
         if kind == "event":
             view = self._patched(m)
-            self._accept(PushedEvent(m["seq"], m["event"], m["explanation"], view, now))
+            self._accept(PushedEvent(m["seq"], self._full_record(m), m["explanation"], view, now))
         elif kind == "events":
             for item in m["items"]:
                 self._accept(PushedEvent(item["seq"], item["event"], item["explanation"], None, now))
@@ -254,6 +265,9 @@ class CombatClient:
         elif kind == "subscribed":
             self.seat = m["seat"]
             self.fight_id = m["fight_id"]
+            if m["last_seq"] == self.last_seq:  # no catch-up follows: the next live push continues this hash
+                self._check_link(self.last_seq, m["last_hash"])
+                self.last_hash = m["last_hash"]
             self._take_view(m["last_seq"], m["state"])
             self.description = m.get("description")
             self.tools = list(m.get("tools", []))
@@ -273,6 +287,38 @@ class CombatClient:
                     fut.set_result(m)
         self._changed.set()
 
+    def _verify(self, record: Mapping[str, Any]) -> None:
+        """Raise :class:`ChainError` unless ``record`` continues the chain this client holds.
+
+        Every seat checks the links (each ``prev_hash`` is the hash before it). Only the GM's seat
+        checks each record's own hash: another seat may be sent a record redacted for a hidden sheet
+        (docs/protocol.md, "What each seat sees"), which keeps the stored record's hash.
+        """
+        if self.last_seq and self.last_hash and record["prev_hash"] != self.last_hash:
+            raise ChainError(f"event {record['seq']}: prev_hash is not the hash of event {self.last_seq}")
+        if (self.seat or {}).get("role") != "gm":
+            return
+        body = {k: record[k] for k in ("fight_id", "seq", "type", "payload", "actor", "command_id", "recorded_at",
+                                       "ruleset_version")}
+        if chain_hash(str(record["prev_hash"]), body) != record["hash"]:
+            raise ChainError(f"event {record['seq']}: its hash is not the hash of its record")
+
+    def _check_link(self, seq: int, digest: str) -> None:
+        """A ``subscribed`` at the seq this client holds names the same last event (``verify_chain``)."""
+        if self.verify_chain and seq and self.events and self.events[-1].seq == seq and digest != self.last_hash:
+            raise ChainError(f"event {seq}: the server's hash differs from the one this client holds")
+
+    def _full_record(self, m: Mapping[str, Any]) -> dict[str, Any]:
+        """The stored record of a live push (protocol 3 leaves out what the client holds): ``fight_id``
+        of the subscription, ``seq`` of the push, ``ruleset_version`` of the view and ``prev_hash``,
+        the previous event's ``hash`` (docs/protocol.md, "Views and patches")."""
+        slim = m["event"]
+        version = (self.state or {}).get("ruleset_version", "")
+        return {"fight_id": self.fight_id, "seq": m["seq"], "type": slim["type"], "payload": slim["payload"],
+                "actor": slim["actor"], "command_id": slim["command_id"], "recorded_at": slim["recorded_at"],
+                "ruleset_version": version, "prev_hash": self.last_hash if m["seq"] == self.last_seq + 1 else "",
+                "hash": slim["hash"]}
+
     def _patched(self, m: Mapping[str, Any]) -> dict[str, Any] | None:
         """Apply a push's patch to :attr:`state`; on a mismatch with its ``view_hash`` (or a patch that
         does not fit) ask for the full view and keep none until it comes (docs/protocol.md)."""
@@ -281,6 +327,8 @@ class CombatClient:
             return None  # a full view is on its way (or this push is one the held view already has)
         try:
             view: dict[str, Any] = apply_patch(self.state, m["patch"])
+            if isinstance(view, dict):
+                view = {**view, "seq": seq}  # the view's seq is the push's: no patch op carries it (protocol 3)
             ok = isinstance(view, dict) and view_hash(view) == m["view_hash"]
         except (PatchError, TypeError, ValueError):
             ok = False
@@ -316,7 +364,10 @@ class CombatClient:
             return  # already seen (a resent catch-up); never delivered twice
         if pushed.seq != self.last_seq + 1:
             raise GapError(f"expected seq {self.last_seq + 1}, got {pushed.seq}")
+        if self.verify_chain:
+            self._verify(pushed.event)
         self.last_seq = pushed.seq
+        self.last_hash = str(pushed.event.get("hash", ""))
         self.events.append(pushed)
         self._queue.put_nowait(pushed)
         if self.on_event is not None:
@@ -375,6 +426,9 @@ class CombatClient:
         if after is not None and after != self.last_seq:
             self.last_seq = after
             self.events = [e for e in self.events if e.seq <= after]
+            # The hash the next event continues, if this client holds the event at ``after`` ("": unknown).
+            held = self.events[-1] if self.events and self.events[-1].seq == after else None
+            self.last_hash = str(held.event.get("hash", "")) if held is not None else ""
         return await self.request({"type": "subscribe", "token": token, "after": since, "live": live,
                                    **({"describe": True} if describe else {})})
 

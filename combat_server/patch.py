@@ -26,7 +26,7 @@ from typing import Any, Mapping
 
 import orjson
 
-__all__ = ["diff", "apply_patch", "view_hash", "normalize", "PatchError"]
+__all__ = ["diff", "apply_patch", "view_hash", "normalize", "PatchError", "ViewHasher"]
 
 
 class PatchError(ValueError):
@@ -140,3 +140,54 @@ def normalize(value: Any) -> Any:
 def view_hash(view: Any) -> str:
     """CRC-32 of the canonical JSON of ``view`` (normalized), as 8 lowercase hex digits."""
     return format(zlib.crc32(orjson.dumps(view, option=orjson.OPT_SORT_KEYS)), "08x")
+
+
+class ViewHasher:
+    """:func:`view_hash` of a server's successive views, computed from the canonical text of each
+    combatant's entry (``combatants`` and ``derived``) cached by identity: the server's views share
+    every unchanged entry with the view before (``server.views.ViewBuilder``), so a push re-encodes
+    the entries that changed and joins the rest, instead of encoding the whole view; with 500
+    combatants that is most of a push's CPU (issue 16, docs/benchmarks.md). The entries must not be
+    changed in place once hashed (the server's are not: a changed entry is a new object).
+
+    The result is byte for byte :func:`view_hash`'s (the same canonical text): clients keep that one.
+    """
+
+    #: Top-level members whose values are objects of per-combatant entries.
+    SPLIT = ("combatants", "derived")
+
+    def __init__(self) -> None:
+        #: member -> entry key -> (the entry hashed last, its text ``"key":{...}``)
+        self._texts: dict[str, dict[str, tuple[object, bytes]]] = {name: {} for name in self.SPLIT}
+
+    def _member(self, name: str, value: dict[str, Any], out: list[bytes]) -> None:
+        """Append the canonical text of ``value`` to ``out`` in pieces: each entry's text is the cached one."""
+        texts = self._texts[name]
+        out.append(b"{")
+        first = True
+        for key in sorted(value):
+            entry = value[key]
+            hit = texts.get(key)
+            if hit is None or hit[0] is not entry:
+                hit = texts[key] = (entry, orjson.dumps(key) + b":" + orjson.dumps(entry, option=orjson.OPT_SORT_KEYS))
+            if not first:
+                out.append(b",")
+            first = False
+            out.append(hit[1])
+        out.append(b"}")
+        if len(texts) > len(value):
+            for gone in set(texts).difference(value):
+                del texts[gone]
+
+    def __call__(self, view: Mapping[str, Any]) -> str:
+        # One flat list of pieces, joined once: the big members are never copied piece by piece.
+        pieces: list[bytes] = [b"{"]
+        for i, name in enumerate(sorted(view)):
+            value = view[name]
+            pieces.append((b"," if i else b"") + orjson.dumps(name) + b":")
+            if name in self._texts and type(value) is dict and all(type(k) is str for k in value):
+                self._member(name, value, pieces)
+            else:
+                pieces.append(orjson.dumps(value, option=orjson.OPT_SORT_KEYS))
+        pieces.append(b"}")
+        return format(zlib.crc32(b"".join(pieces)), "08x")

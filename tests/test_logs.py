@@ -79,3 +79,20 @@ def test_tracebacks_leave_local_variables_out(capsys: pytest.CaptureFixture[str]
     err = capsys.readouterr().err
     assert "internal_error" in err and "_fail_holding_a_token" in err and "boom" in err
     assert token not in err
+
+
+@pytest.mark.parametrize("as_json", [True, False])
+def test_an_internal_error_handed_over_as_an_exception_logs_its_traceback(capsys: pytest.CaptureFixture[str],
+                                                                          as_json: bool) -> None:
+    """The server logs a handler's bug after the handler returned (server/inbound.py: Inbound.answer), with
+    the exception object as ``exc_info``: its traceback is still in the log, its locals are not."""
+    configure_logging(json=as_json)
+    token = "-".join(["tSECRET", "seat", "token"])
+    try:
+        _fail_holding_a_token({"type": "subscribe", "token": token})
+    except RuntimeError as exc:
+        caught = exc
+    get_logger("test").error("internal_error", exc_info=caught)
+    err = capsys.readouterr().err
+    assert "internal_error" in err and "_fail_holding_a_token" in err and "boom" in err
+    assert token not in err

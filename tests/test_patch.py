@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from combat_server.patch import PatchError, apply_patch, diff, normalize, view_hash
+from combat_server.patch import PatchError, ViewHasher, apply_patch, diff, normalize, view_hash
 
 keys = st.sampled_from(["a", "b", "hp", "a/b", "~x", "", "é"])
 json_values = st.recursive(
@@ -83,3 +83,31 @@ def test_the_hash_is_crc32_of_sorted_compact_utf8_json() -> None:
 def test_normalize_writes_integral_floats_as_integers_as_javascript_does() -> None:
     assert normalize({"w": 0.0, "x": 1.5, "t": (1, 2.0)}) == {"w": 0, "x": 1.5, "t": [1, 2]}
     assert type(normalize(3.0)) is int
+
+
+_entries = st.dictionaries(st.text(max_size=4), st.one_of(st.integers(-10**6, 10**6), st.text(max_size=4), st.none()),
+                           max_size=4)
+
+
+@given(st.lists(st.dictionaries(st.sampled_from(["a", "b", "c/d", "é", "~"]), _entries, max_size=5),
+                min_size=1, max_size=6))
+def test_the_server_hasher_gives_view_hash_of_every_view_in_a_sequence(steps: list[dict[str, Any]]) -> None:
+    """ViewHasher (issue 16: re-encodes only changed combatants) is byte for byte view_hash, whatever
+    combatants come, change, stay the same object or go, and views of other shapes in between."""
+    hasher = ViewHasher()
+    previous: dict[str, Any] = {}
+    for combatants in steps:
+        # Unchanged entries stay the same object, as the server's view builder keeps them.
+        shared = {k: previous[k] if previous.get(k) == v else v for k, v in combatants.items()}
+        view = {"seq": len(previous), "combatants": shared, "derived": dict(shared), "title": "t"}
+        assert hasher(view) == view_hash(view)
+        previous = shared
+    other = {"combatants": [1, 2], "derived": None}  # not objects of entries: encoded whole
+    assert hasher(other) == view_hash(other)
+
+
+def test_the_server_hasher_sees_an_entry_replaced_by_a_new_object() -> None:
+    hasher = ViewHasher()
+    first = {"combatants": {"orc": {"hp": 10}}, "derived": {}}
+    second = {"combatants": {"orc": {"hp": 9}}, "derived": {}}
+    assert hasher(first) == view_hash(first) and hasher(second) == view_hash(second) != view_hash(first)

@@ -431,9 +431,11 @@ class Engine:
     ) -> Event:
         payload = draft.payload if draft.after is not None else plain_json(draft.payload)  # Batch made it plain
         recorded_at = self.clock()
-        body = Event(fight_id, seq, draft.type, payload, actor, command_id, recorded_at, version, prev_hash, "")
+        # Event.canonical()'s dict, built directly: one Event per draft, not two (issue 16, server CPU).
+        body = {"fight_id": fight_id, "seq": seq, "type": draft.type, "payload": payload, "actor": actor,
+                "command_id": command_id, "recorded_at": recorded_at, "ruleset_version": version}
         return Event(fight_id, seq, draft.type, payload, actor, command_id, recorded_at, version, prev_hash,
-                     chain_hash(prev_hash, body.canonical()))
+                     chain_hash(prev_hash, body))
 
     def _maybe_snapshot(self, before: int, state: FightState, last_hash: str) -> None:
         n = self.snapshot_every

@@ -40,7 +40,7 @@ from websockets.protocol import State
 from websockets.http11 import Request, Response
 
 from combat_server.engine.fight import CommandResult, Engine
-from combat_server.errors import CombatError, StoreUnavailable, reject
+from combat_server.errors import CombatError, reject
 from combat_server.rules.core import command_specs
 from combat_server.rules.model import GM_ACTOR, SYSTEM_ACTOR, Command, Event, FightState
 from combat_server.rules.ruleset import default_ruleset_name, rulesets_json
@@ -584,25 +584,21 @@ class Session:
         if isinstance(step, Refuse):
             self.send(error_message(step.error, step.ref, None))
             return
-        message, ref = step.message, step.ref
-        command_id: str | None = message.get("command_id")
+        outcome: dict[str, Any] | None | BaseException
         try:
-            reply = await self._handlers[message["type"]](message)
-            if reply is not None:
-                if ref is not None:
-                    reply["ref"] = ref
-                self.send(reply)
-        except StoreUnavailable as exc:  # the database is down or dropped us (translated by the store)
-            if self.seat is not None:
-                self.server.engine.forget(self.seat.fight_id)
-            log.warning("store_unavailable", seat=self.seat.seat_id if self.seat else None, error=exc.message)
-            self.send(error_message(ProtocolError("store/unavailable"), ref, command_id))
-        except CombatError as exc:
-            self.send(error_message(exc, ref, command_id))
-        except Exception as exc:  # a bug: say so, keep serving the others
-            log.exception("internal_error", seat=self.seat.seat_id if self.seat else None)
-            self.send(error_message(ProtocolError("internal/error", f"internal error: {type(exc).__name__}"),
-                                    ref, command_id))
+            outcome = await self._handlers[step.message["type"]](step.message)
+        except Exception as exc:  # what it means for the client is Inbound.answer's to say
+            outcome = exc
+        answer = self.inbound.answer(step, outcome)
+        seat_id = self.seat.seat_id if self.seat else None
+        if answer.forget_fight and self.seat is not None:
+            self.server.engine.forget(self.seat.fight_id)  # the database is down or dropped us mid-command
+        if answer.log == "internal_error":  # a bug: say so, keep serving the others
+            log.error("internal_error", seat=seat_id, exc_info=outcome)
+        elif answer.log is not None:
+            log.warning(answer.log, seat=seat_id, error=getattr(outcome, "message", str(outcome)))
+        if answer.message is not None:
+            self.send(answer.message)
 
     # ------------------------------------------------------------------ handlers
 
@@ -646,7 +642,7 @@ class Session:
                 self._held, self._held_size = [], 0  # before the lock is released: nothing live is pushed ahead
             seq, view, digest = hub.live_view(self)  # the view its live patches start from (protocol 2)
             reply = {"type": "subscribed", "fight_id": seat.fight_id, "seat": seat.to_json(),
-                     "last_seq": seq, "after": after, "state": view, "view_hash": digest,
+                     "last_seq": seq, "last_hash": hub.last_hash(), "after": after, "state": view, "view_hash": digest,
                      "commands": [spec.to_json() for spec in command_specs(hub.ruleset())],
                      "tools": [spec.to_json() for spec in hub.ruleset().calculators.values()]}
             if m.get("describe"):  # a client that renders descriptions asks for them (#9, describe)

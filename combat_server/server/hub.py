@@ -22,6 +22,7 @@ from typing import Any, Protocol, Sequence
 import attrs
 import orjson
 
+from combat_server.canonical import GENESIS_HASH
 from combat_server.engine.fight import CommandResult, Engine
 from combat_server.rules import core
 from combat_server.rules.describe import encode as encode_description
@@ -29,7 +30,7 @@ from combat_server.rules.describe import fields_of
 from combat_server.rules.model import Event, FightState, Principal
 from combat_server.rules.ruleset import Ruleset, get_ruleset
 from combat_server.server.protocol import dumps
-from combat_server.patch import diff, view_hash
+from combat_server.patch import ViewHasher, diff
 from combat_server.server.views import (
     GM_VIEW, ViewBuilder, event_view, full_state, hidden_during, hidden_ids, hidden_key, may_hide, payload_view,
     seat_hidden, state_view, view_key, visible_to, with_hidden_as_now,
@@ -106,6 +107,8 @@ class FightHub:
         self._fid_json = _dumps(fight_id)
         self._builder = ViewBuilder()
         self._derived = self._builder.derived
+        #: view_hash of the views built, re-encoding only the combatants that changed (issue 16, server CPU).
+        self._hash = ViewHasher()
         #: Views of ``synced_state`` built so far, by what they hide (:func:`seat_hidden` of the hidden ones), with their hash.
         self._views: dict[frozenset[str], tuple[dict[str, Any], str]] = {}
         self._synced = engine.load(fight_id)
@@ -145,6 +148,38 @@ class FightHub:
                     f'"explanation":{_dumps(explanation)}')
             entry.fragments[cache_key] = frag
         return frag
+
+    def _live_item(self, entry: _Entry, hidden: frozenset[str], state: FightState) -> str:
+        """The live push's fields (without braces) of an event for a seat that may not see ``hidden``.
+
+        Protocol 3 (issue 16): the pushed record leaves out what the client already
+        holds or derives: ``fight_id`` (its subscription's), ``seq`` (the push's),
+        ``ruleset_version`` (its view's) and ``prev_hash`` (the previous event's
+        ``hash``; ``subscribed.last_hash`` for the first live one), so a client that
+        wants to check the hash chain still can, and one that does not pays no bytes.
+        """
+        cache_key = "live:" + (",".join(sorted(hidden)) if hidden else "*")
+        frag = entry.fragments.get(cache_key)
+        if frag is None:
+            e = entry.event
+            shown = payload_view(e, state, hidden) if hidden else e.payload
+            payload = e.payload if shown is e.payload else dict(shown)  # the same redaction as event_view
+            data = {"type": e.type, "payload": payload, "actor": e.actor, "command_id": e.command_id,
+                    "recorded_at": e.recorded_at, "hash": e.hash}
+            explanation = self._explain(entry, hidden) if hidden else entry.explanation
+            frag = entry.fragments[cache_key] = (f'"seq":{e.seq},"event":{_dumps(data)},'
+                                                 f'"explanation":{_dumps(explanation)}')
+        return frag
+
+    def last_hash(self) -> str:
+        """The ``hash`` of the event at :attr:`synced_seq` (:data:`GENESIS_HASH` before the first): the ``prev_hash``
+        of the next live push, which a client rebuilds from it (``subscribed.last_hash``, protocol 3)."""
+        seq = self.synced_seq
+        if self._recent and self._recent[-1].event.seq == seq:
+            return self._recent[-1].event.hash
+        if seq == 0:
+            return GENESIS_HASH
+        return self.engine.store.events(self.fight_id, after=seq - 1, upto=seq)[0].hash
 
     def _explain(self, entry: _Entry, hidden: frozenset[str]) -> str:
         """The event's explanation without the numbers of the ``hidden`` combatants' sheets."""
@@ -213,7 +248,7 @@ class FightHub:
         hit = self._views.get(hidden)
         if hit is None:
             view = self._builder.view(rs, state, hidden)
-            hit = self._views[hidden] = (view, view_hash(view))
+            hit = self._views[hidden] = (view, self._hash(view))
         return hit
 
     def live_view(self, sub: Subscriber) -> tuple[int, dict[str, Any], str]:
@@ -307,14 +342,13 @@ class FightHub:
             self._recent.append(entry)
             prev_views = self._views
             self.synced_state = state
-            self._item(entry, frozenset(), state)  # encoded once, now: catch-ups reuse it
             if not self.subscribers:
                 continue
             patches: dict[tuple[frozenset[str], frozenset[str]], str] = {}
             hidden_now = hidden_ids(state)
             for key, subs in self._groups(hidden).items():
                 shown = hidden - visible_to(key) if key != GM_VIEW else frozenset()
-                head = f'{{"type":"event","fight_id":{self._fid_json},{self._item(entry, shown, state)},'
+                head = f'{{"type":"event",{self._live_item(entry, shown, state)},'
                 for sub in subs:
                     if sub in dropped:
                         continue
@@ -327,7 +361,9 @@ class FightHub:
                         old = prev_views.get(held)
                         old_view = old[0] if old is not None else self._builder.view(rs, prev, held)
                         new_view, new_hash = self._view(rs, state, now)
-                        tail = patches[(held, now)] = (f'"patch":{_dumps(diff(old_view, new_view))},'
+                        # The view's own seq is the push's: the client sets it, the patch leaves it out (protocol 3).
+                        ops = [op for op in diff(old_view, new_view) if op.get("path") != "/seq"]
+                        tail = patches[(held, now)] = (f'"patch":{_dumps(ops)},'
                                                        f'"view_hash":"{new_hash}"}}')
                     self._holds[id(sub)] = now
                     if not sub.deliver(head + tail):

@@ -1,6 +1,8 @@
 """Reading a connection's client messages, sans I/O (issue 16): rate, size, decoding and schema
 checks as a plain object fed raw frames and the time, answering what to do with each: hand the
-message to its handler, refuse it with an error, or close the connection. The asyncio layer
+message to its handler, refuse it with an error, or close the connection; and, once the handler
+returned or raised, what to answer (:meth:`Inbound.answer`: the reply with its ``ref``, or the error
+its exception means, and whether the fight's cached state must be dropped). The asyncio layer
 (``app.Session``) only moves bytes and runs the handlers; everything here is tested with a hand-set
 clock, no sockets and no sleeping.
 """
@@ -11,9 +13,10 @@ from typing import Any, Callable
 
 import attrs
 
-from combat_server.errors import CombatError
+from combat_server.errors import CombatError, StoreUnavailable
 from combat_server.server.protocol import (
-    CLOSE_FLOODING, ProtocolError, decode_client_message, peek_ref, reply_ref, validate_client_message,
+    CLOSE_FLOODING, ProtocolError, decode_client_message, error_message, peek_ref, reply_ref,
+    validate_client_message,
 )
 
 #: The flood count starts again after this many seconds without a rate-limited message.
@@ -79,6 +82,18 @@ class Close:
     code: int
 
 
+@attrs.frozen
+class Answer:
+    """What to send for an accepted message once its handler is done (``None``: nothing, the handler
+    sent its own), and what the connection must do besides: ``forget_fight`` drop the engine's cached
+    state of its fight (the store failed mid-command), ``log`` an event name for the server's log
+    (``internal_error``: with the traceback)."""
+
+    message: dict[str, Any] | None
+    forget_fight: bool = False
+    log: str | None = None
+
+
 class Inbound:
     """One connection's intake. ``clock`` gives seconds (monotonic); tests hand it a counter."""
 
@@ -112,5 +127,26 @@ class Inbound:
             return Refuse(exc, ref)
         return Accept(message, ref)
 
+    @staticmethod
+    def answer(accepted: Accept, outcome: dict[str, Any] | None | BaseException) -> Answer:
+        """The answer to ``accepted`` given what its handler returned (a reply, or ``None``) or raised.
 
-__all__ = ["Inbound", "RateLimiter", "Accept", "Refuse", "Close", "FLOOD_QUIET"]
+        A refusal (:class:`CombatError`) is an ``error`` with its code, the ``ref`` and the
+        ``command_id``; a store that is down is ``store/unavailable`` and drops the cached fight; any
+        other exception is a bug: ``internal/error`` naming only its type, never a traceback.
+        """
+        ref, command_id = accepted.ref, accepted.message.get("command_id")
+        if not isinstance(outcome, BaseException):
+            if outcome is not None and ref is not None:
+                outcome["ref"] = ref
+            return Answer(outcome)
+        if isinstance(outcome, StoreUnavailable):
+            return Answer(error_message(ProtocolError("store/unavailable"), ref, command_id), forget_fight=True,
+                          log="store_unavailable")
+        if isinstance(outcome, CombatError):
+            return Answer(error_message(outcome, ref, command_id))
+        error = ProtocolError("internal/error", f"internal error: {type(outcome).__name__}")
+        return Answer(error_message(error, ref, command_id), log="internal_error")
+
+
+__all__ = ["Inbound", "RateLimiter", "Accept", "Refuse", "Close", "Answer", "FLOOD_QUIET"]

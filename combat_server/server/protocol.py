@@ -1,4 +1,5 @@
-"""The wire protocol, version 2 (issue 16: pushes carry a patch of the seat's view, not the view): message names, schemas, error and close codes.
+"""The wire protocol, version 3 (issue 16: pushes carry a patch of the seat's view, not the view, and since 3 a
+slim record: what the client holds is left out): message names, schemas, error and close codes.
 
 Everything a client can rely on lives here (docs/protocol.md describes it for
 people): one JSON object per websocket text message, ``type`` names the message,
@@ -24,7 +25,7 @@ import orjson
 
 from combat_server.errors import CombatError
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
 
 #: Limits on what a client sends (docs/protocol.md, "Limits"). Every string in a message

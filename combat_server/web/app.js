@@ -198,6 +198,7 @@ function dispatch(m) {
     case "subscribed":
       S.seat = m.seat;
       S.fightId = m.fight_id;
+      if (m.last_seq === S.lastSeq) S.lastHash = m.last_hash || "";  // no catch-up follows: live pushes continue it
       takeView(m.last_seq, m.state);
       S.description = m.description || null;
       S.tools = m.tools || [];
@@ -218,7 +219,7 @@ function dispatch(m) {
         forgetLinks((m.event.payload || {}).seats || []);
         refreshSeats();
       }
-      accept(m);
+      accept({ seq: m.seq, event: fullRecord(m), explanation: m.explanation });
       takePatch(m);
       render();
       break;
@@ -242,6 +243,7 @@ function accept(item) {
   if (item.seq <= S.lastSeq) return;
   if (item.seq !== S.lastSeq + 1) console.warn("gap in events", S.lastSeq, item.seq);
   S.lastSeq = item.seq;
+  S.lastHash = item.event.hash || "";
   const entry = { seq: item.seq, event: item.event, explanation: item.explanation || "" };
   S.log.push(entry);
   appendLogEntry(entry);
@@ -300,6 +302,16 @@ function crc32hex(text) {
   return ((c ^ 0xFFFFFFFF) >>> 0).toString(16).padStart(8, "0");
 }
 
+/** The stored record of a live push: protocol 3 leaves out what this page holds (the fight, the push's seq,
+ * the view's ruleset_version, and prev_hash: the previous event's hash; docs/protocol.md "Views and patches"). */
+function fullRecord(m) {
+  const e = m.event;
+  return { fight_id: S.fightId, seq: m.seq, type: e.type, payload: e.payload, actor: e.actor,
+           command_id: e.command_id, recorded_at: e.recorded_at,
+           ruleset_version: S.state ? S.state.ruleset_version : "",
+           prev_hash: m.seq === S.lastSeq + 1 ? (S.lastHash || "") : "", hash: e.hash };
+}
+
 /** A whole view (subscribed, full_view): the base the following pushes patch. */
 function takeView(seq, state) {
   if (!S.state || S.viewStale || seq >= S.stateSeq) { S.state = state; S.stateSeq = seq; S.viewStale = false; }
@@ -307,7 +319,9 @@ function takeView(seq, state) {
 
 function takePatch(m) {
   if (S.viewStale || !S.state || m.seq !== S.stateSeq + 1) return;
-  if (applyPatch(S.state, m.patch || []) && crc32hex(canonicalJson(S.state)) === m.view_hash) {
+  const fits = applyPatch(S.state, m.patch || []);
+  if (fits) S.state.seq = m.seq;  // the view's seq is the push's: no op carries it (protocol 3)
+  if (fits && crc32hex(canonicalJson(S.state)) === m.view_hash) {
     S.stateSeq = m.seq;
     return;
   }
@@ -318,7 +332,7 @@ function takePatch(m) {
 
 function resetFight() {
   S.stateSeq = 0; S.viewStale = false;
-  S.state = null; S.lastSeq = 0; S.log = []; S.entries.clear(); S.seats = null;
+  S.state = null; S.lastSeq = 0; S.lastHash = ""; S.log = []; S.entries.clear(); S.seats = null;
   S.viewSeq = null; S.viewState = null; S.actKey = ""; S.promptKey = ""; S.disputeKey = ""; S.waitKey = null; S.rulingDrafts = {};
   $("#log").replaceChildren();
 }

@@ -8,11 +8,15 @@ from typing import Any
 
 import pytest
 
+from combat_server.rules.gurps.gulliver.options import OFFERED
 from combat_server.store.sql import open_store
 
 from .conftest import LAPTOP, ServerProcess
 
 pytestmark = pytest.mark.browser
+
+#: The GULLIVER options the gurps ruleset offers (issue #11) at their defaults: switches off, readings the proposal.
+GULLIVER_DEFAULTS = {s.name: s.default for s in OFFERED}
 
 expect: Any = pytest.importorskip("playwright.sync_api").expect
 
@@ -41,12 +45,31 @@ def test_the_form_offers_the_rulesets_options_by_group(browser: Any, server: Ser
     expect(page.locator("#create-ruleset option")).to_have_text(["gurps 1.0", "shell 1.0"])
     page.locator("#create-options summary").click()
     expect(page.locator("#create-option-groups fieldset legend")).to_have_text(
-        ["Posture and movement", "Defence", "Injury", "Rolls"])
+        ["Posture and movement", "Defence", "Injury", "Rolls", "GULLIVER: damage", "GULLIVER: blowthrough",
+         "GULLIVER: the damage-and-shock system", "GULLIVER: death and knockout", "GULLIVER: Toughness",
+         "GULLIVER: ST damage tables",
+         "GULLIVER: hit locations"])
     step = page.get_by_label("Step (yards)")
     expect(step).to_have_value("1")
     assert step.get_attribute("min") == "1" and step.get_attribute("max") == "5"
     expect(page.get_by_label("Posture modifiers")).to_be_checked()
     expect(page.locator(".option[data-option=multiple_parry_penalty] .hint")).to_contain_text("(G-41, A-19)")
+    assert page.js_errors == []
+    page.context.close()
+
+
+def test_gulliver_options_chosen_in_the_form_are_stored_with_the_fight(browser: Any, server: ServerProcess) -> None:
+    """Issue #11: the wired GULLIVER switches are in the form under their groups, with their V ids."""
+    page = _landing(browser, server)
+    page.get_by_label("Title").fill("GULLIVER options chosen in the form")
+    page.locator("#create-options summary").click()
+    expect(page.locator(".option[data-option=new_toughness] .hint")).to_contain_text("(V-63)")
+    page.get_by_label("Toughness from ST").check()
+    page.get_by_label("Hit locations").check()
+    page.get_by_role("button", name="Create fight").click()
+    expect(page.locator("#seat-badge")).to_have_text("GM")
+    stored = _stored_options(server, "GULLIVER options chosen in the form")
+    assert {k for k, v in GULLIVER_DEFAULTS.items() if stored[k] != v} == {"new_toughness", "hit_locations"}
     assert page.js_errors == []
     page.context.close()
 
@@ -62,7 +85,7 @@ def test_a_fight_is_created_with_the_options_chosen_in_the_form(browser: Any, se
     expect(page.locator("#seat-badge")).to_have_text("GM")
     assert _stored_options(server, "Options chosen in the form") == {
         "posture_modifiers": False, "step_yards": 2, "multiple_parry_penalty": True,
-        "basic_set_wound_multipliers": False, "generic_criticals": True,
+        "basic_set_wound_multipliers": False, "generic_criticals": True, **GULLIVER_DEFAULTS,
     }
     assert page.js_errors == []
     page.context.close()

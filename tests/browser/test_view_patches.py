@@ -1,5 +1,6 @@
 """Protocol 2 in the web page (issue 16): it patches its copy of the seat's view with each push, checks
-the pushed CRC-32 of the whole view, and asks for the whole view when its copy drifted."""
+the pushed CRC-32 of the whole view, and asks for the whole view when its copy drifted. Protocol 3: it
+rebuilds each pushed record from what it holds (fight, seq, ruleset version, the previous hash)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,14 @@ COMPARE = """async () => {
   const mine = canonicalJson(S.state);
   const full = await request({ type: "view" });
   return [mine, canonicalJson(full.state), S.resyncs, S.stateSeq === full.seq];
+}"""
+
+
+#: The page's record of its last (live) event, and the stored one as ``replay`` reads it.
+RECORDS = """async () => {
+  const last = S.log[S.log.length - 1];
+  const h = await request({ type: "replay", after: last.seq - 2 });
+  return [S.log[S.log.length - 2].event, last.event, h.items[0].event, h.items[1].event];
 }"""
 
 
@@ -46,5 +55,18 @@ def test_a_page_whose_view_drifted_asks_for_the_whole_view(browser: Any, server:
     _hide_and_show_first_npc(gm)
     gm.wait_for_function("() => S.resyncs === 1 && !S.viewStale && S.stateSeq === S.lastSeq")
     assert gm.evaluate("S.state.title") == title
+    assert gm.js_errors == []
+    gm.context.close()
+
+
+def test_the_page_rebuilds_the_stored_record_of_each_live_push(browser: Any, server: ServerProcess) -> None:
+    """The two events of the hide and the show were pushed live without fight_id, seq, ruleset_version and
+    prev_hash (protocol 3): the page's records equal the stored ones, prev_hash linking them."""
+    gm = _demo(browser, server)
+    _hide_and_show_first_npc(gm)
+    gm.wait_for_function("() => S.stateSeq === S.lastSeq")
+    before, last, stored_before, stored_last = gm.evaluate(RECORDS)
+    assert (before, last) == (stored_before, stored_last)
+    assert last["prev_hash"] == before["hash"]
     assert gm.js_errors == []
     gm.context.close()

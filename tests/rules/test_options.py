@@ -75,16 +75,20 @@ def test_a_ruleset_may_not_refer_to_an_option_it_does_not_declare() -> None:
 
 
 def test_gurps_declares_each_option_with_help_rule_ids_and_a_group() -> None:
-    """The catalogue's configurable proposals: A-03, A-11, A-13, A-19, A-20."""
-    specs = {s.name: s for s in GurpsRuleset.option_specs}
-    assert set(specs) == {"posture_modifiers", "step_yards", "multiple_parry_penalty",
-                          "basic_set_wound_multipliers", "generic_criticals"}
-    assert {a for s in specs.values() for a in s.rules if a.startswith("A-")} == {"A-03", "A-11", "A-13", "A-19",
-                                                                                     "A-20"}
-    assert all(s.help and s.label and s.group != "General" for s in specs.values())
+    """The catalogue's configurable proposals: A-03, A-11, A-13, A-19, A-20; then the GULLIVER
+    switches wired so far (issue #11: gulliver/options.py ``OFFERED``, all off by default)."""
+    from combat_server.rules.gurps.gulliver.options import OFFERED
+
+    own = {s.name: s for s in GurpsRuleset.option_specs if s not in OFFERED}
+    assert set(own) == {"posture_modifiers", "step_yards", "multiple_parry_penalty",
+                        "basic_set_wound_multipliers", "generic_criticals"}
+    assert {a for s in own.values() for a in s.rules if a.startswith("A-")} == {"A-03", "A-11", "A-13", "A-19",
+                                                                                   "A-20"}
+    assert all(s.help and s.label and s.group != "General" for s in GurpsRuleset.option_specs)
     assert dict(GurpsRuleset.default_options) == {"posture_modifiers": True, "step_yards": 1,
                                                   "multiple_parry_penalty": False,
-                                                  "basic_set_wound_multipliers": False, "generic_criticals": True}
+                                                  "basic_set_wound_multipliers": False, "generic_criticals": True,
+                                                  **{s.name: s.default for s in OFFERED}}
 
 
 def test_gurps_refuses_a_step_of_more_than_five_yards() -> None:

@@ -1,10 +1,12 @@
-"""server/inbound.py: a connection's intake, sans I/O (issue 16), fed frames and a hand-set clock."""
+"""server/inbound.py: a connection's intake, sans I/O (issue 16), fed frames and a hand-set clock, and
+the answer to each accepted message once its handler returned or raised."""
 
 from __future__ import annotations
 
 import json
 
-from combat_server.server.inbound import Accept, Close, Inbound, RateLimiter, Refuse
+from combat_server.errors import StoreUnavailable, reject
+from combat_server.server.inbound import Accept, Answer, Close, Inbound, RateLimiter, Refuse
 from combat_server.server.protocol import CLOSE_FLOODING
 
 
@@ -70,3 +72,34 @@ def test_binary_unreadable_and_invalid_messages_are_refused_by_code() -> None:
                 inbound.receive('{"type":"command","ref":"c-1"}')]
     assert [(r.error.code, r.ref) for r in refusals if isinstance(r, Refuse)] == [
         ("protocol/binary", None), ("protocol/bad_json", "x-1"), ("protocol/schema", "c-1")]
+
+
+COMMAND = Accept({"type": "command", "command_id": "c7", "command": "note", "args": {"text": "x"}, "ref": "r9"}, "r9")
+
+
+def test_a_reply_is_sent_with_the_ref_of_its_message() -> None:
+    assert Inbound.answer(COMMAND, {"type": "result", "command_id": "c7"}) == Answer(
+        {"type": "result", "command_id": "c7", "ref": "r9"})
+
+
+def test_a_handler_that_sent_its_own_messages_gets_nothing_more_sent() -> None:
+    assert Inbound.answer(Accept({"type": "subscribe", "token": "t"}, None), None) == Answer(None)
+
+
+def test_a_refusal_is_an_error_with_its_code_ref_and_the_clients_command_id() -> None:
+    answer = Inbound.answer(COMMAND, reject("combatant/unknown", "no combatant 'x' in this fight", field="combatant"))
+    assert answer == Answer({"type": "error", "code": "combatant/unknown", "message": "no combatant 'x' in this fight",
+                             "details": {"field": "combatant"}, "ref": "r9", "command_id": "c7"})
+
+
+def test_a_store_that_is_down_is_store_unavailable_and_drops_the_cached_fight() -> None:
+    answer = Inbound.answer(COMMAND, StoreUnavailable(None, "connection refused"))
+    assert answer.message is not None and answer.message["code"] == "store/unavailable"
+    assert answer.forget_fight and answer.log == "store_unavailable"
+
+
+def test_a_bug_is_an_internal_error_naming_only_its_type() -> None:
+    answer = Inbound.answer(COMMAND, KeyError("secret detail"))
+    assert answer.message == {"type": "error", "code": "internal/error", "message": "internal error: KeyError",
+                              "ref": "r9", "command_id": "c7"}
+    assert answer.log == "internal_error" and not answer.forget_fight

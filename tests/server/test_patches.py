@@ -1,12 +1,17 @@
 """Protocol 2 (issue 16): a live push carries the event, its explanation and a patch of the seat's view
 since the previous seq with the hash of the whole view; whole views come with ``subscribed`` and on
-request (``view`` -> ``full_view``). docs/protocol.md, "Views and patches"."""
+request (``view`` -> ``full_view``). Protocol 3: the pushed record leaves out what the client holds
+(fight, seq, ruleset version, previous hash) and the patch the view's seq. docs/protocol.md, "Views and
+patches"."""
 
 from __future__ import annotations
 
 import orjson
 
-from combat_server.client import CombatClient
+import pytest
+
+from combat_server.canonical import chain_hash
+from combat_server.client import ChainError, CombatClient
 from combat_server.patch import view_hash
 from combat_server.server import CombatServer
 
@@ -88,5 +93,80 @@ async def test_a_one_hp_change_costs_the_same_bytes_whatever_the_fight_size(serv
     assert abs(sizes[0] - sizes[1]) <= 8, sizes
 
 
-async def test_a_v1_client_is_told_this_server_speaks_protocol_2(table: Table) -> None:
-    assert table.gm.welcome["protocol"] == 2
+async def test_a_client_is_told_this_server_speaks_protocol_3(table: Table) -> None:
+    assert table.gm.welcome["protocol"] == 3
+
+
+async def test_a_push_leaves_out_what_the_client_already_holds(table: Table) -> None:
+    """Protocol 3: no fight id (the subscription's), no seq, ruleset version or previous hash in the record
+    (the push's seq, the view's version, the previous event's hash), and no patch op for the view's seq."""
+    watcher = await CombatClient.connect(table.server.ws_url, record=True)
+    try:
+        await watcher.subscribe(table.tokens["spectator"])
+        seq = await _adjust(table.gm, "alice", 7)
+        await watcher.wait_for_seq(seq)
+        push = next(m for m in watcher.received or [] if m.get("type") == "event" and m["seq"] == seq)
+        assert "fight_id" not in push
+        assert set(push["event"]) == {"type", "payload", "actor", "command_id", "recorded_at", "hash"}
+        assert [op["path"] for op in push["patch"]] == ["/combatants/alice/condition/hp"]
+        assert watcher.state is not None and watcher.state["seq"] == seq
+    finally:
+        await watcher.close()
+
+
+async def test_the_client_rebuilds_the_stored_record_of_every_push(table: Table) -> None:
+    """The record a ``CombatClient`` hands on is the stored one, as ``replay`` reads it, prev_hash included."""
+    first = await _adjust(table.gm, "bob", 5)
+    last = await _adjust(table.gm, "bob", 4)
+    await table.bob.wait_for_seq(last)
+    stored = {item["seq"]: item["event"] for item in await table.bob.replay(after=first - 1)}
+    assert [dict(e.event) for e in table.bob.events if e.seq >= first] == [stored[first], stored[last]]
+
+
+async def test_a_client_that_wants_it_verifies_the_hash_chain_of_the_pushes(table: Table) -> None:
+    """``subscribed.last_hash`` links the first live push to the log; each push's ``hash`` is then
+    checked against its rebuilt record (docs/architecture.md, Hash chain)."""
+    checker = await CombatClient.connect(table.server.ws_url, verify_chain=True)
+    try:
+        await checker.subscribe(table.tokens["gm"], after=table.gm.last_seq)
+        await _adjust(table.gm, "alice", 3)
+        seq = await _adjust(table.gm, "alice", 2)
+        await checker.wait_for_seq(seq)
+        pushed = [e.event for e in checker.events]
+        assert len(pushed) == 2 and pushed[1]["prev_hash"] == pushed[0]["hash"]
+        body = {k: v for k, v in pushed[1].items() if k not in ("prev_hash", "hash")}
+        assert chain_hash(str(pushed[1]["prev_hash"]), body) == pushed[1]["hash"]
+    finally:
+        await checker.close()
+
+
+async def test_a_pushed_hash_that_does_not_follow_the_chain_is_refused(table: Table) -> None:
+    """A push whose hash is not that of its record on the previous hash raises, and is not taken."""
+    checker = await CombatClient.connect(table.server.ws_url, verify_chain=True)
+    try:
+        await checker.subscribe(table.tokens["gm"])  # the whole log, each record checked as it arrives
+        seq = checker.last_seq
+        forged = {"type": "event", "seq": seq + 1, "explanation": "", "patch": [], "view_hash": "00000000",
+                  "event": {"type": "note_added", "payload": {"text": "x"}, "actor": "gm", "command_id": "gm:x",
+                            "recorded_at": "2026-01-01T00:00:00.000000+00:00", "hash": "0" * 64}}
+        with pytest.raises(ChainError):
+            checker._dispatch(forged)
+        assert checker.last_seq == seq
+    finally:
+        await checker.close()
+
+
+async def test_a_checking_client_that_subscribes_from_an_earlier_seq_takes_the_chain_from_there(table: Table) -> None:
+    """Subscribing again with ``after`` before the last event seen: the catch-up restarts the chain at
+    ``after`` (the hash held there), not at the event last seen."""
+    checker = await CombatClient.connect(table.server.ws_url, verify_chain=True)
+    try:
+        await checker.subscribe(table.tokens["gm"])
+        last = checker.last_seq
+        await checker.subscribe(table.tokens["gm"], after=last - 2)
+        seq = await _adjust(table.gm, "alice", 4)
+        await checker.wait_for_seq(seq)
+        assert [e.seq for e in checker.events[-4:]] == [last - 2, last - 1, last, seq]
+        assert checker.events[-1].event["prev_hash"] == checker.events[-2].event["hash"]
+    finally:
+        await checker.close()

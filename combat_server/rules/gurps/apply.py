@@ -145,6 +145,29 @@ def _damage_rolled(state: FightState, p: Mapping[str, Any]) -> FightState:
     return _set_combat(state, attack=None if p.get("attack_done") else attack)
 
 
+def _limb_crippled(state: FightState, p: Mapping[str, Any]) -> FightState:
+    cond = _cond(state, p["combatant"])
+    return state.with_condition(p["combatant"], crippled=tuple(sorted(set(cond.crippled) | {p["location"]})))
+
+
+def _limb_severed(state: FightState, p: Mapping[str, Any]) -> FightState:
+    changes = _severed(_cond(state, p["combatant"]), p)
+    if p.get("fatal"):  # V-13: beheaded or the neck broken
+        changes.update(dead=True, unconscious=True)
+    return state.with_condition(p["combatant"], **changes)
+
+
+def _severed(cond: Condition, p: Mapping[str, Any]) -> dict[str, Any]:
+    """V-12: the limb is gone (it stays crippled too)."""
+    return {"severed": tuple(sorted(set(cond.severed) | {p["location"]})),
+            "crippled": tuple(sorted(set(cond.crippled) | {p["location"]}))}
+
+
+def _shock_effect(state: FightState, p: Mapping[str, Any]) -> FightState:
+    cond = _cond(state, p["combatant"])
+    return state.with_condition(p["combatant"], **_EFFECTS[p["effect"]](cond, p))
+
+
 def _injury_applied(state: FightState, p: Mapping[str, Any]) -> FightState:
     changes: dict[str, Any] = {"hp": p["hp_after"], "shock_pending": p["shock_pending"]}
     if p.get("dead"):
@@ -159,12 +182,16 @@ _EFFECTS: dict[str, Callable[[Condition, Mapping[str, Any]], dict[str, Any]]] = 
     "stunned_knockdown": lambda c, a: {"stunned": True, "stun_kind": "physical", "stun_fresh": True,
                                        "posture": "prone"},
     "stun_ends": lambda c, a: {"stunned": False, "stun_kind": "", "stun_turns": 0},
+    "knockdown": lambda c, a: {"posture": "prone"},  # V-10: knocked down, not stunned
+    "stunned": lambda c, a: {"stunned": True, "stun_kind": "physical", "stun_fresh": True},  # V-19
     "collapsed": lambda c, a: {"collapsed": True},
     "aim_lost": lambda c, a: {"aim_turns": 0, "aim_weapon": "", "aim_target": ""},
     "concentration_broken": lambda c, a: {"concentrating": ""},
     "fright_stunned": lambda c, a: {"stunned": True, "stun_kind": "fright", "stun_turns": a["turns"],
                                     "stun_fresh": True},
     "death_checks": lambda c, a: {"death_checks": a["count"]},
+    "severed": _severed,  # V-12: a failed amputation roll
+    "neck_severed": lambda c, a: {**_severed(c, a), "dead": True, "unconscious": True},  # V-13
 }
 
 

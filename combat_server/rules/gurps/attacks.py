@@ -17,10 +17,16 @@ import attrs
 from combat_server.errors import reject
 from combat_server.rules.gurps import derived, injury as inj, throwing
 from combat_server.rules.gurps.batch import Batch
+from combat_server.rules.gurps.gulliver.blowthrough import Projectile, capped_injury
+from combat_server.rules.gurps.gulliver.exact import exact_text
+from combat_server.rules.gurps.gulliver.locations import Location, crippling_threshold
+from combat_server.rules.gurps.gulliver.options import cite, rule_option
+from combat_server.rules.gurps.gulliver.policy import Injury, Shock
+from combat_server.rules.gurps.gulliver.wounds import Maiming
 from combat_server.rules.kit.prompts import answered, open_prompt as prompt, roll_prompt
 from combat_server.rules.gurps.rolls import Mod, record, succeeded
 from combat_server.rules.gurps.sheet import Weapon
-from combat_server.rules.gurps.state import Attack
+from combat_server.rules.gurps.state import Attack, attack_json
 from combat_server.rules.gurps.tables import POSTURES, format_dice, range_speed_modifier
 from combat_server.rules.model import JSON, FightState
 
@@ -108,11 +114,39 @@ def extra_mods(raw: Any) -> list[Mod]:
     return out
 
 
+def aimed_location(b: Batch, target: str, name: str | None) -> Location | None:
+    """A-24 / A-63: the location an attack aims at, one of the target's body table; refused
+    without the fight's hit locations (every blow then lands on the torso)."""
+    if name is None:
+        return None
+    choices = {loc.name: loc for loc in b.policy.aimable()}
+    if not choices:
+        raise reject("maneuver/bad_location", "aiming at a hit location needs the fight's hit_locations option: "
+                     "without it every blow lands on the torso (A-24)", field="location")
+    if name not in choices:
+        raise reject("maneuver/bad_location", f"{b.name(target)} has no hit location {name!r} (A-63)",
+                     field="location", known=sorted(choices))
+    return choices[name]
+
+
+def _landing(b: Batch, aimed: Location | None) -> dict[str, JSON] | None:
+    """Where a hit lands (A-24, A-63): the aimed location, or a 3d roll on the table with hit
+    locations on; None without them (the torso, recorded as before)."""
+    if aimed is not None:
+        return {"name": aimed.name, "aimed": True, "penalty": aimed.penalty, "rule": "A-24"}
+    if not b.policy.rolls_location(None):
+        return None
+    faces = b.roll(3, 6, "hit location")
+    where = b.policy.where(roll=sum(faces))
+    return {"name": where.name, "dice": list(faces), "total": sum(faces), "rule": "A-24"}
+
+
 def roll_attack(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: str, option: str, *,
                 range_yards: int = 0, target_speed: int = 0, extra: list[Mod] | None = None, remaining: int = 0,
                 next_weapon: str = "", second: bool = False, shots: int = 1, answers: str | None = None,
-                thrown_object: bool = False) -> None:
-    """Roll to hit (G-36) and open the defence prompt or the damage roll."""
+                thrown_object: bool = False, aimed: Location | None = None) -> None:
+    """Roll to hit (G-36) and open the defence prompt or the damage roll; a hit lands on the
+    aimed or a rolled location when the fight uses hit locations (A-24)."""
     if target == attacker:
         raise reject("maneuver/bad_target", "a combatant cannot attack itself")
     tcond = b.cond(target)
@@ -121,13 +155,16 @@ def roll_attack(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: 
     sheet = b.sheet(attacker)
     mods = attack_mods(b, attacker, target, weapon, maneuver, option, range_yards, target_speed, extra or [],
                        second, thrown_object)
+    if aimed is not None and b.policy.aim_penalty(aimed):
+        mods.append(Mod(b.policy.aim_penalty(aimed), f"aimed at the {aimed.name}", "A-24"))
     cap = (9, "Move and Attack, melee", "G-32") if maneuver == "move_and_attack" and weapon.kind == "melee" else None
     base_reason = "DX-3 to throw at a target" if thrown_object else f"{weapon.name} skill"
     faces = b.roll(3, 6, f"attack with {weapon.name}")
     rec = record(purpose="attack", roller=attacker, dice=faces, base=weapon.skill, base_reason=base_reason,
                  mods=mods, outcome_fn="attack", rule="G-36" if not thrown_object else "G-12, G-36", cap=cap)
     outcome = str(rec["outcome"])
-    dice, adds = derived.weapon_damage(sheet, weapon)
+    dice, adds = derived.weapon_damage(sheet, weapon, b.policy)
+    landing = _landing(b, aimed) if outcome in ("hit", "critical hit") else None
     hits = 1
     if shots > 1 and succeeded(outcome):
         hits = min(shots, 1 + max(0, int(rec["margin"])))  # rapid fire: 1 + margin (recoil 1), capped at shots
@@ -140,9 +177,12 @@ def roll_attack(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: 
         damage_type=weapon.damage_type, damage_dice=dice, damage_adds=adds,
         strong=maneuver == "all_out_attack" and option == "strong" and weapon.kind == "melee" and weapon.st_based,
         half_damage=weapon.half_damage > 0 and range_yards >= weapon.half_damage, next_weapon=next_weapon,
+        location=str(landing["name"]) if landing is not None else "",
     )
-    payload: dict[str, JSON] = {"attack": attrs.asdict(attack), "record": rec,
+    payload: dict[str, JSON] = {"attack": attack_json(attack), "record": rec,
                                 "unbalanced": weapon.unbalanced, "unready": weapon.needs_ready}
+    if landing is not None:
+        payload["location"] = landing
     opens: list[dict[str, JSON]] = []
     if outcome == "critical hit":
         payload["no_defense"] = "critical hit (G-36)"
@@ -333,11 +373,11 @@ def counter(b: Batch, prompt_id: str, weapon_name: str) -> None:
     payload: dict[str, JSON] = {"combatant": defender, "target": attack.attacker, "weapon": weapon.name,
                                 "record": rec, "success": ok}
     if ok:
-        dice, adds = derived.weapon_damage(b.sheet(defender), weapon)
+        dice, adds = derived.weapon_damage(b.sheet(defender), weapon, b.policy)
         hit = Attack(attacker=defender, target=attack.attacker, weapon=weapon.name, kind="melee", maneuver="parry",
                      critical=False, hits=1, damage_type=weapon.damage_type, damage_dice=dice, damage_adds=adds,
                      counter=True, remaining=0)
-        payload["attack"] = attrs.asdict(hit)
+        payload["attack"] = attack_json(hit)
         # the counter-blow replaces the parried attack as the one being resolved
         b.emit("counter_rolled", payload, opens=[damage_prompt(b, hit)], answers=prompt_id)
     else:
@@ -345,6 +385,25 @@ def counter(b: Batch, prompt_id: str, weapon_name: str) -> None:
 
 
 # --------------------------------------------------------------------------- damage and injury
+
+
+def _weapon_of(b: Batch, attack: Attack) -> Weapon | None:
+    """The sheet weapon an attack was made with; None for a thrown object (a one-off weapon, G-12)."""
+    return next((w for w in b.sheet(attack.attacker).all_weapons()
+                 if w.name == attack.weapon and w.kind == attack.kind), None)
+
+
+def damage_mods(b: Batch, attack: Attack, rolled: int, weapon: Weapon | None) -> list[Mod]:
+    """The bonuses on a damage roll, from the fight's policy: AOA (Strong) by G-22 or V-02 / R-09
+    (a share of ``rolled``, the dice and adds), V-68's +1 per die for attacks ST does not power
+    (a thrown object is muscle-powered)."""
+    mods: list[Mod] = []
+    if attack.strong:
+        mods.append(b.policy.aoa_strong_bonus(rolled, attack.damage_dice))
+    bonus = b.policy.non_st_bonus(attack.damage_dice, weapon is None or weapon.st_based)
+    if bonus is not None:
+        mods.append(bonus)
+    return mods
 
 
 def roll_damage(b: Batch, prompt_id: str) -> None:
@@ -356,24 +415,31 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
         faces: tuple[int, ...] = (6,) * dice  # G-36: a roll of 3 does maximum damage without rolling
     else:
         faces = b.roll(max(1, dice), 6, "damage") if dice else b.roll(1, 6, "damage")[:0]
-    mods: list[Mod] = []
-    if attack.strong:
-        mods.append(Mod(max(2, dice), "All-Out Attack (Strong): +2 or +1 per die", "G-22"))
+    weapon = _weapon_of(b, attack)
+    mods = damage_mods(b, attack, sum(faces) + attack.damage_adds, weapon)
     raw = sum(faces) + attack.damage_adds + sum(m.value for m in mods)
     basic = max(0, raw)
     if attack.half_damage:
         basic = basic // 2  # A-17: halved at 1/2D or beyond
     tsheet = b.sheet(target)
-    pen = inj.penetrating(basic, tsheet.dr)
+    where = b.policy.where(aimed=attack.location or None)  # A-24: the torso unless the blow landed elsewhere
+    dr = b.policy.location_dr(where, tsheet.dr, tsheet.dr_locations)
+    pen = inj.penetrating(basic, dr)
     basic_set = bool(b.option("basic_set_wound_multipliers"))
-    hp = inj.injury(pen, attack.damage_type, basic_set)
+    # G-42 / A-20 at the location, less V-63's Toughness (0 when off), then V-05 / V-06's blowthrough cap
+    wound = b.policy.injury(pen, attack.damage_type, basic_set=basic_set, where=where, st=tsheet.st)
+    cap = b.policy.blowthrough_cap(Projectile(attack.damage_type), tsheet.hp_max, where=where)
+    hp = int(capped_injury(wound.hp, cap))
     payload: dict[str, JSON] = {
         "attacker": attack.attacker, "target": target, "weapon": attack.weapon, "dice": list(faces),
         "adds": attack.damage_adds, "modifiers": [m.to_json() for m in mods], "max_damage": attack.max_damage,
-        "half_damage": attack.half_damage, "basic": basic, "dr": tsheet.dr, "penetrating": pen,
-        "damage_type": attack.damage_type, "multiplier": str(inj.wound_multiplier(attack.damage_type, basic_set)),
+        "half_damage": attack.half_damage, "basic": basic, "dr": dr, "penetrating": pen,
+        "damage_type": attack.damage_type, "multiplier": exact_text(wound.multiplier),
         "injury": hp,
     }
+    if attack.location:
+        payload["location"] = attack.location
+    payload.update(gulliver_steps(b, weapon, wound, cap, where))
     hits_left = attack.hits - 1
     follow: list[dict[str, JSON]] = []
     if hits_left > 0:
@@ -383,35 +449,150 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
         payload["attack_done"] = True
     if hp > 0:
         b.emit("damage_rolled", payload, answers=prompt_id)
-        apply_injury(b, target, hp, f"{attack.weapon} ({attack.damage_type})", follow=follow)
+        maimed = b.policy.maim(hp, where, tsheet.hp_max, attack.damage_type)  # V-11: off, all of it is taken
+        if maimed.crippled:
+            threshold = crippling_threshold(where, tsheet.hp_max)
+            assert threshold is not None
+            b.emit("limb_crippled", {"combatant": target, "location": where.name, "blow": hp,
+                                     "taken": int(maimed.taken), "rule": maimed.rule,
+                                     "threshold": f"HPmax x {exact_text(Fraction(where.cripple or 0))} = "
+                                                  f"{exact_text(threshold)}"})
+            follow = _severing(b, target, where, maimed) + follow
+        follow = _heart(b, target, where, hp, tsheet.hp_max) + follow
+        shock = b.policy.shock(attrs.evolve(wound, hp=hp), tsheet.hp_max, where=where, maiming=maimed,
+                               high_pain_threshold=HIGH_PAIN_THRESHOLD in tsheet.traits)
+        major = b.policy.major_wound_roll(hp, tsheet.hp_max, where)
+        shocked = _shock_consequences(b, target, shock)
+        apply_injury(b, target, int(maimed.taken), f"{attack.weapon} ({attack.damage_type})",
+                     follow=[p for p in shocked if p.get("kind") == "roll"] + follow,
+                     allow_major=major is not None, shock=shock.penalty,
+                     major_roll=MajorRoll(major or "G-46", attack.location))
+        for effect in (p for p in shocked if p.get("kind") != "roll"):
+            b.emit("shock_effect", effect)
     else:
         b.emit("damage_rolled", payload, opens=follow, answers=prompt_id)
 
 
+def gulliver_steps(b: Batch, weapon: Weapon | None, wound: Injury, cap: Fraction | None,
+                   where: Location) -> dict[str, JSON]:
+    """The payload fields of the GULLIVER steps a blow went through, each with its rule (issue #11):
+    the damage table (V-66, V-67), Toughness (V-63, by location V-64), the blowthrough cap (V-05, V-06). Left out
+    when a step did nothing, so a fight with every option off records what it always did."""
+    out: dict[str, JSON] = {}
+    table = b.policy.damage_table_rule(weapon.damage) if weapon is not None else None
+    if table is not None:
+        out["damage_table"] = table
+    if wound.toughness:
+        out["toughness"] = {"value": wound.toughness, "absorbed": int(wound.absorbed),
+                            "before": int(wound.before_toughness), "rule": b.policy.toughness_rule(where)}
+    if cap is not None and wound.hp > cap:
+        out["blowthrough"] = {"cap": exact_text(cap), "before": int(wound.hp),
+                              "rule": "V-06" if b.policy.blowthrough_improved else "V-05"}
+    return out
+
+
+def _severing(b: Batch, victim: str, where: Location, maimed: Maiming) -> list[dict[str, JSON]]:
+    """V-12 / A-34: a cutting blow over four times the crippling amount severs the limb outright
+    (an event); over twice, a HT roll decides (the prompt returned, to open with the injury).
+    V-13 / A-35: on the neck a cutting blow beheads, a crushing one breaks the neck: fatal."""
+    fatal: dict[str, JSON] = {"fatal": True} if maimed.fatal else {}
+    if maimed.severing == "automatic":
+        b.emit("limb_severed", {"combatant": victim, "location": where.name, "rule": maimed.rule, **fatal})
+    if maimed.severing != "roll":
+        return []
+    lost = "the neck is severed or broken: death" if maimed.fatal else "it is severed"
+    return [roll_prompt(victim, "amputation", f"{b.name(victim)}'s {where.name} took a blow over twice the "
+                        f"crippling amount: HT roll or {lost} ({maimed.rule})", location=where.name,
+                        rule=maimed.rule, **fatal)]
+
+
+def _heart(b: Batch, victim: str, where: Location, wound: int, hp_max: int) -> list[dict[str, JSON]]:
+    """V-44 / A-46: a heart (vitals) wound of HPmax or more calls for a HT roll, -4 from twice HPmax,
+    -8 from three times (the prompt returned, to open with the injury)."""
+    modifier = b.policy.heart_roll(wound, hp_max, where)
+    if modifier is None:
+        return []
+    at = f" at {modifier}" if modifier else ""
+    return [roll_prompt(victim, "heart_attack", f"{b.name(victim)}'s heart took {wound} (HPmax {hp_max} or more): "
+                        f"HT roll{at} against a heart attack (V-44)", modifier=modifier, rule="V-44")]
+
+
+def _shock_consequences(b: Batch, victim: str, shock: Shock) -> list[dict[str, JSON]]:
+    """What one blow's shock does under GULLIVER's damage-and-shock system: V-19 stuns over
+    HPmax/2 (or a HT roll, the ``stun_rule`` reading), V-22 knocks out over 2 x HPmax (a HT roll
+    over HPmax). Returns the roll prompts (``kind`` "roll") and the ``shock_effect`` payloads of
+    the outright effects; nothing with the system off."""
+    points = exact_text(shock.points)
+    out: list[dict[str, JSON]] = []
+    for what, verdict, rule, effect in (("stun", shock.stun, "V-19", "stunned"),
+                                         ("knockout", shock.knockout, "V-22", "unconscious")):
+        if verdict == "roll":
+            out.append(roll_prompt(victim, f"shock_{what}", f"{b.name(victim)} took {points} shock: HT roll "
+                                   f"against {what} ({rule})", rule=rule, points=points))
+        elif verdict != "none":
+            out.append({"combatant": victim, "effect": effect, "points": points, "rule": rule})
+    return out
+
+
+@attrs.frozen
+class MajorRoll:
+    """The HT roll a heavy blow calls for: G-46's, or V-10's knockdown roll anywhere; ``location``
+    (with hit locations) decides what failing it does (policy.major_wound_effect)."""
+
+    rule: str = "G-46"
+    location: str = ""
+
+    def options(self) -> dict[str, JSON]:
+        """The prompt's extra options: none for G-46 on the torso, so such prompts read as before."""
+        out = rule_option(self.rule, "G-46")
+        if self.location:
+            out["location"] = self.location
+        return out
+
+
+HIGH_PAIN_THRESHOLD = "High Pain Threshold"
+
+
 def apply_injury(b: Batch, victim: str, hp_lost: int, source: str, *, allow_major: bool = True,
-                 follow: list[dict[str, JSON]] | None = None) -> None:
-    """HP loss with its consequences: shock (G-47), major wound (G-46), death checks (G-45),
-    lost aim (G-21) or concentration (G-27), reeling (G-43)."""
+                 follow: list[dict[str, JSON]] | None = None, shock: int | None = None,
+                 major_roll: MajorRoll = MajorRoll()) -> None:
+    """HP loss with its consequences: shock (G-47; ``shock``: the penalty a blow's policy worked
+    out, V-11's doubled one), major wound (G-46, or V-10), death checks (G-45), lost aim (G-21) or
+    concentration (G-27), reeling (G-43)."""
     sheet, cond = b.sheet(victim), b.cond(victim)
     hp_max = sheet.hp_max
     hp_after = cond.hp - hp_lost
-    shock = 0 if "High Pain Threshold" in sheet.traits else inj.shock(hp_lost, hp_max)  # HPT: no shock
-    pending = min(inj.SHOCK_CAP, cond.shock_pending + shock)
-    major = allow_major and inj.major_wound(hp_lost, hp_max)
-    crossed, auto_dead = inj.death_thresholds(hp_after, hp_max, cond.death_checks)
+    if shock is None:  # G-47 (or V-18's bands) on the HP lost; High Pain Threshold: no shock
+        shock = b.policy.shock(Injury(hp_lost, hp_lost, Fraction(1)), hp_max,
+                               high_pain_threshold=HIGH_PAIN_THRESHOLD in sheet.traits).penalty
+    pending = b.policy.pending_shock(cond.shock_pending, shock)  # G-47: capped at 4; V-18 (A-37): not
+    # V-10 judges the blow, which V-11 may have cut down to the HP taken; it set the rule only for a heavy one
+    major = allow_major and (inj.major_wound(hp_lost, hp_max) or major_roll.rule == "V-10")
+    crossed, auto_dead = b.policy.death_checks(hp_after, hp_max, cond.death_checks)  # G-45 or V-15
+    slowed, slow_rule = b.policy.slowed(hp_after, hp_max)  # G-43, or V-09 (A-31: the same threshold)
     payload: dict[str, JSON] = {
         "combatant": victim, "injury": hp_lost, "source": source, "hp_before": cond.hp, "hp_after": hp_after,
         "hp_max": hp_max, "shock_added": shock, "shock_pending": pending, "major_wound": major,
-        "reeling": hp_after * 3 < hp_max, "death_thresholds": crossed, "dead": auto_dead,
+        "reeling": slowed, "death_thresholds": crossed, "dead": auto_dead,
     }
+    if slow_rule != "G-43":
+        payload["slowdown_rule"] = slow_rule  # V-09: G-43's threshold, cited as GULLIVER's
+    shock_rule = b.policy.shock_rule()
+    if shock_rule != "G-47":
+        payload["shock_rule"] = shock_rule  # V-18: bands of HPmax, no -4 cap
+    death_rule = b.policy.death_rule()
+    if death_rule != "G-45":
+        payload["death_rule"] = death_rule  # V-15: the thresholds are half-HP steps
     opens: list[dict[str, JSON]] = []
     if not auto_dead and not cond.dead:
         for k in crossed:
-            opens.append(roll_prompt(victim, "death_check", f"{b.name(victim)} reached {-k} x HP: HT roll or die (G-45)",
-                                     threshold=k))
+            opens.append(roll_prompt(victim, "death_check", f"{b.name(victim)} reached "
+                                     f"-{exact_text(b.policy.death_multiple(k))} x HP: HT roll or die "
+                                     f"({cite(death_rule)})", threshold=k,
+                                     **rule_option(death_rule, "G-45")))
         if major and not cond.unconscious:
-            opens.append(roll_prompt(victim, "major_wound",
-                                     f"Major wound ({hp_lost} > HP/2): {b.name(victim)} rolls HT (G-46)"))
+            opens.append(roll_prompt(victim, "major_wound", f"Major wound ({hp_lost} > HP/2): {b.name(victim)} rolls HT "
+                                     f"({cite(major_roll.rule)})", **major_roll.options()))
         if cond.aim_turns:
             opens.append(roll_prompt(victim, "aim_will", f"{b.name(victim)} was injured while aiming: Will roll (G-21)"))
         if cond.concentrating:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from combat_server.errors import reject
+from combat_server.rules.gurps.gulliver.policy import Policy, fight_policy
 from combat_server.rules.gurps.sheet import Sheet
 from combat_server.rules.gurps.state import Combat, Condition
 from combat_server.rules.kit import batch
@@ -16,6 +19,12 @@ class Batch(batch.Batch):
         if not isinstance(combat, Combat):
             raise reject("combat/not_started", "combat has not started: the GM sends start_combat first")
         return combat
+
+    @cached_property
+    def policy(self) -> Policy:
+        """The fight's GULLIVER policy (issue #11), built once per decision from its options:
+        the rule modules call it instead of testing option flags."""
+        return fight_policy(self.state.options)
 
     def cond(self, cid: str) -> Condition:
         cond = self.state.combatant(cid).condition

@@ -9,6 +9,7 @@ from typing import Any, Callable, Mapping
 from combat_server.errors import reject
 from combat_server.rules.gurps import attacks, injury as inj
 from combat_server.rules.gurps.batch import Batch
+from combat_server.rules.gurps.gulliver import wounds
 from combat_server.rules.kit.prompts import answered, roll_prompt
 from combat_server.rules.gurps.rolls import Mod, record, succeeded
 from combat_server.rules.model import JSON, Prompt
@@ -40,14 +41,14 @@ def _emit_check(b: Batch, pr: Prompt, rec: dict[str, JSON], effect: str, opens: 
 
 def _consciousness(b: Batch, pr: Prompt) -> None:
     assert pr.combatant is not None
-    rec = _check(b, pr, "HT", b.sheet(pr.combatant).ht, [], "G-44")
+    rec = _check(b, pr, "HT", b.sheet(pr.combatant).ht, [], str(pr.options.get("rule", "G-44")))  # or V-14
     _emit_check(b, pr, rec, "none" if succeeded(str(rec["outcome"])) else "unconscious")
 
 
 def _death_check(b: Batch, pr: Prompt) -> None:
     assert pr.combatant is not None
     k = int(pr.options["threshold"])
-    rec = _check(b, pr, "HT", b.sheet(pr.combatant).ht, [], "G-45")
+    rec = _check(b, pr, "HT", b.sheet(pr.combatant).ht, [], str(pr.options.get("rule", "G-45")))  # or V-15
     if succeeded(str(rec["outcome"])):
         _emit_check(b, pr, rec, "none", death_checks=max(k, b.cond(pr.combatant).death_checks))
     else:
@@ -55,17 +56,74 @@ def _death_check(b: Batch, pr: Prompt) -> None:
 
 
 def _major_wound(b: Batch, pr: Prompt) -> None:
-    """G-46 / A-24: fail by 1-4: stunned and knocked down; by 5+ or critical failure: unconscious."""
+    """G-46 / A-24: fail by 1-4: stunned and knocked down; by 5+ or critical failure: unconscious.
+    V-10 (GULLIVER): off the torso, or with V-19 on (R-08), a failure only knocks down
+    (the policy's ``major_wound_effect``, at the prompt's location)."""
     assert pr.combatant is not None
-    rec = _check(b, pr, "HT", b.sheet(pr.combatant).ht, [], "G-46")
-    outcome = str(rec["outcome"])
-    if succeeded(outcome):
-        effect = "none"
-    elif outcome == "critical failure" or -int(rec["margin"]) >= 5:
-        effect = "unconscious"
+    rule = str(pr.options.get("rule", "G-46"))
+    rec = _check(b, pr, "HT", b.sheet(pr.combatant).ht, [], rule)
+    where = b.policy.where(aimed=str(pr.options["location"]) if pr.options.get("location") else None)
+    _emit_check(b, pr, rec, b.policy.major_wound_effect(str(rec["outcome"]), int(rec["margin"]), where))
+
+
+def _amputation(b: Batch, pr: Prompt) -> None:
+    """V-12 / A-34: a failed HT roll severs the limb the cutting blow hit; V-13 / A-35: on the
+    neck (beheading, or a broken neck) that is death."""
+    assert pr.combatant is not None
+    rec = _check(b, pr, "HT", b.sheet(pr.combatant).ht, [], str(pr.options.get("rule", "V-12")))
+    if succeeded(str(rec["outcome"])):
+        _emit_check(b, pr, rec, "none")
     else:
-        effect = "stunned_knockdown"
-    _emit_check(b, pr, rec, effect)
+        _emit_check(b, pr, rec, "neck_severed" if pr.options.get("fatal") else "severed",  # V-13: the neck
+                    effect_args={"location": str(pr.options["location"])})
+
+
+def _heart_attack(b: Batch, pr: Prompt) -> None:
+    """V-44 / A-46: fail: a minor heart attack, by 4+ (or critically) a major one (each rolls its own
+    damage, 2d or 6d x LS), by 8+ a fatal one."""
+    assert pr.combatant is not None
+    modifier = int(pr.options.get("modifier", 0))
+    mods = [Mod(modifier, "heart wound of 2 or 3 x HPmax", "V-44")] if modifier else []
+    rec = _check(b, pr, "HT", b.sheet(pr.combatant).ht, mods, "V-44")
+    outcome = str(rec["outcome"])
+    failed_by = 0 if succeeded(outcome) else max(1, -int(rec["margin"]))
+    kind = wounds.heart_attack(failed_by, outcome == "critical failure")
+    roll = b.policy.heart_attack_damage(kind)
+    if kind == "none":
+        _emit_check(b, pr, rec, "none")
+    elif roll is None:  # fatal
+        _emit_check(b, pr, rec, "dead", heart_attack=kind)
+    else:
+        _emit_check(b, pr, rec, "none", heart_attack=kind,
+                    opens=[roll_prompt(pr.combatant, "heart_attack_damage",
+                                       f"{b.name(pr.combatant)}'s {kind} heart attack: {roll.dice}d damage (V-44)",
+                                       count=roll.dice, sides=6, heart_attack=kind)])
+
+
+def _heart_attack_damage(b: Batch, pr: Prompt) -> None:
+    """V-44: the heart attack's own damage (2d or 6d x LS), applied as an injury."""
+    assert pr.combatant is not None
+    kind = str(pr.options["heart_attack"])
+    roll = b.policy.heart_attack_damage(kind)
+    assert roll is not None
+    faces = b.roll(roll.dice, 6, "heart attack damage")
+    injury = int(sum(faces) * roll.scale)
+    b.emit("heart_attack_rolled", {"combatant": pr.combatant, "kind": kind, "dice": list(faces), "injury": injury,
+                                   "rule": "V-44"}, answers=pr.id)
+    if injury > 0:
+        attacks.apply_injury(b, pr.combatant, injury, f"a {kind} heart attack (V-44)")
+
+
+def _shock_roll(effect: str) -> Callable[[Batch, Prompt], None]:
+    """V-19 / V-22: a HT roll against a shock effect, with V-08's Will - IQ modifier; failing it
+    stuns or knocks out."""
+    def roll(b: Batch, pr: Prompt) -> None:
+        assert pr.combatant is not None
+        sheet = b.sheet(pr.combatant)
+        rec = _check(b, pr, "HT", sheet.ht, b.policy.shock_roll_mods(sheet.will_score, sheet.iq),
+                     str(pr.options["rule"]))
+        _emit_check(b, pr, rec, "none" if succeeded(str(rec["outcome"])) else effect)
+    return roll
 
 
 def _stun_recovery(b: Batch, pr: Prompt) -> None:
@@ -158,6 +216,11 @@ _ROLLS: dict[str, Callable[[Batch, Prompt], None]] = {
     "consciousness": _consciousness,
     "death_check": _death_check,
     "major_wound": _major_wound,
+    "amputation": _amputation,
+    "shock_stun": _shock_roll("stunned"),
+    "shock_knockout": _shock_roll("unconscious"),
+    "heart_attack": _heart_attack,
+    "heart_attack_damage": _heart_attack_damage,
     "stun_recovery": _stun_recovery,
     "aim_will": _aim_will,
     "concentrate_will": _concentrate_will,

@@ -44,6 +44,8 @@ _ACTION_FIELDS: Mapping[str, Mapping[str, JSON]] = {
     "modifiers": _MODIFIERS,
     "object": {"type": ["object", "null"], "description": "{name, weight} to throw (G-12)"},
     "item": _OPTIONAL_TEXT,
+    "location": {**_OPTIONAL_TEXT, "description": "the hit location aimed at, at its penalty (the fight's "
+                                                  "hit_locations option, A-24)"},
 }
 
 _DENIED_MODIFIERS = "only the GM states circumstance modifiers (G-35); ask the GM, who can add them or adjust afterwards"

@@ -6,9 +6,10 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from combat_server.rules.gurps.gulliver.policy import OFF, Policy
 from combat_server.rules.gurps.sheet import Sheet, Weapon
 from combat_server.rules.gurps.state import Condition
-from combat_server.rules.gurps.tables import ENCUMBRANCE, damage_for_st, parse_dice
+from combat_server.rules.gurps.tables import ENCUMBRANCE, parse_dice
 
 
 def basic_lift(st: int) -> Fraction:
@@ -110,15 +111,15 @@ def block(sheet: Sheet) -> int | None:
     return 3 + sheet.shield_skill // 2 + defence_bonus(sheet)
 
 
-def weapon_damage(sheet: Sheet, weapon: Weapon) -> tuple[int, int]:
-    """The weapon's damage as (dice, adds): thr/sw from the ST table plus adds, or fixed dice."""
+def weapon_damage(sheet: Sheet, weapon: Weapon, policy: Policy = OFF) -> tuple[int, int]:
+    """The weapon's damage as (dice, adds): thr/sw from the fight's ST table (G's, or GULLIVER's
+    V-66 / V-67 through the policy) plus adds, or fixed dice."""
     spec = weapon.damage
-    thr, sw = damage_for_st(sheet.st)
     if spec.startswith("thr"):
-        dice, adds = thr
+        dice, adds = policy.thrust(sheet.st).pair
         rest = spec[3:]
     elif spec.startswith("sw"):
-        dice, adds = sw
+        dice, adds = policy.swing(sheet.st, weapon_lb=weapon.weight).pair
         rest = spec[2:]
     else:
         return parse_dice(spec)

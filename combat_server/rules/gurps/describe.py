@@ -18,6 +18,7 @@ from combat_server.rules.describe import (
 from combat_server.rules.gurps import derived, maneuvers
 from combat_server.rules.gurps.attacks import defense_options
 from combat_server.rules.gurps.batch import Batch
+from combat_server.rules.gurps.gulliver.policy import Policy, fight_policy
 from combat_server.rules.gurps.presentation import card
 from combat_server.rules.gurps.sheet import Sheet, Weapon
 from combat_server.rules.gurps.state import Combat, Condition
@@ -102,7 +103,7 @@ def describe(ruleset: Ruleset, state: FightState, viewer: Viewer) -> Description
     badges: list[Badge] = []
     summaries: list[Summary] = []
     for cid, c in state.combatants.items():
-        c_bars, c_badges, c_summary = _combatant_parts(c, sees(cid))
+        c_bars, c_badges, c_summary = _combatant_parts(c, sees(cid), fight_policy(state.options))
         bars.extend(c_bars)
         badges.extend(c_badges)
         summaries.append(c_summary)
@@ -116,9 +117,9 @@ def describe(ruleset: Ruleset, state: FightState, viewer: Viewer) -> Description
 # so a hit is an identity check; the results are the same objects, so an encoder may
 # cache their text too (rules/describe.py: encode).
 _MEMO_LIMIT = 4096
-_PARTS: dict[tuple[int, bool], tuple[Combatant, tuple[tuple[Bar, ...], tuple[Badge, ...], Summary]]] = {}
+_PARTS: dict[tuple[int, bool], tuple[Combatant, Policy, tuple[tuple[Bar, ...], tuple[Badge, ...], Summary]]] = {}
 _ACTIONS: dict[tuple[Any, ...], tuple[Sheet, tuple[Action, ...]]] = {}
-_WEAPON_CHOICES: dict[int, tuple[Sheet, dict[str, Choice]]] = {}
+_WEAPON_CHOICES: dict[int, tuple[Sheet, Policy, dict[str, Choice]]] = {}
 _UNHURT: dict[int, tuple[Sheet, int, int]] = {}
 _FRIGHT: dict[tuple[Choice, ...], Action] = {}
 
@@ -129,12 +130,13 @@ def _remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
     memo[key] = value
 
 
-def _combatant_parts(c: Combatant, seen: bool) -> tuple[tuple[Bar, ...], tuple[Badge, ...], Summary]:
+def _combatant_parts(c: Combatant, seen: bool,
+                     policy: Policy) -> tuple[tuple[Bar, ...], tuple[Badge, ...], Summary]:
     hit = _PARTS.get((id(c), seen))
-    if hit is not None and hit[0] is c:
-        return hit[1]
-    parts = (tuple(_bars(c)) if seen else (), tuple(_badges(c, seen)), Summary(c.id, _summary(c, seen)))
-    _remember(_PARTS, (id(c), seen), (c, parts))
+    if hit is not None and hit[0] is c and hit[1] is policy:
+        return hit[2]
+    parts = (tuple(_bars(c)) if seen else (), tuple(_badges(c, seen)), Summary(c.id, _summary(c, seen, policy)))
+    _remember(_PARTS, (id(c), seen), (c, policy, parts))
     return parts
 
 
@@ -149,24 +151,26 @@ def _foes(state: FightState, cid: str) -> tuple[Choice, ...]:
     return tuple(Choice(c.id, f"{c.name} ({c.side.upper()})") for c in others)
 
 
-def _weapon_choice(sheet: Sheet, w: Weapon, cond: Condition | None = None) -> Choice:
+def _weapon_choice(sheet: Sheet, w: Weapon, policy: Policy, cond: Condition | None = None) -> Choice:
     hit = _WEAPON_CHOICES.get(id(sheet))
-    if hit is None or hit[0] is not sheet:
+    if hit is None or hit[0] is not sheet or hit[1] is not policy:
         choices = {}
         for weapon in sheet.all_weapons():
-            choices[weapon.name] = Choice(weapon.name, f"{weapon.name} (skill {weapon.skill}, {_damage_text(sheet, weapon)})")
-        hit = (sheet, choices)
+            choices[weapon.name] = Choice(weapon.name, f"{weapon.name} (skill {weapon.skill}, "
+                                                       f"{_damage_text(sheet, weapon, policy)})")
+        hit = (sheet, policy, choices)
         _remember(_WEAPON_CHOICES, id(sheet), hit)
-    choice = hit[1][w.name]
+    choice = hit[2][w.name]
     left = maneuvers.shots_left(cond, w) if cond is not None else None
     if left is None:
         return choice
     return Choice(choice.value, f"{choice.label[:-1]}, {left}/{w.shots} shots)")
 
 
-def _damage_text(sheet: Sheet, w: Weapon) -> str:
-    """``sw+1 = 1d+3 cut``: an ST-based weapon's formula with what it comes to at the sheet's ST."""
-    dice = format_dice(*derived.weapon_damage(sheet, w))
+def _damage_text(sheet: Sheet, w: Weapon, policy: Policy) -> str:
+    """``sw+1 = 1d+3 cut``: an ST-based weapon's formula with what it comes to at the sheet's ST
+    (on the fight's ST table, V-66 / V-67)."""
+    dice = format_dice(*derived.weapon_damage(sheet, w, policy))
     formula = f"{w.damage} = " if w.damage.startswith(("thr", "sw")) else ""
     return f"{formula}{dice} {w.damage_type}"
 
@@ -186,12 +190,21 @@ def _attack_fields(state: FightState, cid: str, weapons: Iterable[Weapon], rule:
     cond = state.combatants[cid].condition
     weapons = tuple(w for w in weapons if maneuvers.loaded(cond, w))  # an empty weapon cannot attack (G-33)
     far = tuple(w.name for w in weapons if w.kind in ("ranged", "thrown"))
+    policy = fight_policy(state.options)
     fields = [Field("target", "choice", "Target", "Whom to strike.", rule, True, _foes(state, cid)),
               Field("weapon", "choice", "Weapon", "A ready weapon (G-33).", rule, True,
-                    tuple(_weapon_choice(sheet, w, cond) for w in weapons), default=weapons[0].name if weapons else None)]
+                    tuple(_weapon_choice(sheet, w, policy, cond) for w in weapons),
+                    default=weapons[0].name if weapons else None)]
     if far:
         fields.append(Field("range", "integer", "Range (yards)", "Distance to the target: range penalties (G-35).",
                             "G-35", False, default=1, minimum=0, maximum=100000, when={"weapon": far}))
+    aimable = policy.aimable()
+    if aimable:  # GULLIVER hit locations (A-24): aim at one at its penalty, or let 3d pick it
+        fields.append(Field("location", "choice", "Hit location",
+                            "Aim at a location at its penalty, or leave it to a 3d roll on the table (A-24).", "A-24",
+                            False, (Choice(None, "roll 3d"),) + tuple(
+                                Choice(loc.name, f"{loc.name} ({loc.penalty:+d})" if loc.penalty else loc.name)
+                                for loc in aimable)))
     return fields
 
 
@@ -493,6 +506,11 @@ def _badges(c: Combatant, seen: bool) -> list[Badge]:
             out.append(Badge(cid, "reeling", "warn", "G-43", "while HP is below a third"))
         if derived.tired(c.sheet, cond):
             out.append(Badge(cid, "tired", "warn", "G-51", "while FP is below a third"))
+    for where in cond.severed:  # GULLIVER (visible condition, like a posture)
+        out.append(Badge(cid, f"{where} severed", "bad", "V-12", "for good"))
+    for where in cond.crippled:
+        if where not in cond.severed:
+            out.append(Badge(cid, f"{where} crippled", "bad", "V-11", "until healed"))
     if cond.posture != "standing":
         out.append(Badge(cid, _human(cond.posture), "info", "G-26", "until it changes posture"))
     if cond.maneuver and not cond.dead and not cond.unconscious:
@@ -522,7 +540,7 @@ def _badges(c: Combatant, seen: bool) -> list[Badge]:
     return out
 
 
-def _summary(c: Combatant, seen: bool) -> str:
+def _summary(c: Combatant, seen: bool, policy: Policy) -> str:
     cond: Condition = c.condition
     words = [w for w, on in (("dead", cond.dead), ("unconscious", cond.unconscious and not cond.dead),
                              ("collapsed", cond.collapsed), ("stunned", cond.stunned)) if on]
@@ -534,7 +552,7 @@ def _summary(c: Combatant, seen: bool) -> str:
     sheet = c.sheet
     move, dodge = _move_dodge(sheet, cond)
     numbers = f"HP {cond.hp}/{sheet.hp_max}, FP {cond.fp}/{sheet.fp_max}, Move {move}, Dodge {dodge}"
-    weapons = [f"{w.name} {w.skill}, {format_dice(*derived.weapon_damage(sheet, w))}"
+    weapons = [f"{w.name} {w.skill}, {format_dice(*derived.weapon_damage(sheet, w, policy))}"
                + (f", {maneuvers.shots_left(cond, w)}/{w.shots} shots" if w.counts_shots else "")
                for w in sheet.weapons]
     return (f"{head}: {numbers}" + (" · " + "; ".join(weapons) if weapons else "")

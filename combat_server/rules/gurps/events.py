@@ -69,6 +69,7 @@ class AttackRolled:
     unready: bool = False
     attack_done: bool = False
     no_defense: str = ""
+    location: Obj | None = None  # A-24 (GULLIVER hit locations): {name, aimed, penalty | dice, total, rule}
 
 
 @attrs.frozen
@@ -131,6 +132,44 @@ class DamageRolled:
     half_damage: bool = False
     max_damage: bool = False
     attack_done: bool = False
+    location: str = ""  # A-24: the hit location, with the fight's hit_locations option
+    # GULLIVER steps (issue #11, attacks.gulliver_steps), present only when one did something:
+    damage_table: str = ""  # V-66 / V-67: the ST table the weapon's dice came from
+    toughness: Obj | None = None  # V-63: {value, absorbed, before, rule}
+    blowthrough: Obj | None = None  # V-05 / V-06: {cap, before, rule}
+
+
+@attrs.frozen
+class LimbCrippled:
+    """V-11 (GULLIVER, with hit locations): a blow over the location's share of HPmax cripples it;
+    the HP past the crippling amount are lost, not taken."""
+
+    combatant: str
+    location: str
+    blow: int
+    taken: int
+    threshold: str
+    rule: str
+
+
+@attrs.frozen
+class LimbSevered:
+    """V-12 (GULLIVER): a cutting blow over four times the crippling amount cuts the limb off."""
+
+    combatant: str
+    location: str
+    rule: str
+    fatal: bool = False  # V-13: beheaded, or the neck broken
+
+
+@attrs.frozen
+class ShockEffect:
+    """V-19 / V-22 (GULLIVER's damage-and-shock system): one blow's shock stuns or knocks out outright."""
+
+    combatant: str
+    effect: str  # stunned | unconscious
+    points: str
+    rule: str
 
 
 @attrs.frozen
@@ -161,6 +200,18 @@ class CheckRolled:
     dice: list[int] = attrs.field(factory=list)
     margin: int = 0
     turns: int = 0
+    heart_attack: str = ""  # V-44 (GULLIVER): minor | major | fatal, after a failed heart-attack roll
+
+
+@attrs.frozen
+class HeartAttackRolled:
+    """V-44 (GULLIVER): a minor (2d) or major (6d) heart attack's own damage, times LS."""
+
+    combatant: str
+    kind: str
+    dice: list[int]
+    injury: int
+    rule: str
 
 
 @attrs.frozen
@@ -301,7 +352,8 @@ ATTACK_SECRETS = ("effective", "margin", "damage_dice", "damage_adds")
 
 #: Condition fields anyone at the table can see on a hidden combatant (posture, stunned, down, dead,
 #: the maneuver it visibly took).
-VISIBLE_CONDITION = ("posture", "stunned", "unconscious", "dead", "collapsed", "maneuver", "maneuver_option")
+VISIBLE_CONDITION = ("posture", "stunned", "unconscious", "dead", "collapsed", "maneuver", "maneuver_option",
+                     "crippled", "severed")
 #: The fight's pending attack, as a hidden attacker's foe may see it.
 COMBAT_SECRETS = (Secret("attack.attacker", ATTACK_SECRETS, within="attack"),)
 #: What a prompt about a hidden combatant says instead of its own text (which may name its numbers).
@@ -328,7 +380,14 @@ EVENTS = EventRegistry(
               roller="combatant"),
     EventSpec("damage_rolled", DamageRolled, on_payload(apply._damage_rolled), explain._damage_rolled,
               secrets=(Secret("attacker", ("adds", "modifiers", "basic")),
-                       Secret("target", ("dr", "penetrating", "multiplier", "injury")))),
+                       Secret("target", ("dr", "penetrating", "multiplier", "injury", "toughness", "blowthrough")))),
+    EventSpec("limb_crippled", LimbCrippled, on_payload(apply._limb_crippled), explain._limb_crippled,
+              secrets=(Secret("combatant", ("blow", "taken", "threshold")),)),
+    EventSpec("limb_severed", LimbSevered, on_payload(apply._limb_severed), explain._limb_severed),
+    EventSpec("heart_attack_rolled", HeartAttackRolled, on_payload(apply._noop), explain._heart_attack_rolled,
+              secrets=(Secret("combatant", ("injury",)),)),
+    EventSpec("shock_effect", ShockEffect, on_payload(apply._shock_effect), explain._shock_effect,
+              secrets=(Secret("combatant", ("points",)),)),
     EventSpec("injury_applied", InjuryApplied, on_payload(apply._injury_applied), explain._injury_applied,
               secrets=(Secret("combatant", ("injury", "hp_before", "hp_after", "hp_max", "shock_added",
                                             "shock_pending")),)),

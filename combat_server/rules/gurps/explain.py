@@ -6,6 +6,10 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from combat_server.rules.gurps import derived
+from combat_server.rules.gurps.gulliver import death
+from combat_server.rules.gurps.gulliver.exact import exact_text
+from combat_server.rules.gurps.gulliver.options import cite
+from combat_server.rules.gurps.gulliver.policy import Policy, fight_policy
 from combat_server.rules.gurps.sheet import Sheet
 from combat_server.rules.gurps.state import Condition
 from combat_server.rules.gurps.tables import ENCUMBRANCE_NAMES, format_dice
@@ -45,6 +49,10 @@ _PURPOSES = {
     "concentrate_will": "to keep concentrating",
     "fright": "for a Fright Check",
     "fatigue_will": "to act at 0 FP or below",
+    "amputation": "against losing the limb (V-12, V-13)",
+    "heart_attack": "against a heart attack (V-44)",
+    "shock_stun": "against stun from shock (V-19)",
+    "shock_knockout": "against knockout from shock (V-22)",
 }
 _EFFECTS = {
     "none": "",
@@ -52,6 +60,10 @@ _EFFECTS = {
     "dead": "dies",
     "stunned_knockdown": "is stunned and knocked down (A-24)",
     "stun_ends": "shakes off the stun at the end of this turn (G-48)",
+    "knockdown": "is knocked down (V-10 (in place of G-46))",
+    "stunned": "is stunned (V-19)",
+    "severed": "loses the limb: it is severed (V-12)",
+    "neck_severed": "dies: the neck is severed or broken (V-13)",
     "collapsed": "collapses from fatigue until FP is positive again (G-51)",
     "aim_lost": "loses the aim (G-21)",
     "concentration_broken": "loses concentration; the task starts over (G-27)",
@@ -84,8 +96,9 @@ def _turn_started(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str
     if p.get("shock") and p["combatant"] not in h:
         text += f" Shock -{p['shock']} to DX and IQ-based rolls this turn (G-47)."
     if p.get("opens"):
-        text += (" HT roll to stay conscious (G-44)." if p["combatant"] in h
-                 else " At 0 HP or below: HT roll to stay conscious (G-44).")
+        rule = cite(str(p["opens"][0]["options"].get("rule", "G-44")))  # V-14 with the GULLIVER option
+        text += (f" HT roll to stay conscious ({rule})." if p["combatant"] in h
+                 else f" At 0 HP or below: HT roll to stay conscious ({rule}).")
     return text
 
 
@@ -138,6 +151,12 @@ def _attack_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> st
         text += " A roll of 3 does maximum damage (G-36)."
     if a.get("hits", 1) > 1:
         text += f" {a['hits']} hits (rapid fire)."
+    where = p.get("location")
+    if where and where.get("aimed"):
+        text += f" Aimed at the {where['name']} ({where['rule']})."
+    elif where:
+        text += (f" Hit location: 3d [{', '.join(str(d) for d in where['dice'])}] = {where['total']}, "
+                 f"the {where['name']} ({where['rule']}).")
     return text
 
 
@@ -175,12 +194,12 @@ def _damage_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> st
     dice = ", ".join(str(d) for d in p["dice"])
     half = ", halved at 1/2D (A-17)" if p.get("half_damage") else ""
     adds = f" {p['adds']:+d}" if p["adds"] else ""
-    mods = "".join(f" {m['value']:+d} {m['reason']} ({m['rule']})" for m in p.get("modifiers", []))
+    mods = "".join(f" {m['value']:+d} {m['reason']} ({cite(m['rule'])})" for m in p.get("modifiers", []))
     if p["attacker"] in h or p["target"] in h:
         if p["attacker"] in h:  # the hidden attacker's adds and modifiers would give its ST and skill away
             adds = mods = ""
         how = "maximum damage (G-36)" if p.get("max_damage") else f"[{dice}]{adds}{mods}"
-        text = f"{p['weapon']} damage {how}{half}"
+        text = f"{p['weapon']} damage{_where(p)} {how}{half}"
         if p["attacker"] not in h:
             text += f" = {p['basic']} basic"
         if p["target"] in h:
@@ -188,13 +207,65 @@ def _damage_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> st
         return (text + f"; DR {p['dr']} -> {p['penetrating']} penetrating (G-42)"
                 + (f"; injury {p['injury']} (G-42, A-20)." if p["penetrating"] > 0 else "; nothing gets through."))
     how = "maximum damage (G-36)" if p.get("max_damage") else f"[{dice}]{adds}{mods}"
-    text = (f"{p['weapon']} damage {how} = {p['basic']} basic{half}; DR {p['dr']} -> {p['penetrating']} penetrating "
-            f"(G-42)")
+    text = (f"{p['weapon']} damage{_where(p)} {how}{_table(p)} = {p['basic']} basic{half}; DR {p['dr']} -> "
+            f"{p['penetrating']} penetrating (G-42)")
     if p["penetrating"] > 0:
-        text += f"; x{p['multiplier']} {p['damage_type']} -> injury {p['injury']} (G-42, A-20)."
+        text += f"; x{p['multiplier']} {p['damage_type']} -> {_gulliver_wound(p)}injury {p['injury']} (G-42, A-20)."
     else:
         text += "; nothing gets through."
     return text
+
+
+def _where(p: Mapping[str, Any]) -> str:
+    """The hit location, when the fight uses them (A-24); nothing for the default torso."""
+    return f" to the {p['location']} (A-24)" if p.get("location") else ""
+
+
+def _table(p: Mapping[str, Any]) -> str:
+    """GULLIVER's ST table, when it gave the weapon its dice (V-66, V-67)."""
+    table = p.get("damage_table")
+    return f" (dice from the {'thrust' if table == 'V-66' else 'swing'} of {cite(table)})" if table else ""
+
+
+def _gulliver_wound(p: Mapping[str, Any]) -> str:
+    """The wound's GULLIVER steps between the multiplier and the injury: Toughness (V-63), the
+    blowthrough cap (V-05, V-06); nothing when the fight uses neither."""
+    text = ""
+    t = p.get("toughness")
+    if t:
+        text += f"{t['before']}, less Toughness {t['absorbed']} of {t['value']} ({cite(t['rule'])}) -> "
+    cap = p.get("blowthrough")
+    if cap:
+        text += f"{cap['before']}, blowthrough caps it at {cap['cap']} ({cite(cap['rule'])}) -> "
+    return text
+
+
+def _limb_crippled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
+    who = _n(s, p["combatant"])
+    if p["combatant"] in h:
+        return f"{who}'s {p['location']} is crippled ({cite(p['rule'])})."
+    return (f"{who}'s {p['location']} is crippled ({cite(p['rule'])}): the blow of {p['blow']} is over "
+            f"{p['threshold']}; {p['taken']} HP are taken, the rest is lost.")
+
+
+def _limb_severed(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
+    who = _n(s, p["combatant"])
+    if p.get("fatal"):
+        return f"{who}'s {p['location']} is severed or broken: {who} dies ({p['rule']})."
+    return f"{who}'s {p['location']} is severed ({p['rule']})."
+
+
+def _shock_effect(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
+    who = _n(s, p["combatant"])
+    how = "" if p["combatant"] in h else f" by {p['points']} shock"
+    what = "is stunned" if p["effect"] == "stunned" else "is knocked out"
+    return f"{who} {what}{how} ({cite(p['rule'])})."
+
+
+def _heart_attack_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
+    dice = ", ".join(str(d) for d in p["dice"])
+    done = "" if p["combatant"] in h else f" = {p['injury']} HP"
+    return f"{_n(s, p['combatant'])}'s {p['kind']} heart attack does {len(p['dice'])}d [{dice}]{done} ({p['rule']})."
 
 
 def _injury_applied(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
@@ -204,24 +275,36 @@ def _injury_applied(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> s
         if p["major_wound"]:
             text += " Major wound (G-46)."
         if p["death_thresholds"]:
-            text += " HT roll each or die (G-45, A-23)."
+            text += f" HT roll each or die ({_death_rules(p)})."
         if p.get("dead"):
             text += " Dead (G-45)."
         return text
     text = f"{who} loses {p['injury']} HP from {p['source']}: HP {p['hp_before']} -> {p['hp_after']} of {p['hp_max']}."
-    if p["shock_added"]:
+    if p["shock_added"] and p.get("shock_rule") == "V-18":
+        text += (f" Shock -{p['shock_added']} (total -{p['shock_pending']}) to DX and IQ on {who}'s next turn, "
+                 f"scaled to HPmax ({cite('V-18')}, A-37, A-38).")
+    elif p["shock_added"]:
         text += (f" Shock -{min(4, p['shock_added'])} (total -{p['shock_pending']}, capped at -4) to DX and IQ "
                  f"on {who}'s next turn only (G-47).")
     opened = {o["options"].get("purpose") for o in p.get("opens", [])}
     if p["major_wound"]:
         text += f" Major wound: {p['injury']} > HP/2" + (", HT roll (G-46)." if "major_wound" in opened else " (G-46).")
     if p["reeling"] and p["hp_before"] * 3 >= p["hp_max"]:
-        text += " Below 1/3 HP: Move and Dodge halved (G-43)."
+        rule = f"{cite('V-09')}, A-31" if p.get("slowdown_rule") == "V-09" else "G-43"
+        text += f" Below 1/3 HP: Move and Dodge halved ({rule})."
     if p["death_thresholds"]:
-        text += f" Crossed {', '.join(f'-{k}xHP' for k in p['death_thresholds'])}: HT roll each or die (G-45, A-23)."
+        half = p.get("death_rule") == "V-15"
+        steps = ", ".join(f"-{exact_text(death.multiple(k, half))}xHP" for k in p["death_thresholds"])
+        text += f" Crossed {steps}: HT roll each or die ({_death_rules(p)})."
     if p.get("dead"):
-        text += " At -5xHP: dead (G-45)."
+        text += f" At -5xHP: dead ({cite(p.get('death_rule', 'G-45'))})."
     return text
+
+
+def _death_rules(p: Mapping[str, Any]) -> str:
+    """G-45 with A-23, or V-15 with A-36 (GULLIVER's half-HP steps)."""
+    return f"{cite('V-15')}, A-36" if p.get("death_rule") == "V-15" else "G-45, A-23"
+
 
 
 def _check_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
@@ -238,6 +321,8 @@ def _check_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str
         return f"{who} faints for {p['minutes']} minutes: margin {p['margin']} + 1d {p['dice']} (G-18)."
     text = f"{who} rolls {_PURPOSES.get(purpose, purpose)}: {format_record(p['record'], p['combatant'] not in h)}."
     effect = _EFFECTS.get(p.get("effect", "none"), "")
+    if p.get("heart_attack"):
+        text += f" {who} has a {p['heart_attack']} heart attack (V-44)."
     if effect:
         text += f" {who} {effect}."
     return text
@@ -324,19 +409,20 @@ def _character_imported(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) 
     return text
 
 
-_SHEET_VIEWS: dict[int, tuple[Sheet, dict[str, JSON]]] = {}
+_SHEET_VIEWS: dict[int, tuple[Sheet, Policy, dict[str, JSON]]] = {}
 
 
-def _sheet_view(sheet: Sheet) -> dict[str, JSON]:
-    """The numbers that depend on the sheet alone, memoised per (immutable) sheet object:
-    the server asks for a combatant's view after every event that touches it."""
+def _sheet_view(sheet: Sheet, policy: Policy) -> dict[str, JSON]:
+    """The numbers that depend on the sheet (and the fight's ST table, V-66 / V-67) alone,
+    memoised per (immutable) sheet object: the server asks for a combatant's view after every
+    event that touches it."""
     hit = _SHEET_VIEWS.get(id(sheet))
-    if hit is not None and hit[0] is sheet:
-        return hit[1]
+    if hit is not None and hit[0] is sheet and hit[1] is policy:
+        return hit[2]
     el = derived.encumbrance_level(sheet)
     weapons = []
     for w in sheet.all_weapons():
-        d, a = derived.weapon_damage(sheet, w)
+        d, a = derived.weapon_damage(sheet, w, policy)
         weapons.append({"name": w.name, "kind": w.kind, "skill": w.skill, "damage": f"{format_dice(d, a)} {w.damage_type}",
                         "parry": derived.parry(w, sheet), "reach": w.reach, "acc": w.acc, "max_range": w.max_range})
     view: dict[str, JSON] = {
@@ -348,7 +434,7 @@ def _sheet_view(sheet: Sheet) -> dict[str, JSON]:
     }
     if len(_SHEET_VIEWS) > 4096:
         _SHEET_VIEWS.clear()
-    _SHEET_VIEWS[id(sheet)] = (sheet, view)
+    _SHEET_VIEWS[id(sheet)] = (sheet, policy, view)
     return view
 
 
@@ -357,7 +443,7 @@ def combatant_view(state: FightState, cid: str) -> dict[str, JSON]:
     c = state.combatants[cid]
     sheet, cond = c.sheet, c.condition
     assert isinstance(sheet, Sheet) and isinstance(cond, Condition)
-    base = _sheet_view(sheet)
+    base = _sheet_view(sheet, fight_policy(state.options))
     view = {k: v for k, v in base.items() if not k.startswith("_")}
     view.update(
         weapons=[dict(w, ready=w["name"] not in cond.unready) for w in base["weapons"]],

@@ -40,7 +40,7 @@ WAIT_ACTIONS = ("attack", "feint", "all_out_attack", "ready")  # G-34
 #: The fields each maneuver takes besides ``combatant`` and ``maneuver``: any other is refused
 #: (``command/unknown_field``), never dropped (#14). ``posture`` with a maneuver that allows a step
 #: is the kneeling <-> standing switch taken as that step (G-26, ``posture_step``).
-_ATTACK_FIELDS = ("target", "weapon", "range", "target_speed", "yards", "shots", "modifiers")
+_ATTACK_FIELDS = ("target", "weapon", "range", "target_speed", "yards", "shots", "modifiers", "location")
 MANEUVER_FIELDS: dict[str, tuple[str, ...]] = {
     "aim": ("target", "weapon", "yards", "posture"),
     "all_out_attack": ("option", *_ATTACK_FIELDS, "weapon2"),
@@ -58,8 +58,9 @@ MANEUVER_FIELDS: dict[str, tuple[str, ...]] = {
 }
 #: The fields a Wait's action takes when it fires (G-34): the converted maneuver's, without its movement.
 WAIT_ACTION_FIELDS: dict[str, tuple[str, ...]] = {
-    "attack": ("target", "weapon", "range", "target_speed", "shots", "modifiers", "object"),
-    "all_out_attack": ("option", "target", "weapon", "range", "target_speed", "shots", "modifiers", "weapon2"),
+    "attack": ("target", "weapon", "range", "target_speed", "shots", "modifiers", "object", "location"),
+    "all_out_attack": ("option", "target", "weapon", "range", "target_speed", "shots", "modifiers", "weapon2",
+                       "location"),
     "feint": ("target", "weapon"),
     "ready": ("weapon", "item"),
 }
@@ -378,6 +379,7 @@ def _wait(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any
 
 def _attack_like(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[str, Any]) -> None:
     target = _target(b, cid, args)
+    aimed = attacks.aimed_location(b, target, _str(args, "location", required=False) or None)
     obj = args.get("object")
     range_yards = _int(args, "range", 0, 0, 100000)
     if obj is not None:
@@ -439,7 +441,7 @@ def _attack_like(b: Batch, cid: str, maneuver: str, option: str, args: Mapping[s
     attacks.roll_attack(b, cid, target, weapon, maneuver, option, range_yards=range_yards,
                         target_speed=_int(args, "target_speed", 0, 0, 10000),
                         extra=attacks.extra_mods(args.get("modifiers")), remaining=remaining,
-                        next_weapon=next_weapon, shots=shots, thrown_object=obj is not None)
+                        next_weapon=next_weapon, shots=shots, thrown_object=obj is not None, aimed=aimed)
 
 
 def _refuse_inapplicable(args: Mapping[str, Any], weapon: Weapon, option: str, throwing: bool) -> None:

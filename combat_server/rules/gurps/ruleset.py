@@ -16,6 +16,7 @@ from combat_server.rules.gurps.presentation import ADJUST_FIELDS, QUIET_EVENTS
 from combat_server.rules.gurps.turns import settle, start_combat
 from combat_server.rules.gurps.sheet import Sheet
 from combat_server.rules.gurps.demo import DEMO
+from combat_server.rules.gurps.gulliver.options import OFFERED as GULLIVER_OFFERED
 from combat_server.rules.gurps.rule_texts import RULE_TEXTS
 from combat_server.rules.gurps.sheet_schema import sheet_schema
 from combat_server.rules.gurps.state import Combat, Condition
@@ -58,7 +59,7 @@ class GurpsRuleset(Ruleset[Sheet, Condition, Combat]):
         OptionSpec("generic_criticals", "boolean", True, label="Criticals on other rolls", rules=("G-01", "A-03"),
                    group="Rolls",
                    help="Rolls other than attacks and defences can succeed or fail critically; off: plain pass or fail."),
-    )
+    ) + GULLIVER_OFFERED  # issue #11: the GULLIVER switches wired so far (gulliver/options.py WIRED)
     commands: ClassVar[Mapping[str, CommandSpec]] = COMMANDS
     demo: ClassVar[Mapping[str, JSON] | None] = DEMO
     rule_texts: ClassVar[Mapping[str, RuleText]] = RULE_TEXTS

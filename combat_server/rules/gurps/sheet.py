@@ -9,7 +9,8 @@ from typing import Any, Mapping
 import attrs
 
 from combat_server.errors import reject
-from combat_server.rules.gurps.state import NEW_COMBAT_FIELDS, NEW_CONDITION_FIELDS, Combat, Condition
+from combat_server.rules.gurps.state import (NEW_ATTACK_FIELDS, NEW_COMBAT_FIELDS, NEW_CONDITION_FIELDS, Attack, Combat,
+                                             Condition)
 from combat_server.rules.gurps.tables import DAMAGE_TYPES, parse_dice
 from combat_server.rules.model import JSON
 
@@ -327,6 +328,8 @@ def _unstructure_hooks() -> None:
         {f.name: conv.unstructure(getattr(s, f.name)) for f in attrs.fields(Sheet)}, _NEW_SHEET_FIELDS))
     conv.register_unstructure_hook(Combat, lambda c: _drop_defaults(
         {f.name: conv.unstructure(getattr(c, f.name)) for f in attrs.fields(Combat)}, NEW_COMBAT_FIELDS))
+    conv.register_unstructure_hook(Attack, lambda a: _drop_defaults(
+        {f.name: conv.unstructure(getattr(a, f.name)) for f in attrs.fields(Attack)}, NEW_ATTACK_FIELDS))
     conv.register_unstructure_hook(Condition, lambda c: _drop_defaults(
         {f.name: conv.unstructure(getattr(c, f.name)) for f in attrs.fields(Condition)}, NEW_CONDITION_FIELDS))
 

@@ -56,11 +56,13 @@ class Condition:
     wait_option: str = ""  # G-34: the All-Out Attack option declared with the Wait
     wait_range: int = 0  # G-34: yards to the zone a ranged Wait covers
     wait_item: str = ""  # G-34: what a Wait that converts to Ready readies
+    crippled: tuple[str, ...] = ()  # V-11 (GULLIVER): hit locations crippled by a single heavy blow
+    severed: tuple[str, ...] = ()  # V-12 (GULLIVER): limbs cut off
 
 
 #: Condition fields added after fights were stored, with their defaults (see sheet._unstructure_hooks).
 NEW_CONDITION_FIELDS = {"concentrate_left": 0, "ammo_used": {}, "reload_progress": {}, "wait_option": "",
-                        "wait_range": 0, "wait_item": ""}
+                        "wait_range": 0, "wait_item": "", "crippled": (), "severed": ()}
 
 
 @attrs.frozen
@@ -92,6 +94,20 @@ class Attack:
     half_damage: bool = False  # A-17: at or beyond 1/2D
     counter: bool = False  # G-41: the parry counter-blow on an unarmed attacker
     next_weapon: str = ""  # AOA Double: the weapon of the second attack
+    location: str = ""  # A-24 / A-63 (GULLIVER hit locations): where the blow lands, aimed or rolled; "": torso
+
+
+#: Attack fields added after fights were stored (#11): left out of payloads and states at their default.
+NEW_ATTACK_FIELDS = {"location": ""}
+
+
+def attack_json(attack: Attack) -> dict[str, Any]:
+    """An attack as its events carry it, without the fields added later at their defaults."""
+    data = attrs.asdict(attack)
+    for key, default in NEW_ATTACK_FIELDS.items():
+        if data.get(key) == default:
+            del data[key]
+    return data
 
 
 @attrs.frozen

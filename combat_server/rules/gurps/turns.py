@@ -23,6 +23,7 @@ from typing import Any, Mapping
 from combat_server.errors import reject
 from combat_server.rules.gurps import derived, maneuvers
 from combat_server.rules.gurps.batch import Batch
+from combat_server.rules.gurps.gulliver.options import cite, rule_option
 from combat_server.rules.kit.prompts import roll_prompt
 from combat_server.rules.kit.turns import FixedOrder
 from combat_server.rules.gurps.injury import SHOCK_CAP
@@ -178,10 +179,12 @@ def _start_next(b: Batch) -> bool:
         return False
     cid = turn.combatant
     cond = b.cond(cid)
-    shock = min(SHOCK_CAP, cond.shock_pending)
+    shock = b.policy.pending_shock(0, cond.shock_pending)  # G-47's cap of 4; none under V-18 (A-37)
     opens = []
     if cond.hp <= 0 and cond.ht_rolls_at_zero:
+        rule = b.policy.consciousness_rule()  # G-44, or V-14 (the same roll, cited as GULLIVER's)
         opens.append(roll_prompt(cid, "consciousness",
-                                 f"{b.name(cid)} is at {cond.hp} HP: HT roll to stay conscious (G-44)"))
+                                 f"{b.name(cid)} is at {cond.hp} HP: HT roll to stay conscious ({cite(rule)})",
+                                 **rule_option(rule, "G-44")))
     b.emit("turn_started", {"combatant": cid, "round": turn.round, "index": turn.index, "shock": shock}, opens=opens)
     return True

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from combat_server.errors import Rejected
-from combat_server.rules.gurps.gulliver.options import OPTION_FOR_RULE, OPTION_SPECS, READINGS, SWITCHES, cite
+from combat_server.rules.gurps.gulliver.options import OPTION_FOR_RULE, OPTION_SPECS, READINGS, SWITCHES, WIRED, cite
 from combat_server.rules.gurps.gulliver.policy import FIELDS
 from combat_server.rules.gurps.ruleset import GurpsRuleset
 from combat_server.rules.options import check_specs, validate
@@ -76,9 +76,18 @@ def test_each_option_explains_itself_for_the_form(spec: Any) -> None:
 
 
 def test_names_do_not_clash_with_the_gurps_options() -> None:
-    """The specs will be merged into the gurps ruleset's: no name may be taken twice."""
-    assert not {s.name for s in OPTION_SPECS} & {s.name for s in GurpsRuleset.option_specs}
-    check_specs("gurps+gulliver", GurpsRuleset.option_specs + OPTION_SPECS)
+    """The specs are merged into the gurps ruleset's: no name may be taken twice."""
+    own = tuple(s for s in GurpsRuleset.option_specs if s not in OPTION_SPECS)
+    assert not {s.name for s in OPTION_SPECS} & {s.name for s in own}
+    check_specs("gurps+gulliver", own + OPTION_SPECS)
+
+
+def test_the_ruleset_offers_exactly_the_wired_options() -> None:
+    """Issue #11, second step: an option reaches the create-fight form only once it is wired
+    (``WIRED``, each tested through the engine in test_wired_*.py); the rest stay in the pure layer."""
+    offered = [s.name for s in GurpsRuleset.option_specs if s in OPTION_SPECS]
+    assert offered == [s.name for s in OPTION_SPECS if s.name in WIRED]
+    assert set(WIRED) <= {s.name for s in OPTION_SPECS}
 
 
 def test_v53_and_v54_exclude_each_other() -> None:

@@ -18,6 +18,7 @@ from typing import Mapping
 import attrs
 
 from combat_server.rules.gurps.gulliver import damage_tables as tables
+from combat_server.rules.gurps.gulliver.exact import exact_text
 from combat_server.rules.gurps.gulliver.blowthrough import Projectile, capped_injury
 from combat_server.rules.gurps.gulliver.locations import Location
 from combat_server.rules.gurps.gulliver.options import cite
@@ -112,9 +113,6 @@ class Outcome:
     steps: tuple[Step, ...]
 
 
-def _text(value: Number) -> str:
-    value = Fraction(value)
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
 def resolve(p: Policy, hit: Hit, target: Target) -> Outcome:
@@ -130,36 +128,36 @@ def resolve(p: Policy, hit: Hit, target: Target) -> Outcome:
     if bonus is not None:
         mods.append(bonus)
     basic = p.blow_damage(hit.rolled + sum(m.value for m in mods), hit.roll, target.hp_max)
-    steps.append(Step(_text(basic), f"damage {hit.roll.text()}" + "".join(f" {m.value:+d} ({m.reason})" for m in mods),
+    steps.append(Step(exact_text(basic), f"damage {hit.roll.text()}" + "".join(f" {m.value:+d} ({m.reason})" for m in mods),
                       "V-03" if hit.roll.scale != 1 else "G-42"))
     exact = p.keeps_fractions(target.hp_max)
     if hit.half_damage:
         basic = basic / 2 if exact else Fraction(math.floor(basic / 2))
-        steps.append(Step(_text(basic), "halved at 1/2D range or beyond", "A-17"))
+        steps.append(Step(exact_text(basic), "halved at 1/2D range or beyond", "A-17"))
     twist = p.twist_ignores_dr(hit.past_skull_dr)
     dr = 0 if twist else p.location_dr(where, target.dr, target.dr_locations)
     penetrating = max(Fraction(0), basic - dr)
-    steps.append(Step(_text(penetrating), "a twist past the skull ignores DR" if twist else f"less DR {dr}",
+    steps.append(Step(exact_text(penetrating), "a twist past the skull ignores DR" if twist else f"less DR {dr}",
                       "V-59" if twist else "G-42"))
     injury = p.injury(penetrating, hit.damage_type, basic_set=hit.basic_set, where=where, st=target.st, scale=scale,
                       exact=exact)
-    steps.append(Step(_text(injury.before_toughness), f"x{_text(injury.multiplier)} {hit.damage_type} at the {where.name}",
+    steps.append(Step(exact_text(injury.before_toughness), f"x{exact_text(injury.multiplier)} {hit.damage_type} at the {where.name}",
                       "G-42"))
     if injury.absorbed:
-        steps.append(Step(_text(injury.hp), f"less Toughness {injury.absorbed} of {injury.toughness}", "V-63"))
+        steps.append(Step(exact_text(injury.hp), f"less Toughness {injury.absorbed} of {injury.toughness}", "V-63"))
     wound: Number = injury.hp
     cap = p.blowthrough_cap(Projectile(hit.damage_type, hit.beam, hit.large_calibre, hit.hollow_point),
                             target.hp_max, scale, where)
     if cap is not None and wound > cap:
         wound = capped_injury(wound, cap)
-        steps.append(Step(_text(wound), f"blowthrough cap {_text(cap)}", "V-07" if p.blowthrough_modifiers else "V-05"))
+        steps.append(Step(exact_text(wound), f"blowthrough cap {exact_text(cap)}", "V-07" if p.blowthrough_modifiers else "V-05"))
     split = p.split_factor(scale, target.hp_max, where)
     if split != 1:
         wound = wound * split if exact else math.floor(wound * split)
-        steps.append(Step(_text(wound), f"x{_text(split)} on the other body half", "V-04"))
+        steps.append(Step(exact_text(wound), f"x{exact_text(split)} on the other body half", "V-04"))
     maiming = p.maim(wound, where, target.hp_max, hit.damage_type)
     if maiming.crippled:
-        steps.append(Step(_text(maiming.taken), f"{where.name} crippled: the excess is lost",
+        steps.append(Step(exact_text(maiming.taken), f"{where.name} crippled: the excess is lost",
                           "V-13" if maiming.neck else "V-11"))
     shock = p.shock(attrs.evolve(injury, hp=wound), target.hp_max, where=where, maiming=maiming,
                     gm_factors=hit.gm_shock, direct=hit.direct_shock, high_pain_threshold=target.high_pain_threshold)

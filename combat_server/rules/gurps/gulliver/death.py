@@ -25,6 +25,11 @@ def schedule(hp_max: Number, half_steps: bool, zone: Fraction = Fraction(1)) -> 
     return tuple(-s * hp_max * zone for s in steps), -AUTOMATIC_DEATH * hp_max * zone
 
 
+def multiple(k: int, half_steps: bool) -> Fraction:
+    """The k-th death check's threshold as a multiple of -HPmax: G-45 k; V-15 (k + 1) / 2."""
+    return Fraction(k + 1, 2) if half_steps else Fraction(k)
+
+
 def crossed(new_hp: Number, hp_max: Number, already: int, half_steps: bool,
             zone: Fraction = Fraction(1)) -> tuple[list[int], bool]:
     """A-23 / A-36: the thresholds (1-based) beyond ``already`` that HP has reached (one roll

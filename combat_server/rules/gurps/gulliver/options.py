@@ -5,10 +5,12 @@ the catalogue leaves to the GM, each defaulting to the catalogue's proposal.
 Why ``requires`` and not silent implication: a GM who ticks "amputation" without
 "crippled limbs" has asked for something the rules cannot do (V-12 measures from
 V-11's amounts), so validation says so naming both options instead of guessing.
-Not attached to the gurps ruleset yet (issue #11, first step)."""
+Only the ``OFFERED`` ones are attached to the gurps ruleset: those already wired through
+its decide and apply (issue #11, second step)."""
 
 from __future__ import annotations
 
+from combat_server.rules.model import JSON
 from combat_server.rules.options import OptionSpec, check_specs
 
 DAMAGE = "GULLIVER: damage"
@@ -210,6 +212,28 @@ REPLACES: dict[str, str] = {
 }
 
 
+def rule_option(rule: str, default: str) -> dict[str, JSON]:
+    """A prompt's ``rule`` option when a GULLIVER rule stands in for the GURPS ``default``; empty
+    for the default, so a fight without the option opens the prompts it always did."""
+    return {} if rule == default else {"rule": rule}
+
+
 def cite(rule: str) -> str:
     """A rule id as an explanation shows it: ``V-15 (in place of G-45)``, or the id alone."""
     return f"{rule} (in place of {REPLACES[rule]})" if rule in REPLACES else rule
+
+
+#: The switches wired through the gurps ruleset's decide and apply and tested through the real
+#: engine (tests/gurps/gulliver/test_wired_*.py): only these are offered to GMs (issue #11, second
+#: step). The others stay in the pure layer until their wiring lands ("not yet offered",
+#: docs/gulliver.md); a spec here may only require offered ones (checked below).
+WIRED: tuple[str, ...] = (
+    "aoa_percent_damage", "new_st_damage", "new_swing_damage", "new_toughness", "toughness_st_balance",
+    "blowthrough", "blowthrough_improved", "hit_locations", "crippled_limbs", "knockdown", "injury_knockout",
+    "proportional_death", "location_toughness", "injury_slowdown", "amputation", "heart_attack",
+    "neck_injury", "damage_shock", "shock_penalty_bands", "shock_penalty_cap", "shock_stun", "stun_rule",
+    "shock_knockout", "brain_shock",
+)
+OFFERED: tuple[OptionSpec, ...] = tuple(s for s in OPTION_SPECS if s.name in WIRED)
+
+check_specs("gurps/gulliver offered", OFFERED)

@@ -24,7 +24,7 @@ from combat_server.rules.gurps.gulliver import (blowthrough as bt, damage, damag
                                                 light, shock as sh, toughness as tough, wounds)
 from combat_server.rules.gurps.gulliver.light import Eyes
 from combat_server.rules.gurps.gulliver.locations import (DEFAULT_LOCATION, Location, location, location_for_roll,
-                                                          location_dr, location_toughness)
+                                                          location_dr, location_toughness, table)
 from combat_server.rules.gurps.gulliver.locations import wound_multiplier as location_multiplier
 from combat_server.rules.gurps.gulliver.options import SWITCHES
 from combat_server.rules.gurps.gulliver.size import Scale, base_hp, combat_st, load_st, racial_iq, toughness
@@ -130,6 +130,15 @@ class Policy:
             return location_for_roll(scale.body, roll)
         return location(scale.body, DEFAULT_LOCATION)
 
+    def aimable(self, scale: Scale = HUMAN) -> tuple[Location, ...]:
+        """The locations an attacker may aim at on this creature (its body's table, A-63); none
+        without hit locations (A-24: every blow to the torso)."""
+        return tuple(table(scale.body).values()) if self.hit_locations else ()
+
+    def rolls_location(self, aimed: str | None) -> bool:
+        """A hit not aimed at a location rolls 3d on the table for where it lands (with hit locations)."""
+        return self.hit_locations and aimed is None
+
     def aim_penalty(self, target: Location) -> int:
         """The to-hit penalty of aiming at a location (0 for the torso, or without hit locations)."""
         return target.penalty if self.hit_locations else 0
@@ -165,6 +174,15 @@ class Policy:
         if self.new_swing_damage:
             return tables.new_swing(st, weapon_lb)
         return tables.standard(st)[1]  # V-66 alone changes thrust only; swing stays G's
+
+    def damage_table_rule(self, formula: str) -> str | None:
+        """The GULLIVER rule that gave a thr/sw weapon its dice (V-66 thrust, V-67 swing), None
+        when G's table did (fixed dice, or the option off: V-66 alone leaves swing to G's)."""
+        if formula.startswith("thr") and self.new_st_damage:
+            return "V-66"
+        if formula.startswith("sw") and self.new_swing_damage:
+            return "V-67"
+        return None
 
     def keeps_fractions(self, target_hp_max: Number) -> bool:
         """V-03: fractional damage counts against targets under 10 HP when the option is on."""
@@ -215,6 +233,10 @@ class Policy:
         t = toughness(scale, st)
         return location_toughness(where, t) if self.location_toughness and where is not None else t
 
+    def toughness_rule(self, where: Location) -> str:
+        """The rule that set a wound's Toughness: V-64 where the location changes it, else V-63."""
+        return "V-64" if self.location_toughness and where.toughness != 1 else "V-63"
+
     def blowthrough_cap(self, projectile: bt.Projectile, hp_max: int, scale: Scale = HUMAN,
                         where: Location = TORSO) -> Fraction | None:
         """V-05 / V-06 / V-07: the most injury this wound can do; None (no cap) when off."""
@@ -262,6 +284,10 @@ class Policy:
             rule="V-18" if self.shock_penalty_bands else "G-47", factors=tuple(factors),
         )
 
+    def shock_rule(self) -> str:
+        """The rule of the shock penalty: G-47, or V-18's bands (A-37, A-38)."""
+        return "V-18" if self.shock_penalty_bands else "G-47"
+
     def pending_shock(self, pending: int, added: int) -> int:
         """G-47 / A-25: penalties of several injuries add up, capped at 4; V-18 / A-37: no cap
         (unless the fight keeps it)."""
@@ -292,7 +318,12 @@ class Policy:
             return None
         if self.knockdown:
             return "V-10"
-        return "G-46" if where.kind in TORSO_KINDS else None
+        return "G-46" if self.major_wound_at(where) else None
+
+    def major_wound_at(self, where: Location) -> bool:
+        """Whether a heavy blow here calls for G-46's HT roll: the torso (and vitals) only (A-24),
+        anywhere with V-10's knockdown."""
+        return self.knockdown or where.kind in TORSO_KINDS
 
     def major_wound_effect(self, outcome: str, margin: int, where: Location = TORSO) -> str:
         """What a failed roll does. G-46 / A-24 (checks._major_wound): fail by 1-4 stunned and
@@ -343,6 +374,10 @@ class Policy:
         if (self.monster_ko_zone or self.monster_combined) and self.is_monster(scale):
             zone = death.zone(racial_iq(scale, iq))
         return death.crossed(new_hp, hp_max, already, self.proportional_death, zone)
+
+    def death_multiple(self, k: int) -> Fraction:
+        """The k-th death check's threshold, as a multiple of -HPmax (G-45: k; V-15: (k + 1) / 2)."""
+        return death.multiple(k, self.proportional_death)
 
     def death_rule(self) -> str:
         return "V-15" if self.proportional_death else "G-45"
@@ -430,6 +465,9 @@ class Policy:
         return self.light(level, eyes).darkness
 
 
+#: Every option off: GURPS as the core plays it (the default for callers outside a decision).
+OFF = Policy()
+
 #: The option names the policy reads (tests/gurps/gulliver/test_options.py: every GULLIVER option).
 FIELDS = frozenset(f.name for f in attrs.fields(Policy))
 
@@ -438,3 +476,19 @@ def policy_for(options: Mapping[str, JSON]) -> Policy:
     """The policy of a fight from its validated options (names it does not know are the
     gurps ruleset's own, ignored here)."""
     return Policy(**{k: v for k, v in options.items() if k in FIELDS})
+
+
+_BUILT: dict[int, tuple[Mapping[str, JSON], Policy]] = {}
+
+
+def fight_policy(options: Mapping[str, JSON]) -> Policy:
+    """``policy_for``, memoised per options object: a fight's states share one options mapping,
+    and views and descriptions are asked for after every event (the hot path, docs/benchmarks.md)."""
+    hit = _BUILT.get(id(options))
+    if hit is not None and hit[0] is options:
+        return hit[1]
+    built = policy_for(options)
+    if len(_BUILT) > 1024:
+        _BUILT.clear()
+    _BUILT[id(options)] = (options, built)
+    return built
