@@ -203,6 +203,8 @@ def _check_rolled(state: FightState, p: Mapping[str, Any]) -> FightState:
         changes.update(_EFFECTS[effect](cond, p.get("effect_args", {})))
     if "death_checks" in p:
         changes["death_checks"] = p["death_checks"]
+    if p.get("shock_left"):  # V-24 / R-10: what the HT roll did not wear off carries into the next turn
+        changes["shock_pending"] = p["shock_pending"]
     state = state.with_condition(cid, **changes) if changes else state
     if changes.get("dead"):  # death supersedes this combatant's other pending rolls
         state = attrs.evolve(state, prompts=tuple(pr for pr in state.prompts if pr.combatant != cid

@@ -201,6 +201,8 @@ class CheckRolled:
     margin: int = 0
     turns: int = 0
     heart_attack: str = ""  # V-44 (GULLIVER): minor | major | fatal, after a failed heart-attack roll
+    shock_left: int = 0  # V-24 (GULLIVER): the shock penalty a recovery roll did not wear off
+    shock_pending: int = 0  # V-24: the pending shock with it added (G-47's cap, or V-18's none)
 
 
 @attrs.frozen
@@ -392,7 +394,7 @@ EVENTS = EventRegistry(
               secrets=(Secret("combatant", ("injury", "hp_before", "hp_after", "hp_max", "shock_added",
                                             "shock_pending")),)),
     EventSpec("check_rolled", CheckRolled, on_payload(apply._check_rolled), explain._check_rolled,
-              roller="combatant", secrets=(Secret("combatant", ("margin",)),)),
+              roller="combatant", secrets=(Secret("combatant", ("margin", "shock_left", "shock_pending")),)),
     EventSpec("turn_ending", TurnEnding, on_payload(apply._turn_ending), explain._turn_ending),
     EventSpec("turn_ended", TurnEnded, on_payload(apply._turn_ended), explain._turn_ended),
     EventSpec("turn_skipped", TurnSkipped, on_payload(apply._turn_skipped),

@@ -53,6 +53,7 @@ _PURPOSES = {
     "heart_attack": "against a heart attack (V-44)",
     "shock_stun": "against stun from shock (V-19)",
     "shock_knockout": "against knockout from shock (V-22)",
+    "shock_recovery": "to shake off shock (V-24 (in place of G-47), R-10)",
 }
 _EFFECTS = {
     "none": "",
@@ -325,6 +326,10 @@ def _check_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str
         text += f" {who} has a {p['heart_attack']} heart attack (V-44)."
     if effect:
         text += f" {who} {effect}."
+    if purpose == "shock_recovery" and p["combatant"] not in h:
+        left = p.get("shock_left", 0)
+        text += (f" Shock -{left} carries into {who}'s next turn (V-24, R-10, A-40)." if left
+                 else " The shock wears off (V-24).")
     return text
 
 
@@ -338,8 +343,11 @@ def _turn_ending(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
         task = _cond_of(s, p["combatant"]).concentrating if p["combatant"] in s.combatants else ""
         text += (f" The task '{task}' is finished: no more Will-3 rolls for it (G-27)." if left <= 0
                  else f" The task '{task}' needs {left} more turn(s) of Concentrate (G-27).")
-    if p.get("opens"):
+    purposes = {str(o.get("options", {}).get("purpose", "")) for o in p.get("opens", ())}
+    if "stun_recovery" in purposes:
         text += " Stunned: recovery roll (G-48)."
+    if "shock_recovery" in purposes:
+        text += " Shock: HT roll to shake it off (V-24 (in place of G-47), R-10)."
     return text
 
 
