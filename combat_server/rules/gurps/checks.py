@@ -149,6 +149,30 @@ def _shock_recovery(b: Batch, pr: Prompt) -> None:
         _emit_check(b, pr, rec, "none")
 
 
+def _grip(b: Batch, pr: Prompt) -> None:
+    """V-21 / R-11: a HT roll (V-08's Will - IQ counts) keeps hold of what the stunned limb holds;
+    the limb stays stunned either way."""
+    assert pr.combatant is not None
+    sheet = b.sheet(pr.combatant)
+    rec = _check(b, pr, "HT", sheet.ht, b.policy.shock_roll_mods(sheet.will_score, sheet.iq), "R-11")
+    location = str(pr.options["location"])
+    if succeeded(str(rec["outcome"])):
+        _emit_check(b, pr, rec, "none")
+    else:
+        _emit_check(b, pr, rec, "dropped", effect_args={"dropped": attacks.held_in(b, pr.combatant, location)})
+
+
+def _limb_recovery(b: Batch, pr: Prompt) -> None:
+    """V-24 / V-21: a stunned limb recovers with its own HT roll each turn, as general stun does."""
+    assert pr.combatant is not None
+    sheet = b.sheet(pr.combatant)
+    rec = _check(b, pr, "HT", sheet.ht, b.policy.shock_roll_mods(sheet.will_score, sheet.iq), "V-24")
+    if succeeded(str(rec["outcome"])):
+        _emit_check(b, pr, rec, "limb_recovers", effect_args={"location": str(pr.options["location"])})
+    else:
+        _emit_check(b, pr, rec, "none")
+
+
 def _aim_will(b: Batch, pr: Prompt) -> None:
     assert pr.combatant is not None
     rec = _check(b, pr, "Will", b.sheet(pr.combatant).will_score, [], "G-21")
@@ -238,6 +262,8 @@ _ROLLS: dict[str, Callable[[Batch, Prompt], None]] = {
     "heart_attack_damage": _heart_attack_damage,
     "stun_recovery": _stun_recovery,
     "shock_recovery": _shock_recovery,
+    "grip": _grip,
+    "limb_recovery": _limb_recovery,
     "aim_will": _aim_will,
     "concentrate_will": _concentrate_will,
     "fright": _fright,

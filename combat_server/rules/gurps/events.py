@@ -140,6 +140,18 @@ class DamageRolled:
 
 
 @attrs.frozen
+class LimbStunned:
+    """V-21 (GULLIVER, with hit locations): shock to a limb over its crippling share stuns it; an arm
+    or hand drops the weapons it holds (``dropped``), unless a grip roll is due (R-11, A-39)."""
+
+    combatant: str
+    location: str
+    rule: str
+    dropped: list[str] = attrs.field(factory=list)
+    grip_roll: bool = False
+
+
+@attrs.frozen
 class LimbCrippled:
     """V-11 (GULLIVER, with hit locations): a blow over the location's share of HPmax cripples it;
     the HP past the crippling amount are lost, not taken."""
@@ -383,6 +395,7 @@ EVENTS = EventRegistry(
     EventSpec("damage_rolled", DamageRolled, on_payload(apply._damage_rolled), explain._damage_rolled,
               secrets=(Secret("attacker", ("adds", "modifiers", "basic")),
                        Secret("target", ("dr", "penetrating", "multiplier", "injury", "toughness", "blowthrough")))),
+    EventSpec("limb_stunned", LimbStunned, on_payload(apply._limb_stunned), explain._limb_stunned),
     EventSpec("limb_crippled", LimbCrippled, on_payload(apply._limb_crippled), explain._limb_crippled,
               secrets=(Secret("combatant", ("blow", "taken", "threshold")),)),
     EventSpec("limb_severed", LimbSevered, on_payload(apply._limb_severed), explain._limb_severed),

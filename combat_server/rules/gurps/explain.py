@@ -54,6 +54,8 @@ _PURPOSES = {
     "shock_stun": "against stun from shock (V-19)",
     "shock_knockout": "against knockout from shock (V-22)",
     "shock_recovery": "to shake off shock (V-24 (in place of G-47), R-10)",
+    "grip": "to keep hold with the stunned limb (V-21, R-11)",
+    "limb_recovery": "to recover the stunned limb (V-21, V-24)",
 }
 _EFFECTS = {
     "none": "",
@@ -68,6 +70,8 @@ _EFFECTS = {
     "collapsed": "collapses from fatigue until FP is positive again (G-51)",
     "aim_lost": "loses the aim (G-21)",
     "concentration_broken": "loses concentration; the task starts over (G-27)",
+    "dropped": "drops what the stunned limb holds (V-21, R-11)",
+    "limb_recovers": "recovers the stunned limb (V-24)",
 }
 
 
@@ -241,6 +245,16 @@ def _gulliver_wound(p: Mapping[str, Any]) -> str:
     return text
 
 
+def _limb_stunned(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
+    who = _n(s, p["combatant"])
+    text = f"{who}'s {p['location']} is stunned by shock ({cite(p['rule'])})"
+    if p.get("dropped"):
+        return text + f": {who} drops {', '.join(p['dropped'])} (a Ready picks it up again, G-33)."
+    if p.get("grip_roll"):
+        return text + ": just over the mark, a HT roll to keep hold (A-39, R-11)."
+    return text + "."
+
+
 def _limb_crippled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     who = _n(s, p["combatant"])
     if p["combatant"] in h:
@@ -346,6 +360,8 @@ def _turn_ending(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     purposes = {str(o.get("options", {}).get("purpose", "")) for o in p.get("opens", ())}
     if "stun_recovery" in purposes:
         text += " Stunned: recovery roll (G-48)."
+    if "limb_recovery" in purposes:
+        text += " Stunned limb: recovery roll (V-21, V-24)."
     if "shock_recovery" in purposes:
         text += " Shock: HT roll to shake it off (V-24 (in place of G-47), R-10)."
     return text
