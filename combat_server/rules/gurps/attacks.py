@@ -541,14 +541,15 @@ _HOLDING = ("arm", "hand")
 def held_in(b: Batch, cid: str, location: str) -> list[str]:
     """V-21: the weapons a stunned limb drops. Sheets say only which weapons are off-hand: the left
     arm holds those, the right arm and the hand (the humanoid table has one, read as the weapon hand)
-    the others; two-handed weapons are in both. Weapons already out of hand are not dropped again."""
+    the others; two-handed weapons are in both. Unarmed attacks and weapons already out of hand are
+    not dropped."""
     where = b.policy.where(aimed=location)
     if where.kind not in _HOLDING:
         return []
     off = location.startswith("left")
     unready = b.cond(cid).unready
     return [w.name for w in b.sheet(cid).weapons
-            if (w.two_handed or w.off_hand == off) and w.name not in unready]
+            if not w.unarmed and (w.two_handed or w.off_hand == off) and w.name not in unready]
 
 
 def _limb_stun(b: Batch, victim: str, where: Location, shock: Shock) -> list[dict[str, JSON]]:

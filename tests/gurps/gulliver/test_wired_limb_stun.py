@@ -18,7 +18,8 @@ HERO = {"st": 12, "dx": 12, "ht": 11, "weapons": [{"name": "maul", "skill": 16, 
 #: 20 HP: an arm or leg is stunned over 10 shock; a grip roll within max(1, 20/10) = 2 of it (A-39).
 FOE: dict[str, Any] = {"st": 10, "ht": 10, "hp": 20, "weapons": [
     {"name": "sword", "skill": 12, "damage": "sw", "damage_type": "cut"},
-    {"name": "dagger", "skill": 12, "damage": "thr", "damage_type": "imp", "off_hand": True}]}
+    {"name": "dagger", "skill": 12, "damage": "thr", "damage_type": "imp", "off_hand": True},
+    {"name": "punch", "skill": 12, "damage": "thr-1", "damage_type": "cr", "unarmed": True}]}
 ON = ("damage_shock", "hit_locations", "limb_stun")
 TWELVE = [3, 3, 3, 3]
 ELEVEN = [3, 3, 3, 2]
@@ -40,7 +41,8 @@ def test_v21_off_shock_to_the_arm_drops_nothing(engine: Engine) -> None:
 
 
 def test_v21_twelve_shock_to_the_right_arm_drops_the_sword(engine: Engine) -> None:
-    """V-21 / A-39: 12 > 20/2 by 2, not less than max(1, 2): stunned, the sword (not off-hand) drops."""
+    """V-21 / A-39: 12 > 20/2 by 2, not less than max(1, 2): stunned, the sword (not off-hand) drops;
+    a punch is no held weapon."""
     table = fight(engine, HERO, FOE, *ON)
     _blow_to(table, "right arm", TWELVE)
     assert table.last("limb_stunned").payload == {"combatant": "foe", "location": "right arm", "rule": "V-21",
