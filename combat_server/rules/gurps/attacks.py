@@ -57,6 +57,14 @@ def thrown_object_weapon(b: Batch, attacker: str, obj: Mapping[str, Any], range_
                   weight=float(weight), max_range=int(distance), st_based=False, parry=None)
 
 
+def fatigue_mods(b: Batch, cid: str) -> list[Mod]:
+    """V-50 / A-49: low fatigue costs DX and IQ, so every skill roll made with them (attacks,
+    feints); G-51 alone has no such penalty (nothing when the option is off)."""
+    fp, fp_max = b.cond(cid).fp, b.sheet(cid).fp_max
+    penalty = b.policy.fatigue_dx_iq_penalty(fp, fp_max)
+    return [Mod(-penalty, f"fatigue: FP {fp} of {fp_max}", "V-50")] if penalty else []
+
+
 def attack_mods(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: str, option: str,
                 range_yards: int, target_speed: int, extra: list[Mod], second: bool, thrown_object: bool) -> list[Mod]:
     cond = b.cond(attacker)
@@ -82,6 +90,7 @@ def attack_mods(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: 
             mods.append(Mod(-4, "Move and Attack, melee", "G-32"))
     if cond.shock:
         mods.append(Mod(-cond.shock, "shock from last injury", "G-47"))
+    mods.extend(fatigue_mods(b, attacker))
     if b.option("posture_modifiers"):
         if not ranged and cond.posture != "standing":
             mods.append(Mod(int(str(POSTURES[cond.posture]["attack"])), f"attacker {cond.posture}", "G-26"))
