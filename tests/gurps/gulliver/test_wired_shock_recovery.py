@@ -108,3 +108,17 @@ def test_r10_strong_will_helps_the_recovery_roll(engine: Engine) -> None:
     check = table.last("check_rolled").payload
     assert [(m["value"], m["rule"]) for m in check["record"]["modifiers"]] == [(2, "V-08")]
     assert check["shock_left"] == 2
+
+
+def test_v24_what_is_left_is_hidden_with_a_hidden_victim(engine: Engine) -> None:
+    """V-24: the penalty left is the victim's secret, like the roll's margin (docs/protocol.md)."""
+    from combat_server.rules.gurps.events import EVENTS
+    from combat_server.rules.kit.events import redact
+
+    table = fight(engine, HERO, HUMAN, *RECOVERY)
+    blow(table, "club", [4])
+    table.maneuver("foe", "do_nothing")
+    table.roll([2, 3, 3], "shock_recovery")
+    payload = table.last("check_rolled").payload
+    shown = redact(EVENTS["check_rolled"], payload, frozenset({"foe"}))
+    assert ("shock_left" in shown, "shock_pending" in shown, "margin" in shown["record"]) == (False, False, False)
