@@ -150,6 +150,22 @@ def _limb_crippled(state: FightState, p: Mapping[str, Any]) -> FightState:
     return state.with_condition(p["combatant"], crippled=tuple(sorted(set(cond.crippled) | {p["location"]})))
 
 
+def _limb_stunned(state: FightState, p: Mapping[str, Any]) -> FightState:
+    """V-21: the limb is stunned; what it held is dropped (it needs a Ready, G-33)."""
+    cond = _cond(state, p["combatant"])
+    return state.with_condition(p["combatant"], **_stunned_limb(cond, p), **_dropped(cond, p))
+
+
+def _stunned_limb(cond: Condition, p: Mapping[str, Any]) -> dict[str, Any]:
+    return {"stunned_limbs": tuple(sorted(set(cond.stunned_limbs) | {p["location"]}))}
+
+
+def _dropped(cond: Condition, p: Mapping[str, Any]) -> dict[str, Any]:
+    """V-21 / R-11: dropped weapons are out of hand until readied again (G-33)."""
+    dropped = p.get("dropped", [])
+    return {"unready": tuple(sorted(set(cond.unready) | set(dropped)))} if dropped else {}
+
+
 def _limb_severed(state: FightState, p: Mapping[str, Any]) -> FightState:
     changes = _severed(_cond(state, p["combatant"]), p)
     if p.get("fatal"):  # V-13: beheaded or the neck broken
@@ -191,6 +207,8 @@ _EFFECTS: dict[str, Callable[[Condition, Mapping[str, Any]], dict[str, Any]]] = 
                                     "stun_fresh": True},
     "death_checks": lambda c, a: {"death_checks": a["count"]},
     "severed": _severed,  # V-12: a failed amputation roll
+    "dropped": _dropped,  # V-21 / R-11: a failed grip roll
+    "limb_recovers": lambda c, a: {"stunned_limbs": tuple(x for x in c.stunned_limbs if x != a["location"])},  # V-24
     "neck_severed": lambda c, a: {**_severed(c, a), "dead": True, "unconscious": True},  # V-13
 }
 
@@ -203,6 +221,8 @@ def _check_rolled(state: FightState, p: Mapping[str, Any]) -> FightState:
         changes.update(_EFFECTS[effect](cond, p.get("effect_args", {})))
     if "death_checks" in p:
         changes["death_checks"] = p["death_checks"]
+    if p.get("shock_left"):  # V-24 / R-10: what the HT roll did not wear off carries into the next turn
+        changes["shock_pending"] = p["shock_pending"]
     state = state.with_condition(cid, **changes) if changes else state
     if changes.get("dead"):  # death supersedes this combatant's other pending rolls
         state = attrs.evolve(state, prompts=tuple(pr for pr in state.prompts if pr.combatant != cid

@@ -57,6 +57,14 @@ def thrown_object_weapon(b: Batch, attacker: str, obj: Mapping[str, Any], range_
                   weight=float(weight), max_range=int(distance), st_based=False, parry=None)
 
 
+def fatigue_mods(b: Batch, cid: str) -> list[Mod]:
+    """V-50 / A-49: low fatigue costs DX and IQ, so every skill roll made with them (attacks,
+    feints); G-51 alone has no such penalty (nothing when the option is off)."""
+    fp, fp_max = b.cond(cid).fp, b.sheet(cid).fp_max
+    penalty = b.policy.fatigue_dx_iq_penalty(fp, fp_max)
+    return [Mod(-penalty, f"fatigue: FP {fp} of {fp_max}", "V-50")] if penalty else []
+
+
 def attack_mods(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: str, option: str,
                 range_yards: int, target_speed: int, extra: list[Mod], second: bool, thrown_object: bool) -> list[Mod]:
     cond = b.cond(attacker)
@@ -82,6 +90,7 @@ def attack_mods(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: 
             mods.append(Mod(-4, "Move and Attack, melee", "G-32"))
     if cond.shock:
         mods.append(Mod(-cond.shock, "shock from last injury", "G-47"))
+    mods.extend(fatigue_mods(b, attacker))
     if b.option("posture_modifiers"):
         if not ranged and cond.posture != "standing":
             mods.append(Mod(int(str(POSTURES[cond.posture]["attack"])), f"attacker {cond.posture}", "G-26"))
@@ -462,7 +471,7 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
         shock = b.policy.shock(attrs.evolve(wound, hp=hp), tsheet.hp_max, where=where, maiming=maimed,
                                high_pain_threshold=HIGH_PAIN_THRESHOLD in tsheet.traits)
         major = b.policy.major_wound_roll(hp, tsheet.hp_max, where)
-        shocked = _shock_consequences(b, target, shock)
+        shocked = _shock_consequences(b, target, shock) + _limb_stun(b, target, where, shock)
         apply_injury(b, target, int(maimed.taken), f"{attack.weapon} ({attack.damage_type})",
                      follow=[p for p in shocked if p.get("kind") == "roll"] + follow,
                      allow_major=major is not None, shock=shock.penalty,
@@ -532,6 +541,40 @@ def _shock_consequences(b: Batch, victim: str, shock: Shock) -> list[dict[str, J
         elif verdict != "none":
             out.append({"combatant": victim, "effect": effect, "points": points, "rule": rule})
     return out
+
+
+#: V-21: the limbs that hold things; the others (legs, feet) are stunned without dropping anything.
+_HOLDING = ("arm", "hand")
+
+
+def held_in(b: Batch, cid: str, location: str) -> list[str]:
+    """V-21: the weapons a stunned limb drops. Sheets say only which weapons are off-hand: the left
+    arm holds those, the right arm and the hand (the humanoid table has one, read as the weapon hand)
+    the others; two-handed weapons are in both. Unarmed attacks and weapons already out of hand are
+    not dropped."""
+    where = b.policy.where(aimed=location)
+    if where.kind not in _HOLDING:
+        return []
+    off = location.startswith("left")
+    unready = b.cond(cid).unready
+    return [w.name for w in b.sheet(cid).weapons
+            if not w.unarmed and (w.two_handed or w.off_hand == off) and w.name not in unready]
+
+
+def _limb_stun(b: Batch, victim: str, where: Location, shock: Shock) -> list[dict[str, JSON]]:
+    """V-21 / A-39: shock over the limb's crippling share stuns it (an event now); just over the
+    mark a grip roll decides whether what it holds is dropped (R-11: the limb is stunned anyway),
+    else it is dropped at once. Returns the grip prompt, if any."""
+    if not shock.limb.stunned:
+        return []
+    grip = shock.limb.grip_roll
+    held = held_in(b, victim, where.name)
+    b.emit("limb_stunned", {"combatant": victim, "location": where.name, "rule": "V-21",
+                            **({"grip_roll": True} if grip and held else {"dropped": held} if held else {})})
+    if not (grip and held):
+        return []
+    return [roll_prompt(victim, "grip", f"{b.name(victim)}'s {where.name} is stunned: HT roll to keep hold of "
+                        f"{', '.join(held)} (V-21, A-39, R-11)", location=where.name, rule="R-11")]
 
 
 @attrs.frozen

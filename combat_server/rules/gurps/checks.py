@@ -134,6 +134,45 @@ def _stun_recovery(b: Batch, pr: Prompt) -> None:
     _emit_check(b, pr, rec, "stun_ends" if succeeded(str(rec["outcome"])) else "none")
 
 
+def _shock_recovery(b: Batch, pr: Prompt) -> None:
+    """V-24 advanced / R-10 / A-40: a success takes its margin off the penalty (0 removes none), a
+    failure leaves it; what is left carries into the next turn, added to any new shock (G-47's cap, or
+    V-18's none, as for fresh shock). V-08's Will - IQ counts (R-10)."""
+    assert pr.combatant is not None
+    sheet, cond = b.sheet(pr.combatant), b.cond(pr.combatant)
+    rec = _check(b, pr, "HT", sheet.ht, b.policy.shock_roll_mods(sheet.will_score, sheet.iq), "V-24")
+    ok = succeeded(str(rec["outcome"]))
+    left = b.policy.shock_after_turn(cond.shock, ok, max(0, int(rec["margin"])))  # still in force: turn not ended
+    if left:
+        _emit_check(b, pr, rec, "none", shock_left=left, shock_pending=b.policy.pending_shock(cond.shock_pending, left))
+    else:
+        _emit_check(b, pr, rec, "none")
+
+
+def _grip(b: Batch, pr: Prompt) -> None:
+    """V-21 / R-11: a HT roll (V-08's Will - IQ counts) keeps hold of what the stunned limb holds;
+    the limb stays stunned either way."""
+    assert pr.combatant is not None
+    sheet = b.sheet(pr.combatant)
+    rec = _check(b, pr, "HT", sheet.ht, b.policy.shock_roll_mods(sheet.will_score, sheet.iq), "R-11")
+    location = str(pr.options["location"])
+    if succeeded(str(rec["outcome"])):
+        _emit_check(b, pr, rec, "none")
+    else:
+        _emit_check(b, pr, rec, "dropped", effect_args={"dropped": attacks.held_in(b, pr.combatant, location)})
+
+
+def _limb_recovery(b: Batch, pr: Prompt) -> None:
+    """V-24 / V-21: a stunned limb recovers with its own HT roll each turn, as general stun does."""
+    assert pr.combatant is not None
+    sheet = b.sheet(pr.combatant)
+    rec = _check(b, pr, "HT", sheet.ht, b.policy.shock_roll_mods(sheet.will_score, sheet.iq), "V-24")
+    if succeeded(str(rec["outcome"])):
+        _emit_check(b, pr, rec, "limb_recovers", effect_args={"location": str(pr.options["location"])})
+    else:
+        _emit_check(b, pr, rec, "none")
+
+
 def _aim_will(b: Batch, pr: Prompt) -> None:
     assert pr.combatant is not None
     rec = _check(b, pr, "Will", b.sheet(pr.combatant).will_score, [], "G-21")
@@ -222,6 +261,9 @@ _ROLLS: dict[str, Callable[[Batch, Prompt], None]] = {
     "heart_attack": _heart_attack,
     "heart_attack_damage": _heart_attack_damage,
     "stun_recovery": _stun_recovery,
+    "shock_recovery": _shock_recovery,
+    "grip": _grip,
+    "limb_recovery": _limb_recovery,
     "aim_will": _aim_will,
     "concentrate_will": _concentrate_will,
     "fright": _fright,

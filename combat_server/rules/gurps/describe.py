@@ -511,6 +511,8 @@ def _badges(c: Combatant, seen: bool) -> list[Badge]:
     for where in cond.crippled:
         if where not in cond.severed:
             out.append(Badge(cid, f"{where} crippled", "bad", "V-11", "until healed"))
+    for where in cond.stunned_limbs:
+        out.append(Badge(cid, f"{where} stunned", "warn", "V-21", "until a HT roll at the end of a turn (V-24)"))
     if cond.posture != "standing":
         out.append(Badge(cid, _human(cond.posture), "info", "G-26", "until it changes posture"))
     if cond.maneuver and not cond.dead and not cond.unconscious:

@@ -140,6 +140,18 @@ class DamageRolled:
 
 
 @attrs.frozen
+class LimbStunned:
+    """V-21 (GULLIVER, with hit locations): shock to a limb over its crippling share stuns it; an arm
+    or hand drops the weapons it holds (``dropped``), unless a grip roll is due (R-11, A-39)."""
+
+    combatant: str
+    location: str
+    rule: str
+    dropped: list[str] = attrs.field(factory=list)
+    grip_roll: bool = False
+
+
+@attrs.frozen
 class LimbCrippled:
     """V-11 (GULLIVER, with hit locations): a blow over the location's share of HPmax cripples it;
     the HP past the crippling amount are lost, not taken."""
@@ -201,6 +213,8 @@ class CheckRolled:
     margin: int = 0
     turns: int = 0
     heart_attack: str = ""  # V-44 (GULLIVER): minor | major | fatal, after a failed heart-attack roll
+    shock_left: int = 0  # V-24 (GULLIVER): the shock penalty a recovery roll did not wear off
+    shock_pending: int = 0  # V-24: the pending shock with it added (G-47's cap, or V-18's none)
 
 
 @attrs.frozen
@@ -381,6 +395,7 @@ EVENTS = EventRegistry(
     EventSpec("damage_rolled", DamageRolled, on_payload(apply._damage_rolled), explain._damage_rolled,
               secrets=(Secret("attacker", ("adds", "modifiers", "basic")),
                        Secret("target", ("dr", "penetrating", "multiplier", "injury", "toughness", "blowthrough")))),
+    EventSpec("limb_stunned", LimbStunned, on_payload(apply._limb_stunned), explain._limb_stunned),
     EventSpec("limb_crippled", LimbCrippled, on_payload(apply._limb_crippled), explain._limb_crippled,
               secrets=(Secret("combatant", ("blow", "taken", "threshold")),)),
     EventSpec("limb_severed", LimbSevered, on_payload(apply._limb_severed), explain._limb_severed),
@@ -392,7 +407,7 @@ EVENTS = EventRegistry(
               secrets=(Secret("combatant", ("injury", "hp_before", "hp_after", "hp_max", "shock_added",
                                             "shock_pending")),)),
     EventSpec("check_rolled", CheckRolled, on_payload(apply._check_rolled), explain._check_rolled,
-              roller="combatant", secrets=(Secret("combatant", ("margin",)),)),
+              roller="combatant", secrets=(Secret("combatant", ("margin", "shock_left", "shock_pending")),)),
     EventSpec("turn_ending", TurnEnding, on_payload(apply._turn_ending), explain._turn_ending),
     EventSpec("turn_ended", TurnEnded, on_payload(apply._turn_ended), explain._turn_ended),
     EventSpec("turn_skipped", TurnSkipped, on_payload(apply._turn_skipped),

@@ -53,6 +53,9 @@ _PURPOSES = {
     "heart_attack": "against a heart attack (V-44)",
     "shock_stun": "against stun from shock (V-19)",
     "shock_knockout": "against knockout from shock (V-22)",
+    "shock_recovery": "to shake off shock (V-24 (in place of G-47), R-10)",
+    "grip": "to keep hold with the stunned limb (V-21, R-11)",
+    "limb_recovery": "to recover the stunned limb (V-21, V-24)",
 }
 _EFFECTS = {
     "none": "",
@@ -67,6 +70,8 @@ _EFFECTS = {
     "collapsed": "collapses from fatigue until FP is positive again (G-51)",
     "aim_lost": "loses the aim (G-21)",
     "concentration_broken": "loses concentration; the task starts over (G-27)",
+    "dropped": "drops what the stunned limb holds (V-21, R-11)",
+    "limb_recovers": "recovers the stunned limb (V-24)",
 }
 
 
@@ -240,6 +245,16 @@ def _gulliver_wound(p: Mapping[str, Any]) -> str:
     return text
 
 
+def _limb_stunned(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
+    who = _n(s, p["combatant"])
+    text = f"{who}'s {p['location']} is stunned by shock ({cite(p['rule'])})"
+    if p.get("dropped"):
+        return text + f": {who} drops {', '.join(p['dropped'])} (a Ready picks it up again, G-33)."
+    if p.get("grip_roll"):
+        return text + ": just over the mark, a HT roll to keep hold (A-39, R-11)."
+    return text + "."
+
+
 def _limb_crippled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     who = _n(s, p["combatant"])
     if p["combatant"] in h:
@@ -325,6 +340,10 @@ def _check_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str
         text += f" {who} has a {p['heart_attack']} heart attack (V-44)."
     if effect:
         text += f" {who} {effect}."
+    if purpose == "shock_recovery" and p["combatant"] not in h:
+        left = p.get("shock_left", 0)
+        text += (f" Shock -{left} carries into {who}'s next turn (V-24, R-10, A-40)." if left
+                 else " The shock wears off (V-24).")
     return text
 
 
@@ -338,8 +357,13 @@ def _turn_ending(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
         task = _cond_of(s, p["combatant"]).concentrating if p["combatant"] in s.combatants else ""
         text += (f" The task '{task}' is finished: no more Will-3 rolls for it (G-27)." if left <= 0
                  else f" The task '{task}' needs {left} more turn(s) of Concentrate (G-27).")
-    if p.get("opens"):
+    purposes = {str(o.get("options", {}).get("purpose", "")) for o in p.get("opens", ())}
+    if "stun_recovery" in purposes:
         text += " Stunned: recovery roll (G-48)."
+    if "limb_recovery" in purposes:
+        text += " Stunned limb: recovery roll (V-21, V-24)."
+    if "shock_recovery" in purposes:
+        text += " Shock: HT roll to shake it off (V-24 (in place of G-47), R-10)."
     return text
 
 

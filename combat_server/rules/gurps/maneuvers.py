@@ -476,6 +476,7 @@ def _feint_roll(b: Batch, cid: str, target: str, weapon: Weapon, then_attack: bo
         mods.append(Mod(cond.evaluate_bonus, f"Evaluate x{cond.evaluate_bonus}", "G-29"))
     if cond.shock:
         mods.append(Mod(-cond.shock, "shock from last injury", "G-47"))
+    mods.extend(attacks.fatigue_mods(b, cid))
     faces = b.roll(3, 6, "feint")
     rec = record(purpose="feint", roller=cid, dice=faces, base=weapon.skill, base_reason=f"{weapon.name} skill",
                  mods=mods, rule="G-30")

@@ -58,11 +58,13 @@ class Condition:
     wait_item: str = ""  # G-34: what a Wait that converts to Ready readies
     crippled: tuple[str, ...] = ()  # V-11 (GULLIVER): hit locations crippled by a single heavy blow
     severed: tuple[str, ...] = ()  # V-12 (GULLIVER): limbs cut off
+    stunned_limbs: tuple[str, ...] = ()  # V-21 (GULLIVER): limbs stunned by shock, until a HT roll (V-24)
 
 
 #: Condition fields added after fights were stored, with their defaults (see sheet._unstructure_hooks).
 NEW_CONDITION_FIELDS = {"concentrate_left": 0, "ammo_used": {}, "reload_progress": {}, "wait_option": "",
-                        "wait_range": 0, "wait_item": "", "crippled": (), "severed": ()}
+                        "wait_range": 0, "wait_item": "", "crippled": (), "severed": (),
+                        "stunned_limbs": ()}
 
 
 @attrs.frozen

@@ -165,6 +165,13 @@ def _end_checks(b: Batch, cid: str) -> None:
             stat = "IQ" if cond.stun_kind == "mental" else "HT"
             opens.append(roll_prompt(cid, "stun_recovery", f"{c.name} rolls {stat} to recover from stun (G-48)",
                                      stat=stat))
+    if c is not None and c.condition.shock and b.policy.shock_recovery and not c.condition.dead \
+            and not c.condition.unconscious:  # V-24 / R-10: the penalty stays until HT rolls wear it off
+        opens.append(roll_prompt(cid, "shock_recovery",
+                                 f"{c.name} rolls HT to shake off shock ({cite('V-24')}, R-10)"))
+    if c is not None and not c.condition.dead and not c.condition.unconscious:
+        opens.extend(roll_prompt(cid, "limb_recovery", f"{c.name} rolls HT to recover the stunned {where} "
+                                 f"(V-21, V-24)", location=where) for where in c.condition.stunned_limbs)
     b.emit("turn_ending", payload, opens=opens)
 
 

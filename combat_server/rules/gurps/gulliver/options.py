@@ -232,7 +232,8 @@ WIRED: tuple[str, ...] = (
     "blowthrough", "blowthrough_improved", "hit_locations", "crippled_limbs", "knockdown", "injury_knockout",
     "proportional_death", "location_toughness", "injury_slowdown", "amputation", "heart_attack",
     "neck_injury", "damage_shock", "shock_penalty_bands", "shock_penalty_cap", "shock_stun", "stun_rule",
-    "shock_knockout", "brain_shock",
+    "shock_knockout", "brain_shock", "shock_recovery", "limb_stun",
+    "fatigue_skill_penalty",
 )
 OFFERED: tuple[OptionSpec, ...] = tuple(s for s in OPTION_SPECS if s.name in WIRED)
 
