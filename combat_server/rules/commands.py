@@ -141,18 +141,27 @@ class CommandSpec:
         else:
             if not slow:
                 return
-        order = list(self.args)
-        errors = [e for e in self._validator.iter_errors(args) if e.absolute_path]
-        if not errors:
+        bad = first_bad_field(self._validator, args, list(self.args))
+        if bad is None:
             return
-        error = min(errors, key=lambda e: order.index(str(e.absolute_path[0])))
-        name = str(error.absolute_path[0])
-        schema = self.args[name]
+        schema = self.args[bad]
         code = str(schema.get("x-error", "command/bad_field"))
-        details: dict[str, JSON] = {"field": name}
+        details: dict[str, JSON] = {"field": bad}
         if "enum" in schema:
             details["known"] = [v for v in schema["enum"] if v is not None]
-        raise reject(code, f"{self.name}: field {name!r} must be {describe_schema(schema)}", **details)
+        raise reject(code, f"{self.name}: field {bad!r} must be {describe_schema(schema)}", **details)
+
+
+def first_bad_field(validator: Any, values: Mapping[str, JSON], order: list[str]) -> str | None:
+    """The first field, in the order the spec declares them, whose value ``validator`` (a
+    jsonschema validator of the whole object) refuses; ``None`` when every field fits.
+
+    Why the declared order: an error names one field, and a form is read top to bottom.
+    """
+    errors = [e for e in validator.iter_errors(dict(values)) if e.absolute_path]
+    if not errors:
+        return None
+    return str(min(errors, key=lambda e: order.index(str(e.absolute_path[0]))).absolute_path[0])
 
 
 _TYPE_CHECKS: Mapping[str, Callable[[JSON], bool]] = {

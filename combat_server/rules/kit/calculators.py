@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping, TypeVar
 import attrs
 
 from combat_server.errors import reject
-from combat_server.rules.commands import describe_schema
+from combat_server.rules.commands import describe_schema, first_bad_field
 from combat_server.rules.model import JSON
 
 
@@ -201,18 +201,15 @@ class CalculatorSpec:
         for name in self.required:
             if name not in raw:
                 raise reject("tool/missing_input", f"{self.name}: input {name!r} is required", field=name)
-        order = list(self.inputs)
-        errors = [e for e in self._validator.iter_errors(dict(raw)) if e.absolute_path]
-        if errors:
-            error = min(errors, key=lambda e: order.index(str(e.absolute_path[0])))
-            name = str(error.absolute_path[0])
-            schema = self.inputs[name]
-            details: dict[str, JSON] = {"field": name}
+        bad = first_bad_field(self._validator, raw, list(self.inputs))
+        if bad is not None:
+            schema = self.inputs[bad]
+            details: dict[str, JSON] = {"field": bad}
             if "enum" in schema:
                 details["known"] = list(schema["enum"])
             # a pattern says little to a person: its description says what to type ("a fraction such as 1/36")
             what = schema["description"] if "pattern" in schema and "description" in schema else describe_schema(schema)
-            raise reject("tool/bad_input", f"{self.name}: input {name!r} must be {what}", **details)
+            raise reject("tool/bad_input", f"{self.name}: input {bad!r} must be {what}", **details)
         out = {k: v["default"] for k, v in self.inputs.items() if "default" in v}
         out.update(raw)
         for name, value in out.items():  # JSON Schema's integer takes 2.0: the tools get 2
