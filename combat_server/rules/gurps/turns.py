@@ -25,7 +25,7 @@ from combat_server.rules.gurps import derived, maneuvers
 from combat_server.rules.gurps.batch import Batch
 from combat_server.rules.gurps.gulliver.options import cite, rule_option
 from combat_server.rules.kit.prompts import roll_prompt
-from combat_server.rules.kit.turns import FixedOrder
+from combat_server.rules.kit.turns import FixedOrder, combatants_to_start
 from combat_server.rules.gurps.injury import SHOCK_CAP
 from combat_server.rules.model import JSON
 
@@ -34,11 +34,7 @@ MAX_SETTLE_STEPS = 500
 
 def start_combat(b: Batch, args: Mapping[str, Any]) -> None:
     """G-19: fix the order at the start: Basic Speed, DX between PCs, then a roll-off (R-21)."""
-    if b.state.status != "setup":
-        raise reject("combat/already_started", "combat has already started")
-    ids = list(b.state.combatants)
-    if len(ids) < 2:
-        raise reject("combat/too_few", "a fight needs at least two combatants")
+    ids = combatants_to_start(b.state)
     basis = [
         {"id": cid, "basic_speed": str(derived.basic_speed(b.sheet(cid))), "dx": b.sheet(cid).dx,
          "side": b.state.combatants[cid].side}

@@ -17,6 +17,9 @@ from typing import Callable, Sequence
 
 import attrs
 
+from combat_server.errors import reject
+from combat_server.rules.model import FightState
+
 CanAct = Callable[[str], bool]
 
 
@@ -67,3 +70,17 @@ class RoundOrder:
         if not any(can_act(cid) for cid in order):
             return None
         return RoundOver(round + 1 if round >= 1 else 1)
+
+
+def combatants_to_start(state: FightState) -> list[str]:
+    """The combatants a ``start_combat`` orders, once the fight may start: it is still being set
+    up (``combat/already_started``) and has at least two combatants (``combat/too_few``).
+
+    Why here: every ruleset's start of combat refuses the same two cases with the same errors.
+    """
+    if state.status != "setup":
+        raise reject("combat/already_started", "combat has already started")
+    ids = list(state.combatants)
+    if len(ids) < 2:
+        raise reject("combat/too_few", "a fight needs at least two combatants")
+    return ids

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from combat_server.errors import reject
-from combat_server.rules.kit.turns import RoundOrder, RoundOver
+from combat_server.rules.kit.turns import RoundOrder, RoundOver, combatants_to_start
 from combat_server.rules.model import JSON
 from combat_server.rules.shell import endurance, initiative
 from combat_server.rules.shell.batch import Batch, can_act, derived_now
@@ -23,11 +23,7 @@ MAX_SETTLE_STEPS = 500
 
 def start_combat(b: Batch, args: Mapping[str, Any]) -> None:
     """S-17: the first round's order; ``order``: the GM's own order instead (R-21), every combatant once."""
-    if b.state.status != "setup":
-        raise reject("combat/already_started", "combat has already started")
-    ids = list(b.state.combatants)
-    if len(ids) < 2:
-        raise reject("combat/too_few", "a fight needs at least two combatants")
+    ids = combatants_to_start(b.state)
     if b.option("overload") == "reject":
         for cid in ids:
             if derive(b.sheet(cid)).overloaded:
