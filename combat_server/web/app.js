@@ -1407,6 +1407,7 @@ function fieldFor(prop, path, required) {
   const types = schemaTypes(prop);
   const common = { dataset: { path }, title: prop.description || null };
   if (types.includes("array") && prop.items && prop.items.properties) return listField(prop, path);
+  if (types.includes("object") && prop.properties) return groupField(prop, path);
   if (types.includes("array") && prop.items && prop.items.enum) return setField(prop, path, title);
   let input;
   if (prop.enum) {
@@ -1419,6 +1420,10 @@ function fieldFor(prop, path, required) {
     input = h("input", { ...common, type: "checkbox", checked: prop.default === true });
     input.dataset.kind = "boolean";
     return h("label", { class: "inline" }, input, " ", title);
+  } else if (prop["x-rational"]) {  // a number or an exact fraction such as "1/36" (GULLIVER's Linear Scale)
+    input = h("input", { ...common, type: "text", pattern: prop.pattern ? prop.pattern.replace(/^\^|\$$/g, "") : null,
+                         placeholder: prop.default !== undefined ? String(prop.default) : "none" });
+    input.dataset.kind = "rational";
   } else if (types.includes("integer") || types.includes("number")) {
     input = h("input", { ...common, type: "number", min: prop.minimum, max: prop.maximum,
                          step: types.includes("integer") ? 1 : "any",
@@ -1454,6 +1459,14 @@ function listField(prop, path) {
   return list;
 }
 
+/** A nested object of named fields (a sheet's GULLIVER size-and-scale block): its own fieldset,
+ *  sent as an object holding only the fields typed or changed. */
+function groupField(prop, path) {
+  return h("fieldset", { class: "sheet-list sheet-group", dataset: { path, kind: "group" } },
+    h("legend", null, prop.title || path), prop.description ? h("p", { class: "hint" }, prop.description) : null,
+    ...objectFields(prop, path));
+}
+
 /** A list of allowed values, any of them at most once (a sheet's traits): a box each. */
 function setField(prop, path, title) {
   return h("fieldset", { class: "sheet-set", dataset: { path, kind: "set" }, title: prop.description || null },
@@ -1468,6 +1481,11 @@ function sheetFromEditor(root, prefix = "") {
   const own = (el) => el.dataset.path.startsWith(prefix) && !el.dataset.path.slice(prefix.length).includes(".");
   for (const el of $$("[data-path]", root).filter(own)) {
     const key = el.dataset.path.slice(prefix.length);
+    if (el.dataset.kind === "group") {
+      const group = sheetFromEditor(el, el.dataset.path + ".");
+      if (Object.keys(group).length) out[key] = group;
+      continue;
+    }
     if (el.classList.contains("sheet-list")) {
       const list = $$(":scope > .sheet-items > .sheet-item", el).map((fs) => sheetFromEditor(fs, el.dataset.path + ".#."))
         .filter((item) => Object.keys(item).length);
@@ -1485,6 +1503,7 @@ function sheetFromEditor(root, prefix = "") {
     if (text === "" && el.dataset.null === "1") { out[key] = null; continue; }  // an edited sheet's "none" stays none
     if (text === "") continue;
     if (kind === "enum") { if (text !== el.dataset.default) out[key] = JSON.parse(text); }
+    else if (kind === "rational") out[key] = /^[0-9]+(\.[0-9]+)?$/.test(text) ? Number(text) : text;
     else if (kind === "integer" || kind === "number") out[key] = Number(text);
     else if (kind === "map") {
       out[key] = Object.fromEntries(text.split("\n").filter((l) => l.trim()).map((l) => {
@@ -1508,6 +1527,7 @@ function fillSheetEditor(root, sheet, prefix = "") {
   for (const el of $$("[data-path]", root).filter(own)) {
     const key = el.dataset.path.slice(prefix.length);
     const v = sheet[key];
+    if (el.dataset.kind === "group") { fillSheetEditor(el, v || {}, el.dataset.path + "."); continue; }
     if (el.classList.contains("sheet-list")) {
       $(":scope > .sheet-items", el).replaceChildren();
       for (const item of Array.isArray(v) ? v : []) fillSheetEditor(el.addItem(), item, el.dataset.path + ".#.");

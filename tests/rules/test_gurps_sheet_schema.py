@@ -4,6 +4,7 @@ schema allows is accepted, and every bound the schema states is refused with
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any, Iterator
 
 import jsonschema
@@ -25,7 +26,21 @@ def _decimals(validator: Any, places: int, instance: Any, schema: Any) -> Iterat
         yield jsonschema.ValidationError(f"{instance} has more than {places} decimals")
 
 
-VALIDATOR = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"x-decimals": _decimals})(SCHEMA)
+def _rational(validator: Any, on: bool, instance: Any, schema: Any) -> Iterator[jsonschema.ValidationError]:
+    """The GULLIVER block's ``x-rational`` annotation: a rational written as text ("1/36") keeps the
+    bounds the schema states for numbers (A-27, catalogue 2.0)."""
+    if on and isinstance(instance, str):
+        try:
+            value = Fraction(instance)
+        except (ValueError, ZeroDivisionError):
+            yield jsonschema.ValidationError(f"{instance!r} is not a number")
+            return
+        if not schema["exclusiveMinimum"] < value <= schema["maximum"]:
+            yield jsonschema.ValidationError(f"{instance} is out of bounds")
+
+
+VALIDATOR = jsonschema.validators.extend(jsonschema.Draft202012Validator,
+                                         {"x-decimals": _decimals, "x-rational": _rational})(SCHEMA)
 
 
 def _strategy(schema: dict[str, Any]) -> Any:

@@ -189,6 +189,15 @@ def test_gm_commands(alices_turn: Table) -> None:
         "fright_check", {"combatant": "orc", "modifier": -2})
 
 
+def test_the_gm_sets_a_sheets_gulliver_block_with_do(alices_turn: Table) -> None:
+    """The terminal client edits sheets as JSON through ``do update_combatant``: the GULLIVER
+    size-and-scale block (A-27, issue #11) goes in as a nested object, the fraction as text."""
+    line = "do update_combatant id=orc sheet='{\"st\": 13, \"gulliver\": {\"linear_scale\": \"1/36\", " \
+           "\"non_pc_race\": true}}'"
+    assert parse(alices_turn, GM, line) == Send(
+        "update_combatant", {"id": "orc", "sheet": {"st": 13, "gulliver": {"linear_scale": "1/36", "non_pc_race": True}}})
+
+
 def test_the_gm_acts_for_whoever_the_description_offers(alices_turn: Table) -> None:
     """The GM gets the actions of the current combatant; as= naming someone else is refused locally."""
     sent = parse(alices_turn, GM, "attack bob")

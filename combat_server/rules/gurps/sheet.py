@@ -9,6 +9,7 @@ from typing import Any, Mapping
 import attrs
 
 from combat_server.errors import reject
+from combat_server.rules.gurps.gulliver.size import Scale, scale_to_json, validate_scale
 from combat_server.rules.gurps.state import (NEW_ATTACK_FIELDS, NEW_COMBAT_FIELDS, NEW_CONDITION_FIELDS, Attack, Combat,
                                              Condition)
 from combat_server.rules.gurps.tables import DAMAGE_TYPES, parse_dice
@@ -84,6 +85,9 @@ class Sheet:
     db: int = 0  # a ready shield's Defence Bonus: added to Dodge, Parry and Block (GCS shields)
     traits: tuple[str, ...] = ()  # the traits the rules use (TRAITS), by their GCS name
     dr_locations: Mapping[str, int] = attrs.field(factory=dict)  # DR by hit location; ``dr`` is the torso's
+    #: GULLIVER size and scale (A-27, catalogue 2.0): read only by the fight's GULLIVER options (issue #11);
+    #: other modules reach it through ``gulliver.size.scale_of``.
+    gulliver: Scale = Scale()
 
     @property
     def hp_max(self) -> int:
@@ -133,7 +137,7 @@ TRAITS: Mapping[str, str] = {
 
 #: Fields added after fights were stored: left out of a sheet's JSON at their default, so
 #: stored fights' events and states keep their bytes (tests/test_fixtures.py).
-_NEW_SHEET_FIELDS = {"db": 0, "traits": (), "dr_locations": {}}
+_NEW_SHEET_FIELDS = {"db": 0, "traits": (), "dr_locations": {}, "gulliver": {}}
 _NEW_WEAPON_FIELDS = {"min_st": 0, "two_handed": False, "recoil": 0, "reload": 1}
 
 _INT_FIELDS = {
@@ -276,6 +280,8 @@ def validate_sheet(raw: Mapping[str, JSON]) -> Sheet:
     ):
         raise _bad("dr_locations", "must map hit locations to DR 0..500")
     kw["dr_locations"] = dict(dr_locations)
+    if "gulliver" in raw:
+        kw["gulliver"] = validate_scale(raw["gulliver"])  # sheet/bad_field naming gulliver.<field>
     skills = raw.get("skills", {})
     if not isinstance(skills, Mapping) or not all(
         isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 40
@@ -310,6 +316,7 @@ def _weapon_json(data: dict[str, Any]) -> dict[str, Any]:
 
 def sheet_to_json(sheet: Sheet) -> dict[str, JSON]:
     data: dict[str, Any] = attrs.asdict(sheet, recurse=True)
+    data["gulliver"] = scale_to_json(sheet.gulliver)  # exact rationals; {} (left out) when every field is default
     data["weapons"] = [_weapon_json(dict(w)) for w in data["weapons"]]
     if "traits" in data:
         data["traits"] = list(data["traits"])
@@ -322,6 +329,8 @@ def _unstructure_hooks() -> None:
     from combat_server.rules.serialize import converter
 
     conv = converter()
+    conv.register_unstructure_hook(Scale, scale_to_json)
+    conv.register_structure_hook(Scale, lambda raw, _type: validate_scale(raw))
     conv.register_unstructure_hook(Weapon, lambda w: _weapon_json(
         {f.name: conv.unstructure(getattr(w, f.name)) for f in attrs.fields(Weapon)}))
     conv.register_unstructure_hook(Sheet, lambda s: _drop_defaults(

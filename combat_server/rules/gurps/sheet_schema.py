@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from combat_server.rules.gurps.gulliver.size import scale_schema
 from combat_server.rules.gurps.sheet import _INT_FIELDS, _WEAPON_INT, MAX_WEIGHT, TRAITS, WEIGHT_DECIMALS
 from combat_server.rules.gurps.tables import DAMAGE_TYPES
 from combat_server.rules.model import JSON
@@ -45,6 +46,9 @@ _SHEET_TEXT: Mapping[str, tuple[str, str]] = {
     "db": ("Shield DB", "A ready shield's Defence Bonus: added to Dodge, Parry and Block."),
     "traits": ("Traits", "Traits the rules use: " + "; ".join(f"{k}: {v}" for k, v in TRAITS.items()) + "."),
     "dr_locations": ("DR by location", "DR of each hit location (from a GCS file); the rules use DR above."),
+    "gulliver": ("GULLIVER size and scale", "What the fight's GULLIVER options read from this creature: Linear "
+                                            "Scale, Combat and Load ST, base HP, monster race, body type, split HP "
+                                            "(A-27); every field has a human-scaled default."),
 }
 _WEAPON_TEXT: Mapping[str, tuple[str, str]] = {
     "name": ("Name", "Unique on this sheet; the log and the maneuver form use it."),
@@ -138,6 +142,7 @@ def sheet_schema() -> dict[str, JSON]:
     props["traits"] = {"type": "array", "items": {"enum": list(TRAITS)}, "uniqueItems": True, "default": []}
     props["dr_locations"] = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0,
                                                                          "maximum": 500}}
+    props["gulliver"] = {k: v for k, v in scale_schema().items() if k not in ("title", "description")}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "GURPS character sheet",

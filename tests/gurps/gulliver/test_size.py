@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from combat_server.errors import Rejected
-from combat_server.rules.gurps.gulliver.size import (Scale, area_scale, base_hp, combat_st, load_st, mass_lb,
-                                                     scale_schema, scale_to_json, scaled_base_hp, toughness,
-                                                     validate_scale, volume_scale)
+from combat_server.rules.gurps.gulliver.size import (Scale, area_scale, base_hp, combat_st, combat_st_of, load_st,
+                                                     load_st_of, mass_lb, scale_of, scale_schema, scale_to_json,
+                                                     scaled_base_hp, toughness, validate_scale, volume_scale)
 
 
 def refused(raw: dict[str, Any]) -> Rejected:
@@ -148,3 +148,50 @@ def test_any_block_survives_storing(ls: Fraction, size: int, combat: int | None,
         raw["combat_st"] = combat
     scale = validate_scale(raw)
     assert validate_scale(scale_to_json(scale)) == scale
+
+
+# --------------------------------------------------------------------------- the block on the gurps sheet
+
+
+def test_the_gurps_sheet_schema_has_the_block_as_its_gulliver_object() -> None:
+    """Item 2 of the wiring step: the sheet editor's schema carries the block (titled, every field
+    explained), so the web and terminal editors offer it like any other sheet field."""
+    from combat_server.rules.gurps.sheet_schema import sheet_schema
+
+    block = sheet_schema()["properties"]["gulliver"]
+    assert isinstance(block, dict) and block["title"] == "GULLIVER size and scale" and block["type"] == "object"
+    assert block["properties"] == scale_schema()["properties"]
+
+
+def test_a_sheet_stores_its_block_exactly_and_reads_it_back() -> None:
+    """A-27: the sheet JSON keeps the block's rationals exact ("1/36", never a float); validating the
+    stored sheet gives the same Scale."""
+    from combat_server.rules.gurps.sheet import sheet_to_json, validate_sheet
+
+    sheet = validate_sheet({"st": 12, "gulliver": {"linear_scale": 0.5, "combat_st": 20, "non_pc_race": True}})
+    stored = sheet_to_json(sheet)
+    assert stored["gulliver"] == {"linear_scale": "1/2", "combat_st": 20, "non_pc_race": True}
+    assert validate_sheet(stored) == sheet
+    assert scale_of(sheet).combat_st == 20 and combat_st_of(sheet) == 20 and load_st_of(sheet) == 12
+
+
+def test_a_sheet_without_numbers_leaves_the_block_out() -> None:
+    """Stored fights keep their bytes: an empty (or all-default) block is not in the sheet JSON."""
+    from combat_server.rules.gurps.sheet import sheet_to_json, validate_sheet
+
+    assert "gulliver" not in sheet_to_json(validate_sheet({"st": 11}))
+    assert "gulliver" not in sheet_to_json(validate_sheet({"st": 11, "gulliver": {"linear_scale": 1, "size": 0}}))
+
+
+@pytest.mark.parametrize("block,field", [
+    ({"combat_st": 0}, "gulliver.combat_st"), ({"linear_scale": "1/0"}, "gulliver.linear_scale"),
+    ({"body": "octopus"}, "gulliver.body"), ({"other_half_hp": 12}, "gulliver.other_half_hp"),
+    ("giant", "gulliver"),
+])
+def test_a_bad_block_on_a_sheet_is_refused_naming_its_field(block: Any, field: str) -> None:
+    """validate_sheet refuses a bad block value with sheet/bad_field naming gulliver.<field>."""
+    from combat_server.rules.gurps.sheet import validate_sheet
+
+    with pytest.raises(Rejected) as err:
+        validate_sheet({"st": 10, "gulliver": block})
+    assert err.value.code == "sheet/bad_field" and err.value.details["field"] == field

@@ -10,13 +10,16 @@ from __future__ import annotations
 import math
 import re
 from fractions import Fraction
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 import attrs
 
 from combat_server.errors import reject
 from combat_server.rules.gurps.gulliver.locations import BODIES
 from combat_server.rules.model import JSON
+
+if TYPE_CHECKING:
+    from combat_server.rules.gurps.sheet import Sheet
 
 #: A human's mass (lb): the unit GULLIVER scales from (V-31's mass factor is 1 at 150 lb).
 HUMAN_MASS_LB = 150
@@ -85,6 +88,22 @@ def racial_iq(scale: Scale, iq: int) -> int:
     return iq if scale.racial_iq is None else scale.racial_iq
 
 
+def scale_of(sheet: Sheet) -> Scale:
+    """A combatant's size and scale: the sheet's ``gulliver`` block (an ordinary human when empty).
+    The one accessor other modules use, so none reaches into the sheet's field by name."""
+    return sheet.gulliver
+
+
+def combat_st_of(sheet: Sheet) -> int:
+    """V-01: the sheet's Combat ST (its ST unless the block types one)."""
+    return combat_st(sheet.gulliver, sheet.st)
+
+
+def load_st_of(sheet: Sheet) -> int:
+    """V-01: the sheet's Load ST (its ST unless the block types one)."""
+    return load_st(sheet.gulliver, sheet.st)
+
+
 # --------------------------------------------------------------------------- the sheet extension
 
 _TEXT: dict[str, tuple[str, str]] = {
@@ -108,7 +127,7 @@ _INT_BOUNDS: dict[str, tuple[int, int]] = {
     "racial_iq": (1, 40), "other_half_hp": (1, 100000),
 }
 #: A positive number written as text: "4", "0.5" or "1/36".
-FRACTION_TEXT = r"^(\d+(\.\d+)?|\d+/\d+)$"
+FRACTION_TEXT = r"^([0-9]+(\.[0-9]+)?|[0-9]+/[0-9]+)$"
 _MAX_LS = Fraction(10000)
 _MAX_MASS = Fraction(10 ** 12)
 _MAX_HP = Fraction(10 ** 6)
@@ -117,8 +136,10 @@ _MAX_HP = Fraction(10 ** 6)
 def scale_schema() -> dict[str, JSON]:
     """The JSON Schema of the extension (a ``gulliver`` object on the sheet), titles and help per field."""
     def fraction(limit: Fraction) -> dict[str, JSON]:
+        # x-rational: the bounds hold for the value of the text form too ("1/36"), which JSON Schema's
+        # minimum and maximum (numbers only) cannot say; clients that honour it check it, validate_scale does
         return {"type": ["number", "string"], "pattern": FRACTION_TEXT, "exclusiveMinimum": 0,
-                "maximum": int(limit)}
+                "maximum": int(limit), "x-rational": True}
 
     props: dict[str, JSON] = {
         "linear_scale": {**fraction(_MAX_LS), "default": 1},
@@ -127,7 +148,8 @@ def scale_schema() -> dict[str, JSON]:
         "non_pc_race": {"type": "boolean", "default": False},
         "low_iq_trait": {"type": "boolean", "default": False},
         "body": {"enum": list(BODIES), "default": "humanoid"},
-        "other_half_locations": {"type": "array", "items": {"type": "string"}, "uniqueItems": True, "default": []},
+        "other_half_locations": {"type": "array", "items": {"enum": _ALL_LOCATIONS}, "uniqueItems": True,
+                                 "minItems": 1, "default": []},
     }
     for key, (lo, hi) in _INT_BOUNDS.items():
         props[key] = {"type": "integer", "minimum": lo, "maximum": hi}
@@ -140,7 +162,24 @@ def scale_schema() -> dict[str, JSON]:
         "type": "object",
         "properties": {k: {**_dict(props[k]), "title": t, "description": h} for k, (t, h) in _TEXT.items()},
         "additionalProperties": False,
+        # V-04: both halves described or neither; the other half's locations are on the creature's body (A-63)
+        "dependentRequired": {"other_half_hp": ["other_half_locations"], "other_half_locations": ["other_half_hp"]},
+        "allOf": [_body_locations(body) for body in BODIES],
     }
+
+
+#: Every location name of every body table (the editor offers them; the body's own table decides).
+_ALL_LOCATIONS: list[JSON] = sorted({name for where in BODIES.values() for name in where})
+
+
+def _body_locations(body: str) -> dict[str, JSON]:
+    """The schema's rule that split HP's locations belong to the chosen body (humanoid when unset)."""
+    chosen: dict[str, JSON] = {"properties": {"body": {"const": body}}, "required": ["body"]}
+    if body == "humanoid":
+        chosen = {"anyOf": [{"not": {"required": ["body"]}},
+                            {"properties": {"body": {"const": body}}, "required": ["body"]}]}
+    names: list[JSON] = list(BODIES[body])
+    return {"if": chosen, "then": {"properties": {"other_half_locations": {"items": {"enum": names}}}}}
 
 
 def _dict(value: JSON) -> dict[str, JSON]:
@@ -163,7 +202,7 @@ def _positive_fraction(raw: Mapping[str, JSON], key: str, limit: Fraction) -> Fr
             raise ValueError
         if isinstance(value, float) and not math.isfinite(value):
             raise ValueError
-        frac = Fraction(value).limit_denominator(10 ** 6) if isinstance(value, float) else Fraction(value)
+        frac = Fraction(repr(value)) if isinstance(value, float) else Fraction(value)  # a float as written: 0.1 -> 1/10
     except (ValueError, ZeroDivisionError):
         raise _bad(key, f"must be a positive number or fraction such as \"1/36\", got {value!r}") from None
     if not 0 < frac <= limit:
@@ -171,7 +210,7 @@ def _positive_fraction(raw: Mapping[str, JSON], key: str, limit: Fraction) -> Fr
     return frac
 
 
-def validate_scale(raw: Mapping[str, JSON]) -> Scale:
+def validate_scale(raw: JSON) -> Scale:
     """The ``gulliver`` block of a sheet, checked field by field (``sheet/bad_field`` naming it)."""
     if not isinstance(raw, Mapping):
         raise reject("sheet/bad_field", "sheet field gulliver: must be an object", field="gulliver")
