@@ -1420,7 +1420,7 @@ function fieldFor(prop, path, required) {
     input = h("input", { ...common, type: "checkbox", checked: prop.default === true });
     input.dataset.kind = "boolean";
     return h("label", { class: "inline" }, input, " ", title);
-  } else if (prop["x-rational"]) {  // a number or an exact fraction such as "1/36" (GULLIVER's Linear Scale)
+  } else if (prop["x-rational"]) {  // a number or an exact fraction such as "1/36"
     input = h("input", { ...common, type: "text", pattern: prop.pattern ? prop.pattern.replace(/^\^|\$$/g, "") : null,
                          placeholder: prop.default !== undefined ? String(prop.default) : "none" });
     input.dataset.kind = "rational";
@@ -1459,7 +1459,7 @@ function listField(prop, path) {
   return list;
 }
 
-/** A nested object of named fields (a sheet's GULLIVER size-and-scale block): its own fieldset,
+/** A nested object of named fields (a group of a sheet): its own fieldset,
  *  sent as an object holding only the fields typed or changed. */
 function groupField(prop, path) {
   return h("fieldset", { class: "sheet-list sheet-group", dataset: { path, kind: "group" } },

@@ -8,6 +8,8 @@ the event's own fold (rules/kit/events.py: ``EventRegistry.fold``).
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import Any, Callable, Mapping
 
 import attrs
@@ -185,7 +187,15 @@ def _shock_effect(state: FightState, p: Mapping[str, Any]) -> FightState:
 
 
 def _injury_applied(state: FightState, p: Mapping[str, Any]) -> FightState:
-    changes: dict[str, Any] = {"hp": p["hp_after"], "shock_pending": p["shock_pending"]}
+    hp = p["hp_after"]  # an int, or V-03's exact "p/q": HP then holds it rounded up, hp_exact the fraction
+    exact = str(hp) if isinstance(hp, str) else ""
+    changes: dict[str, Any] = {"hp": math.ceil(Fraction(hp)) if exact else hp, "hp_exact": exact,
+                               "shock_pending": p["shock_pending"]}
+    fresh = p.get("fresh_injury")
+    if fresh and fresh["roll_again"]:  # V-60: HPmax/10 of injury since the monster's successful roll
+        changes.update(stays_up=False, fresh_injury=0)
+    elif fresh:
+        changes["fresh_injury"] = fresh["total"]
     if p.get("dead"):
         changes["dead"] = True
     return state.with_condition(p["combatant"], **changes)
@@ -221,6 +231,8 @@ def _check_rolled(state: FightState, p: Mapping[str, Any]) -> FightState:
         changes.update(_EFFECTS[effect](cond, p.get("effect_args", {})))
     if "death_checks" in p:
         changes["death_checks"] = p["death_checks"]
+    if p.get("stays_up"):  # V-60: the monster passed its roll and stays up until fresh injury
+        changes.update(stays_up=True, fresh_injury=0)
     if p.get("shock_left"):  # V-24 / R-10: what the HT roll did not wear off carries into the next turn
         changes["shock_pending"] = p["shock_pending"]
     state = state.with_condition(cid, **changes) if changes else state

@@ -18,15 +18,17 @@ from combat_server.errors import reject
 from combat_server.rules.gurps import derived, injury as inj, throwing
 from combat_server.rules.gurps.batch import Batch
 from combat_server.rules.gurps.gulliver.blowthrough import Projectile, capped_injury
-from combat_server.rules.gurps.gulliver.exact import exact_text
+from combat_server.rules.gurps.gulliver.damage_tables import DamageRoll
+from combat_server.rules.gurps.gulliver.exact import exact_text, json_number, whole_or_exact
 from combat_server.rules.gurps.gulliver.locations import Location, crippling_threshold
 from combat_server.rules.gurps.gulliver.options import cite, rule_option
 from combat_server.rules.gurps.gulliver.policy import Injury, Shock
+from combat_server.rules.gurps.gulliver.size import scale_of
 from combat_server.rules.gurps.gulliver.wounds import Maiming
 from combat_server.rules.kit.prompts import answered, open_prompt as prompt, roll_prompt
 from combat_server.rules.gurps.rolls import Mod, record, succeeded
 from combat_server.rules.gurps.sheet import Weapon
-from combat_server.rules.gurps.state import Attack, attack_json
+from combat_server.rules.gurps.state import Attack, attack_json, exact_hp
 from combat_server.rules.gurps.tables import POSTURES, format_dice, range_speed_modifier
 from combat_server.rules.model import JSON, FightState
 
@@ -45,13 +47,16 @@ def thrown_object_weapon(b: Batch, attacker: str, obj: Mapping[str, Any], range_
         raise reject("maneuver/bad_object", "a thrown object needs a positive, finite weight in lb",
                      field="object.weight")
     w = Fraction(weight).limit_denominator(1000)
-    bl = derived.basic_lift(sheet.st)
+    scale = scale_of(sheet)
+    lift = b.policy.lift_st(sheet.st, scale)  # V-01: lifting and throwing use Load ST (the sheet's ST when off)
+    bl = derived.basic_lift(lift)
     if w > throwing.MAX_THROW_RATIO * bl:  # G-12, A-07
         raise reject("maneuver/too_heavy", f"{weight} lb is more than 8 x BL ({float(8 * bl):g} lb): it cannot be thrown")
-    distance = sheet.st * throwing.distance_modifier(w / bl)  # G-13: the higher row
+    distance = lift * throwing.distance_modifier(w / bl)  # G-13: the higher row
     if range_yards > distance:
         raise reject("maneuver/out_of_range", f"{weight} lb can be thrown {float(distance):g} yd (G-13), not {range_yards}")
-    tdice, adds = throwing.thrown_damage(sheet.st, w, bl)  # G-14: thrust damage modified by weight
+    # G-14: thrust damage modified by weight; V-01: the thrust of Combat ST, the weight's row by Load ST's BL
+    tdice, adds = throwing.thrown_damage(b.policy.damage_st(sheet.st, scale), w, bl)
     name = str(obj.get("name") or "thrown object")
     return Weapon(name=name, kind="thrown", skill=sheet.dx - 3, damage=format_dice(tdice, adds), damage_type="cr",
                   weight=float(weight), max_range=int(distance), st_based=False, parry=None)
@@ -128,7 +133,7 @@ def aimed_location(b: Batch, target: str, name: str | None) -> Location | None:
     without the fight's hit locations (every blow then lands on the torso)."""
     if name is None:
         return None
-    choices = {loc.name: loc for loc in b.policy.aimable()}
+    choices = {loc.name: loc for loc in b.policy.aimable(scale_of(b.sheet(target)))}  # its body's table (A-63)
     if not choices:
         raise reject("maneuver/bad_location", "aiming at a hit location needs the fight's hit_locations option: "
                      "without it every blow lands on the torso (A-24)", field="location")
@@ -138,15 +143,15 @@ def aimed_location(b: Batch, target: str, name: str | None) -> Location | None:
     return choices[name]
 
 
-def _landing(b: Batch, aimed: Location | None) -> dict[str, JSON] | None:
-    """Where a hit lands (A-24, A-63): the aimed location, or a 3d roll on the table with hit
-    locations on; None without them (the torso, recorded as before)."""
+def _landing(b: Batch, target: str, aimed: Location | None) -> dict[str, JSON] | None:
+    """Where a hit lands (A-24, A-63): the aimed location, or a 3d roll on the target's body table
+    with hit locations on; None without them (the torso, recorded as before)."""
     if aimed is not None:
         return {"name": aimed.name, "aimed": True, "penalty": aimed.penalty, "rule": "A-24"}
     if not b.policy.rolls_location(None):
         return None
     faces = b.roll(3, 6, "hit location")
-    where = b.policy.where(roll=sum(faces))
+    where = b.policy.where(scale_of(b.sheet(target)), roll=sum(faces))
     return {"name": where.name, "dice": list(faces), "total": sum(faces), "rule": "A-24"}
 
 
@@ -172,8 +177,9 @@ def roll_attack(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: 
     rec = record(purpose="attack", roller=attacker, dice=faces, base=weapon.skill, base_reason=base_reason,
                  mods=mods, outcome_fn="attack", rule="G-36" if not thrown_object else "G-12, G-36", cap=cap)
     outcome = str(rec["outcome"])
-    dice, adds = derived.weapon_damage(sheet, weapon, b.policy)
-    landing = _landing(b, aimed) if outcome in ("hit", "critical hit") else None
+    roll = derived.weapon_roll(sheet, weapon, b.policy)  # V-01 Combat ST, V-03 low-ST scale
+    dice, adds = roll.pair
+    landing = _landing(b, target, aimed) if outcome in ("hit", "critical hit") else None
     hits = 1
     if shots > 1 and succeeded(outcome):
         hits = min(shots, 1 + max(0, int(rec["margin"])))  # rapid fire: 1 + margin (recoil 1), capped at shots
@@ -187,6 +193,7 @@ def roll_attack(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: 
         strong=maneuver == "all_out_attack" and option == "strong" and weapon.kind == "melee" and weapon.st_based,
         half_damage=weapon.half_damage > 0 and range_yards >= weapon.half_damage, next_weapon=next_weapon,
         location=str(landing["name"]) if landing is not None else "",
+        damage_scale=exact_text(roll.scale) if roll.scale != 1 else "",
     )
     payload: dict[str, JSON] = {"attack": attack_json(attack), "record": rec,
                                 "unbalanced": weapon.unbalanced, "unready": weapon.needs_ready}
@@ -212,8 +219,9 @@ def roll_attack(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: 
 
 
 def damage_prompt(b: Batch, attack: Attack) -> dict[str, JSON]:
+    scaled = f" x {attack.damage_scale} (V-03)" if attack.damage_scale else ""
     return roll_prompt(attack.attacker, "damage",
-                       f"{b.name(attack.attacker)} rolls {format_dice(attack.damage_dice, attack.damage_adds)} "
+                       f"{b.name(attack.attacker)} rolls {format_dice(attack.damage_dice, attack.damage_adds)}{scaled} "
                        f"{attack.damage_type} damage against {b.name(attack.target)}",
                        count=max(1, attack.damage_dice), sides=6)
 
@@ -382,10 +390,11 @@ def counter(b: Batch, prompt_id: str, weapon_name: str) -> None:
     payload: dict[str, JSON] = {"combatant": defender, "target": attack.attacker, "weapon": weapon.name,
                                 "record": rec, "success": ok}
     if ok:
-        dice, adds = derived.weapon_damage(b.sheet(defender), weapon, b.policy)
+        roll = derived.weapon_roll(b.sheet(defender), weapon, b.policy)
         hit = Attack(attacker=defender, target=attack.attacker, weapon=weapon.name, kind="melee", maneuver="parry",
-                     critical=False, hits=1, damage_type=weapon.damage_type, damage_dice=dice, damage_adds=adds,
-                     counter=True, remaining=0)
+                     critical=False, hits=1, damage_type=weapon.damage_type, damage_dice=roll.dice,
+                     damage_adds=roll.adds, counter=True, remaining=0,
+                     damage_scale=exact_text(roll.scale) if roll.scale != 1 else "")
         payload["attack"] = attack_json(hit)
         # the counter-blow replaces the parried attack as the one being resolved
         b.emit("counter_rolled", payload, opens=[damage_prompt(b, hit)], answers=prompt_id)
@@ -427,28 +436,40 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
     weapon = _weapon_of(b, attack)
     mods = damage_mods(b, attack, sum(faces) + attack.damage_adds, weapon)
     raw = sum(faces) + attack.damage_adds + sum(m.value for m in mods)
-    basic = max(0, raw)
-    if attack.half_damage:
-        basic = basic // 2  # A-17: halved at 1/2D or beyond
     tsheet = b.sheet(target)
-    where = b.policy.where(aimed=attack.location or None)  # A-24: the torso unless the blow landed elsewhere
+    scale = scale_of(tsheet)
+    # G-42: max(0, the roll); V-03: a low-ST roll x ST/10, its fraction kept against a target under 10 HP
+    roll = DamageRoll(attack.damage_dice, attack.damage_adds, Fraction(attack.damage_scale or 1))
+    basic = b.policy.blow_damage(raw, roll, tsheet.hp_max)
+    exact = b.policy.keeps_fractions(tsheet.hp_max)
+    if attack.half_damage:  # A-17: halved at 1/2D or beyond (rounded down unless V-03 keeps the fraction)
+        basic = basic / 2 if exact else Fraction(basic // 2)
+    where = b.policy.where(scale, aimed=attack.location or None)  # A-24: the torso unless the blow landed elsewhere
     dr = b.policy.location_dr(where, tsheet.dr, tsheet.dr_locations)
-    pen = inj.penetrating(basic, dr)
+    pen = max(Fraction(0), basic - dr)  # G-42
     basic_set = bool(b.option("basic_set_wound_multipliers"))
     # G-42 / A-20 at the location, less V-63's Toughness (0 when off), then V-05 / V-06's blowthrough cap
-    wound = b.policy.injury(pen, attack.damage_type, basic_set=basic_set, where=where, st=tsheet.st)
-    cap = b.policy.blowthrough_cap(Projectile(attack.damage_type), tsheet.hp_max, where=where)
-    hp = int(capped_injury(wound.hp, cap))
+    # (A-27: base HP from the size block), then V-04's split-HP factor on the other body half
+    wound = b.policy.injury(pen, attack.damage_type, basic_set=basic_set, where=where, st=tsheet.st, scale=scale,
+                            exact=exact)
+    cap = b.policy.blowthrough_cap(Projectile(attack.damage_type), tsheet.hp_max, scale, where)
+    capped = capped_injury(wound.hp, cap)
+    split = b.policy.split_factor(scale, tsheet.hp_max, where)
+    hp = whole_or_exact(capped * split if exact else math.floor(capped * split))
     payload: dict[str, JSON] = {
         "attacker": attack.attacker, "target": target, "weapon": attack.weapon, "dice": list(faces),
         "adds": attack.damage_adds, "modifiers": [m.to_json() for m in mods], "max_damage": attack.max_damage,
-        "half_damage": attack.half_damage, "basic": basic, "dr": dr, "penetrating": pen,
+        "half_damage": attack.half_damage, "basic": json_number(basic), "dr": dr, "penetrating": json_number(pen),
         "damage_type": attack.damage_type, "multiplier": exact_text(wound.multiplier),
-        "injury": hp,
+        "injury": json_number(hp),
     }
     if attack.location:
         payload["location"] = attack.location
-    payload.update(gulliver_steps(b, weapon, wound, cap, where))
+    payload.update(gulliver_steps(b, attack.attacker, weapon, wound, cap, where))
+    if roll.scale != 1:  # V-03: the ST 10 roll scaled (A-28)
+        payload["low_st"] = {"scale": attack.damage_scale, "exact": exact, "rule": "V-03"}
+    if split != 1:  # V-04: the other body half's blow, x base HP / its HP
+        payload["split_hp"] = {"factor": exact_text(split), "before": json_number(capped), "rule": "V-04"}
     hits_left = attack.hits - 1
     follow: list[dict[str, JSON]] = []
     if hits_left > 0:
@@ -462,8 +483,8 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
         if maimed.crippled:
             threshold = crippling_threshold(where, tsheet.hp_max)
             assert threshold is not None
-            b.emit("limb_crippled", {"combatant": target, "location": where.name, "blow": hp,
-                                     "taken": int(maimed.taken), "rule": maimed.rule,
+            b.emit("limb_crippled", {"combatant": target, "location": where.name, "blow": json_number(hp),
+                                     "taken": json_number(maimed.taken), "rule": maimed.rule,
                                      "threshold": f"HPmax x {exact_text(Fraction(where.cripple or 0))} = "
                                                   f"{exact_text(threshold)}"})
             follow = _severing(b, target, where, maimed) + follow
@@ -472,7 +493,7 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
                                high_pain_threshold=HIGH_PAIN_THRESHOLD in tsheet.traits)
         major = b.policy.major_wound_roll(hp, tsheet.hp_max, where)
         shocked = _shock_consequences(b, target, shock) + _limb_stun(b, target, where, shock)
-        apply_injury(b, target, int(maimed.taken), f"{attack.weapon} ({attack.damage_type})",
+        apply_injury(b, target, whole_or_exact(maimed.taken), f"{attack.weapon} ({attack.damage_type})",
                      follow=[p for p in shocked if p.get("kind") == "roll"] + follow,
                      allow_major=major is not None, shock=shock.penalty,
                      major_roll=MajorRoll(major or "G-46", attack.location))
@@ -482,20 +503,25 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
         b.emit("damage_rolled", payload, opens=follow, answers=prompt_id)
 
 
-def gulliver_steps(b: Batch, weapon: Weapon | None, wound: Injury, cap: Fraction | None,
+def gulliver_steps(b: Batch, attacker: str, weapon: Weapon | None, wound: Injury, cap: Fraction | None,
                    where: Location) -> dict[str, JSON]:
     """The payload fields of the GULLIVER steps a blow went through, each with its rule (issue #11):
-    the damage table (V-66, V-67), Toughness (V-63, by location V-64), the blowthrough cap (V-05, V-06). Left out
-    when a step did nothing, so a fight with every option off records what it always did."""
+    Combat ST (V-01), the damage table (V-66, V-67), Toughness (V-63, by location V-64), the blowthrough cap
+    (V-05, V-06). Left out when a step did nothing, so a fight with every option off records what it always did."""
     out: dict[str, JSON] = {}
+    if weapon is not None and weapon.damage.startswith(("thr", "sw")):
+        sheet = b.sheet(attacker)
+        combat = b.policy.damage_st(sheet.st, scale_of(sheet))
+        if combat != sheet.st:  # V-01: the dice came from Combat ST, not the sheet's ST
+            out["combat_st"] = {"st": combat, "rule": "V-01"}
     table = b.policy.damage_table_rule(weapon.damage) if weapon is not None else None
     if table is not None:
         out["damage_table"] = table
     if wound.toughness:
-        out["toughness"] = {"value": wound.toughness, "absorbed": int(wound.absorbed),
-                            "before": int(wound.before_toughness), "rule": b.policy.toughness_rule(where)}
+        out["toughness"] = {"value": wound.toughness, "absorbed": json_number(wound.absorbed),
+                            "before": json_number(wound.before_toughness), "rule": b.policy.toughness_rule(where)}
     if cap is not None and wound.hp > cap:
-        out["blowthrough"] = {"cap": exact_text(cap), "before": int(wound.hp),
+        out["blowthrough"] = {"cap": exact_text(cap), "before": json_number(wound.hp),
                               "rule": "V-06" if b.policy.blowthrough_improved else "V-05"}
     return out
 
@@ -515,7 +541,7 @@ def _severing(b: Batch, victim: str, where: Location, maimed: Maiming) -> list[d
                         rule=maimed.rule, **fatal)]
 
 
-def _heart(b: Batch, victim: str, where: Location, wound: int, hp_max: int) -> list[dict[str, JSON]]:
+def _heart(b: Batch, victim: str, where: Location, wound: int | Fraction, hp_max: int) -> list[dict[str, JSON]]:
     """V-44 / A-46: a heart (vitals) wound of HPmax or more calls for a HT roll, -4 from twice HPmax,
     -8 from three times (the prompt returned, to open with the injury)."""
     modifier = b.policy.heart_roll(wound, hp_max, where)
@@ -552,7 +578,7 @@ def held_in(b: Batch, cid: str, location: str) -> list[str]:
     arm holds those, the right arm and the hand (the humanoid table has one, read as the weapon hand)
     the others; two-handed weapons are in both. Unarmed attacks and weapons already out of hand are
     not dropped."""
-    where = b.policy.where(aimed=location)
+    where = b.policy.where(scale_of(b.sheet(cid)), aimed=location)
     if where.kind not in _HOLDING:
         return []
     off = location.startswith("left")
@@ -596,27 +622,31 @@ class MajorRoll:
 HIGH_PAIN_THRESHOLD = "High Pain Threshold"
 
 
-def apply_injury(b: Batch, victim: str, hp_lost: int, source: str, *, allow_major: bool = True,
+def apply_injury(b: Batch, victim: str, hp_lost: int | Fraction, source: str, *, allow_major: bool = True,
                  follow: list[dict[str, JSON]] | None = None, shock: int | None = None,
                  major_roll: MajorRoll = MajorRoll()) -> None:
     """HP loss with its consequences: shock (G-47; ``shock``: the penalty a blow's policy worked
-    out, V-11's doubled one), major wound (G-46, or V-10), death checks (G-45), lost aim (G-21) or
-    concentration (G-27), reeling (G-43)."""
+    out, V-11's doubled one), major wound (G-46, or V-10), death checks (G-45; V-15's half steps, V-61's
+    monster zone), lost aim (G-21) or concentration (G-27), reeling (G-43), a monster's fresh injury
+    (V-60). ``hp_lost`` is a Fraction only for V-03's fractional damage against a small target."""
     sheet, cond = b.sheet(victim), b.cond(victim)
     hp_max = sheet.hp_max
-    hp_after = cond.hp - hp_lost
+    scale = scale_of(sheet)
+    hp_before = exact_hp(cond)
+    hp_after = whole_or_exact(hp_before - hp_lost)
     if shock is None:  # G-47 (or V-18's bands) on the HP lost; High Pain Threshold: no shock
         shock = b.policy.shock(Injury(hp_lost, hp_lost, Fraction(1)), hp_max,
                                high_pain_threshold=HIGH_PAIN_THRESHOLD in sheet.traits).penalty
     pending = b.policy.pending_shock(cond.shock_pending, shock)  # G-47: capped at 4; V-18 (A-37): not
     # V-10 judges the blow, which V-11 may have cut down to the HP taken; it set the rule only for a heavy one
     major = allow_major and (inj.major_wound(hp_lost, hp_max) or major_roll.rule == "V-10")
-    crossed, auto_dead = b.policy.death_checks(hp_after, hp_max, cond.death_checks)  # G-45 or V-15
+    # G-45 or V-15; V-61 / V-62: a low-IQ monster's thresholds x racial IQ/10 (A-52)
+    crossed, auto_dead = b.policy.death_checks(hp_after, hp_max, cond.death_checks, iq=sheet.iq, scale=scale)
     slowed, slow_rule = b.policy.slowed(hp_after, hp_max)  # G-43, or V-09 (A-31: the same threshold)
     payload: dict[str, JSON] = {
-        "combatant": victim, "injury": hp_lost, "source": source, "hp_before": cond.hp, "hp_after": hp_after,
-        "hp_max": hp_max, "shock_added": shock, "shock_pending": pending, "major_wound": major,
-        "reeling": slowed, "death_thresholds": crossed, "dead": auto_dead,
+        "combatant": victim, "injury": json_number(hp_lost), "source": source, "hp_before": json_number(hp_before),
+        "hp_after": json_number(hp_after), "hp_max": hp_max, "shock_added": shock, "shock_pending": pending,
+        "major_wound": major, "reeling": slowed, "death_thresholds": crossed, "dead": auto_dead,
     }
     if slow_rule != "G-43":
         payload["slowdown_rule"] = slow_rule  # V-09: G-43's threshold, cited as GULLIVER's
@@ -626,12 +656,20 @@ def apply_injury(b: Batch, victim: str, hp_lost: int, source: str, *, allow_majo
     death_rule = b.policy.death_rule()
     if death_rule != "G-45":
         payload["death_rule"] = death_rule  # V-15: the thresholds are half-HP steps
+    zone = b.policy.death_zone(iq=sheet.iq, scale=scale)
+    if zone != 1:  # V-61 / V-62: the monster's reduced zone
+        payload["death_zone"] = {"factor": exact_text(zone), "rule": b.policy.monster_rule("V-61")}
+    if cond.stays_up:  # V-60: the monster stays up until fresh injury of HPmax/10 or more
+        fresh = cond.fresh_injury + math.ceil(hp_lost)
+        again = b.policy.consciousness_roll_due(hp_after, passed_before=True, fresh_injury=fresh, hp_max=hp_max,
+                                                scale=scale)
+        payload["fresh_injury"] = {"total": fresh, "roll_again": again, "rule": b.policy.monster_rule("V-60")}
     opens: list[dict[str, JSON]] = []
     if not auto_dead and not cond.dead:
         for k in crossed:
             opens.append(roll_prompt(victim, "death_check", f"{b.name(victim)} reached "
-                                     f"-{exact_text(b.policy.death_multiple(k))} x HP: HT roll or die "
-                                     f"({cite(death_rule)})", threshold=k,
+                                     f"-{exact_text(b.policy.death_multiple(k, zone))} x HP: HT roll or die "
+                                     f"({cite(death_rule)}{_zone_cite(zone, b)})", threshold=k,
                                      **rule_option(death_rule, "G-45")))
         if major and not cond.unconscious:
             opens.append(roll_prompt(victim, "major_wound", f"Major wound ({hp_lost} > HP/2): {b.name(victim)} rolls HT "
@@ -643,3 +681,8 @@ def apply_injury(b: Batch, victim: str, hp_lost: int, source: str, *, allow_majo
                                      f"{b.name(victim)} was injured while concentrating: Will-3 (G-27)"))
     opens.extend(follow or [])
     b.emit("injury_applied", payload, opens=opens)
+
+
+def _zone_cite(zone: Fraction, b: Batch) -> str:
+    """V-61 / V-62 in a death check's text, when the monster's zone scaled its threshold."""
+    return "" if zone == 1 else f"; x IQ/10 = {exact_text(zone)}, {b.policy.monster_rule('V-61')}, A-52"

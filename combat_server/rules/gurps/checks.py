@@ -10,6 +10,7 @@ from combat_server.errors import reject
 from combat_server.rules.gurps import attacks, injury as inj
 from combat_server.rules.gurps.batch import Batch
 from combat_server.rules.gurps.gulliver import wounds
+from combat_server.rules.gurps.gulliver.size import scale_of
 from combat_server.rules.kit.prompts import answered, roll_prompt
 from combat_server.rules.gurps.rolls import Mod, record, succeeded
 from combat_server.rules.model import JSON, Prompt
@@ -40,9 +41,20 @@ def _emit_check(b: Batch, pr: Prompt, rec: dict[str, JSON], effect: str, opens: 
 
 
 def _consciousness(b: Batch, pr: Prompt) -> None:
+    """G-44 (or V-14): HT to stay conscious at 0 HP or below. V-60 / V-62: a monster rolls at +1 per
+    point of racial IQ below 10, and once it succeeds it stays up (no roll each turn) until fresh
+    injury of HPmax/10 or more (``stays_up``, cleared by injury_applied's ``fresh_injury``)."""
     assert pr.combatant is not None
-    rec = _check(b, pr, "HT", b.sheet(pr.combatant).ht, [], str(pr.options.get("rule", "G-44")))  # or V-14
-    _emit_check(b, pr, rec, "none" if succeeded(str(rec["outcome"])) else "unconscious")
+    sheet = b.sheet(pr.combatant)
+    scale = scale_of(sheet)
+    mods = b.policy.consciousness_mods(iq=sheet.iq, scale=scale)
+    rec = _check(b, pr, "HT", sheet.ht, mods, str(pr.options.get("rule", "G-44")))  # or V-14
+    if not succeeded(str(rec["outcome"])):
+        _emit_check(b, pr, rec, "unconscious")
+    elif b.policy.stays_up(scale):
+        _emit_check(b, pr, rec, "none", stays_up=b.policy.monster_rule("V-60"))
+    else:
+        _emit_check(b, pr, rec, "none")
 
 
 def _death_check(b: Batch, pr: Prompt) -> None:
@@ -62,7 +74,8 @@ def _major_wound(b: Batch, pr: Prompt) -> None:
     assert pr.combatant is not None
     rule = str(pr.options.get("rule", "G-46"))
     rec = _check(b, pr, "HT", b.sheet(pr.combatant).ht, [], rule)
-    where = b.policy.where(aimed=str(pr.options["location"]) if pr.options.get("location") else None)
+    where = b.policy.where(scale_of(b.sheet(pr.combatant)),
+                           aimed=str(pr.options["location"]) if pr.options.get("location") else None)
     _emit_check(b, pr, rec, b.policy.major_wound_effect(str(rec["outcome"]), int(rec["margin"]), where))
 
 
@@ -88,7 +101,7 @@ def _heart_attack(b: Batch, pr: Prompt) -> None:
     outcome = str(rec["outcome"])
     failed_by = 0 if succeeded(outcome) else max(1, -int(rec["margin"]))
     kind = wounds.heart_attack(failed_by, outcome == "critical failure")
-    roll = b.policy.heart_attack_damage(kind)
+    roll = b.policy.heart_attack_damage(kind, scale_of(b.sheet(pr.combatant)))
     if kind == "none":
         _emit_check(b, pr, rec, "none")
     elif roll is None:  # fatal
@@ -104,7 +117,7 @@ def _heart_attack_damage(b: Batch, pr: Prompt) -> None:
     """V-44: the heart attack's own damage (2d or 6d x LS), applied as an injury."""
     assert pr.combatant is not None
     kind = str(pr.options["heart_attack"])
-    roll = b.policy.heart_attack_damage(kind)
+    roll = b.policy.heart_attack_damage(kind, scale_of(b.sheet(pr.combatant)))  # 2d / 6d x LS
     assert roll is not None
     faces = b.roll(roll.dice, 6, "heart attack damage")
     injury = int(sum(faces) * roll.scale)
@@ -120,8 +133,10 @@ def _shock_roll(effect: str) -> Callable[[Batch, Prompt], None]:
     def roll(b: Batch, pr: Prompt) -> None:
         assert pr.combatant is not None
         sheet = b.sheet(pr.combatant)
-        rec = _check(b, pr, "HT", sheet.ht, b.policy.shock_roll_mods(sheet.will_score, sheet.iq),
-                     str(pr.options["rule"]))
+        mods = b.policy.shock_roll_mods(sheet.will_score, sheet.iq)
+        if effect == "unconscious":  # V-60 / V-62: a monster's bonus counts on every roll to stay conscious
+            mods += b.policy.consciousness_mods(iq=sheet.iq, scale=scale_of(sheet))
+        rec = _check(b, pr, "HT", sheet.ht, mods, str(pr.options["rule"]))
         _emit_check(b, pr, rec, "none" if succeeded(str(rec["outcome"])) else effect)
     return roll
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from combat_server.rules.gurps.gulliver.damage_tables import DamageRoll
 from combat_server.rules.gurps.gulliver.policy import OFF, Policy
+from combat_server.rules.gurps.gulliver.size import scale_of
 from combat_server.rules.gurps.sheet import Sheet, Weapon
-from combat_server.rules.gurps.state import Condition
+from combat_server.rules.gurps.state import Condition, exact_hp
 from combat_server.rules.gurps.tables import ENCUMBRANCE, parse_dice
 
 
@@ -42,8 +44,8 @@ def encumbrance_level(sheet: Sheet) -> int:
 
 
 def reeling(sheet: Sheet, cond: Condition) -> bool:
-    """G-43: HP below one third of HPmax."""
-    return cond.hp * 3 < sheet.hp_max
+    """G-43: HP below one third of HPmax (V-03's exact HP when fractional damage left a fraction)."""
+    return exact_hp(cond) * 3 < sheet.hp_max
 
 
 def tired(sheet: Sheet, cond: Condition) -> bool:
@@ -114,16 +116,24 @@ def block(sheet: Sheet) -> int | None:
 def weapon_damage(sheet: Sheet, weapon: Weapon, policy: Policy = OFF) -> tuple[int, int]:
     """The weapon's damage as (dice, adds): thr/sw from the fight's ST table (G's, or GULLIVER's
     V-66 / V-67 through the policy) plus adds, or fixed dice."""
+    return weapon_roll(sheet, weapon, policy).pair
+
+
+def weapon_roll(sheet: Sheet, weapon: Weapon, policy: Policy = OFF) -> DamageRoll:
+    """The weapon's damage roll: thr/sw by the fight's ST table for the sheet's ST (V-01: its Combat ST;
+    V-03: below ST 10, the ST 10 roll x ST/10, kept as the roll's exact ``scale``) plus the weapon's
+    adds, or fixed dice (x1)."""
     spec = weapon.damage
+    scale = scale_of(sheet)
     if spec.startswith("thr"):
-        dice, adds = policy.thrust(sheet.st).pair
+        roll = policy.thrust(sheet.st, scale)
         rest = spec[3:]
     elif spec.startswith("sw"):
-        dice, adds = policy.swing(sheet.st, weapon_lb=weapon.weight).pair
+        roll = policy.swing(sheet.st, scale, weapon_lb=weapon.weight)
         rest = spec[2:]
     else:
-        return parse_dice(spec)
-    return dice, adds + (int(rest) if rest else 0)
+        return DamageRoll(*parse_dice(spec))
+    return DamageRoll(roll.dice, roll.adds + (int(rest) if rest else 0), roll.scale)
 
 
 def half_move(move_value: int) -> int:

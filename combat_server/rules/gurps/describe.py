@@ -18,11 +18,13 @@ from combat_server.rules.describe import (
 from combat_server.rules.gurps import derived, maneuvers
 from combat_server.rules.gurps.attacks import defense_options
 from combat_server.rules.gurps.batch import Batch
+from combat_server.rules.gurps.gulliver.locations import Location
 from combat_server.rules.gurps.gulliver.policy import Policy, fight_policy
+from combat_server.rules.gurps.gulliver.size import Scale, scale_of
 from combat_server.rules.gurps.presentation import card
 from combat_server.rules.gurps.sheet import Sheet, Weapon
 from combat_server.rules.gurps.state import Combat, Condition
-from combat_server.rules.gurps.tables import POSTURE_STEPS, format_dice
+from combat_server.rules.gurps.tables import POSTURE_STEPS
 from combat_server.rules.model import Combatant, FightState
 from combat_server.rules.ruleset import Ruleset
 
@@ -151,6 +153,20 @@ def _foes(state: FightState, cid: str) -> tuple[Choice, ...]:
     return tuple(Choice(c.id, f"{c.name} ({c.side.upper()})") for c in others)
 
 
+def _aimable(state: FightState, cid: str, policy: Policy) -> tuple[Location, ...]:
+    """The locations the form offers to aim at: every foe's body table (A-63), humanoid first, each
+    name once; the server refuses one the chosen target's body lacks (maneuver/bad_location)."""
+    if not policy.hit_locations:
+        return ()
+    bodies = {scale_of(c.sheet).body for oid, c in state.combatants.items()
+              if oid != cid and not c.condition.dead and isinstance(c.sheet, Sheet)} or {"humanoid"}
+    seen: dict[str, Location] = {}
+    for body in sorted(bodies, key=lambda b: (b != "humanoid", b)):
+        for loc in policy.aimable(Scale(body=body)):
+            seen.setdefault(loc.name, loc)
+    return tuple(seen.values())
+
+
 def _weapon_choice(sheet: Sheet, w: Weapon, policy: Policy, cond: Condition | None = None) -> Choice:
     hit = _WEAPON_CHOICES.get(id(sheet))
     if hit is None or hit[0] is not sheet or hit[1] is not policy:
@@ -170,7 +186,7 @@ def _weapon_choice(sheet: Sheet, w: Weapon, policy: Policy, cond: Condition | No
 def _damage_text(sheet: Sheet, w: Weapon, policy: Policy) -> str:
     """``sw+1 = 1d+3 cut``: an ST-based weapon's formula with what it comes to at the sheet's ST
     (on the fight's ST table, V-66 / V-67)."""
-    dice = format_dice(*derived.weapon_damage(sheet, w, policy))
+    dice = derived.weapon_roll(sheet, w, policy).text()
     formula = f"{w.damage} = " if w.damage.startswith(("thr", "sw")) else ""
     return f"{formula}{dice} {w.damage_type}"
 
@@ -198,7 +214,7 @@ def _attack_fields(state: FightState, cid: str, weapons: Iterable[Weapon], rule:
     if far:
         fields.append(Field("range", "integer", "Range (yards)", "Distance to the target: range penalties (G-35).",
                             "G-35", False, default=1, minimum=0, maximum=100000, when={"weapon": far}))
-    aimable = policy.aimable()
+    aimable = _aimable(state, cid, policy)
     if aimable:  # GULLIVER hit locations (A-24): aim at one at its penalty, or let 3d pick it
         fields.append(Field("location", "choice", "Hit location",
                             "Aim at a location at its penalty, or leave it to a 3d roll on the table (A-24).", "A-24",
@@ -554,7 +570,7 @@ def _summary(c: Combatant, seen: bool, policy: Policy) -> str:
     sheet = c.sheet
     move, dodge = _move_dodge(sheet, cond)
     numbers = f"HP {cond.hp}/{sheet.hp_max}, FP {cond.fp}/{sheet.fp_max}, Move {move}, Dodge {dodge}"
-    weapons = [f"{w.name} {w.skill}, {format_dice(*derived.weapon_damage(sheet, w, policy))}"
+    weapons = [f"{w.name} {w.skill}, {derived.weapon_roll(sheet, w, policy).text()}"
                + (f", {maneuvers.shots_left(cond, w)}/{w.shots} shots" if w.counts_shots else "")
                for w in sheet.weapons]
     return (f"{head}: {numbers}" + (" · " + "; ".join(weapons) if weapons else "")

@@ -121,14 +121,14 @@ class DamageRolled:
     target: str
     weapon: str
     dice: list[int]
-    basic: int
+    basic: int | str  # "p/q" only for V-03's kept fraction
     adds: int
     modifiers: list[Obj]
     damage_type: str
     dr: int
-    penetrating: int
+    penetrating: int | str
     multiplier: str
-    injury: int
+    injury: int | str
     half_damage: bool = False
     max_damage: bool = False
     attack_done: bool = False
@@ -137,6 +137,9 @@ class DamageRolled:
     damage_table: str = ""  # V-66 / V-67: the ST table the weapon's dice came from
     toughness: Obj | None = None  # V-63: {value, absorbed, before, rule}
     blowthrough: Obj | None = None  # V-05 / V-06: {cap, before, rule}
+    combat_st: Obj | None = None  # V-01: {st, rule}
+    low_st: Obj | None = None  # V-03: {scale, exact, rule}
+    split_hp: Obj | None = None  # V-04: {factor, before, rule}
 
 
 @attrs.frozen
@@ -187,9 +190,9 @@ class ShockEffect:
 @attrs.frozen
 class InjuryApplied:
     combatant: str
-    injury: int
-    hp_before: int
-    hp_after: int
+    injury: int | str  # "p/q" only for V-03's kept fraction (and the HP it leaves)
+    hp_before: int | str
+    hp_after: int | str
     hp_max: int
     shock_added: int
     shock_pending: int
@@ -198,6 +201,11 @@ class InjuryApplied:
     reeling: bool = False
     dead: bool = False
     death_thresholds: list[int] = attrs.field(factory=list)
+    slowdown_rule: str = ""  # V-09
+    shock_rule: str = ""  # V-18
+    death_rule: str = ""  # V-15
+    death_zone: Obj | None = None  # V-61 / V-62: {factor, rule}
+    fresh_injury: Obj | None = None  # V-60 / V-62: {total, roll_again, rule}
 
 
 @attrs.frozen
@@ -215,6 +223,7 @@ class CheckRolled:
     heart_attack: str = ""  # V-44 (GULLIVER): minor | major | fatal, after a failed heart-attack roll
     shock_left: int = 0  # V-24 (GULLIVER): the shock penalty a recovery roll did not wear off
     shock_pending: int = 0  # V-24: the pending shock with it added (G-47's cap, or V-18's none)
+    stays_up: str = ""  # V-60 / V-62: the rule that keeps a monster up after a successful roll
 
 
 @attrs.frozen
@@ -362,7 +371,7 @@ class ToolApplied:
 
 #: Fields of an attack (``attack_rolled``'s ``attack``, the pending attack) that reveal a hidden
 #: attacker's skill and damage.
-ATTACK_SECRETS = ("effective", "margin", "damage_dice", "damage_adds")
+ATTACK_SECRETS = ("effective", "margin", "damage_dice", "damage_adds", "damage_scale")
 
 #: Condition fields anyone at the table can see on a hidden combatant (posture, stunned, down, dead,
 #: the maneuver it visibly took).
@@ -393,8 +402,9 @@ EVENTS = EventRegistry(
     EventSpec("counter_rolled", CounterRolled, on_payload(apply._counter_rolled), explain._counter_rolled,
               roller="combatant"),
     EventSpec("damage_rolled", DamageRolled, on_payload(apply._damage_rolled), explain._damage_rolled,
-              secrets=(Secret("attacker", ("adds", "modifiers", "basic")),
-                       Secret("target", ("dr", "penetrating", "multiplier", "injury", "toughness", "blowthrough")))),
+              secrets=(Secret("attacker", ("adds", "modifiers", "basic", "low_st", "combat_st")),
+                       Secret("target", ("dr", "penetrating", "multiplier", "injury", "toughness", "blowthrough",
+                                         "split_hp")))),
     EventSpec("limb_stunned", LimbStunned, on_payload(apply._limb_stunned), explain._limb_stunned),
     EventSpec("limb_crippled", LimbCrippled, on_payload(apply._limb_crippled), explain._limb_crippled,
               secrets=(Secret("combatant", ("blow", "taken", "threshold")),)),
@@ -405,7 +415,7 @@ EVENTS = EventRegistry(
               secrets=(Secret("combatant", ("points",)),)),
     EventSpec("injury_applied", InjuryApplied, on_payload(apply._injury_applied), explain._injury_applied,
               secrets=(Secret("combatant", ("injury", "hp_before", "hp_after", "hp_max", "shock_added",
-                                            "shock_pending")),)),
+                                            "shock_pending", "fresh_injury")),)),
     EventSpec("check_rolled", CheckRolled, on_payload(apply._check_rolled), explain._check_rolled,
               roller="combatant", secrets=(Secret("combatant", ("margin", "shock_left", "shock_pending")),)),
     EventSpec("turn_ending", TurnEnding, on_payload(apply._turn_ending), explain._turn_ending),

@@ -3,6 +3,7 @@ is settled with (each registered with its event in events.py). Also the derived 
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any, Callable, Mapping
 
 from combat_server.rules.gurps import derived
@@ -12,7 +13,7 @@ from combat_server.rules.gurps.gulliver.options import cite
 from combat_server.rules.gurps.gulliver.policy import Policy, fight_policy
 from combat_server.rules.gurps.sheet import Sheet
 from combat_server.rules.gurps.state import Condition
-from combat_server.rules.gurps.tables import ENCUMBRANCE_NAMES, format_dice
+from combat_server.rules.gurps.tables import ENCUMBRANCE_NAMES
 from combat_server.rules.model import JSON, Event, FightState
 
 
@@ -208,13 +209,13 @@ def _damage_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> st
         if p["attacker"] not in h:
             text += f" = {p['basic']} basic"
         if p["target"] in h:
-            return text + (" (G-42)." if p["penetrating"] > 0 else " (G-42); nothing gets through.")
+            return text + (" (G-42)." if Fraction(p["penetrating"]) > 0 else " (G-42); nothing gets through.")
         return (text + f"; DR {p['dr']} -> {p['penetrating']} penetrating (G-42)"
-                + (f"; injury {p['injury']} (G-42, A-20)." if p["penetrating"] > 0 else "; nothing gets through."))
+                + (f"; injury {p['injury']} (G-42, A-20)." if Fraction(p["penetrating"]) > 0 else "; nothing gets through."))
     how = "maximum damage (G-36)" if p.get("max_damage") else f"[{dice}]{adds}{mods}"
-    text = (f"{p['weapon']} damage{_where(p)} {how}{_table(p)} = {p['basic']} basic{half}; DR {p['dr']} -> "
+    text = (f"{p['weapon']} damage{_where(p)} {how}{_table(p)}{_low_st(p)} = {p['basic']} basic{half}; DR {p['dr']} -> "
             f"{p['penetrating']} penetrating (G-42)")
-    if p["penetrating"] > 0:
+    if Fraction(p["penetrating"]) > 0:
         text += f"; x{p['multiplier']} {p['damage_type']} -> {_gulliver_wound(p)}injury {p['injury']} (G-42, A-20)."
     else:
         text += "; nothing gets through."
@@ -227,14 +228,25 @@ def _where(p: Mapping[str, Any]) -> str:
 
 
 def _table(p: Mapping[str, Any]) -> str:
-    """GULLIVER's ST table, when it gave the weapon its dice (V-66, V-67)."""
+    """GULLIVER's ST table, when it gave the weapon its dice (V-66, V-67), and the Combat ST it read (V-01)."""
     table = p.get("damage_table")
-    return f" (dice from the {'thrust' if table == 'V-66' else 'swing'} of {cite(table)})" if table else ""
+    text = f" (dice from the {'thrust' if table == 'V-66' else 'swing'} of {cite(table)})" if table else ""
+    combat = p.get("combat_st")
+    return text + (f" (by Combat ST {combat['st']}, {cite(combat['rule'])})" if combat else "")
+
+
+def _low_st(p: Mapping[str, Any]) -> str:
+    """V-03: a low-ST roll scaled by ST/10, its fraction kept against a target under 10 HP."""
+    low = p.get("low_st")
+    if not low:
+        return ""
+    kept = "fraction kept: the target has under 10 HP" if low["exact"] else "rounded down: the target has 10 HP or more"
+    return f" x {low['scale']} for low ST ({kept}; {cite(low['rule'])})"
 
 
 def _gulliver_wound(p: Mapping[str, Any]) -> str:
     """The wound's GULLIVER steps between the multiplier and the injury: Toughness (V-63), the
-    blowthrough cap (V-05, V-06); nothing when the fight uses neither."""
+    blowthrough cap (V-05, V-06), split HP (V-04); nothing when the fight uses none."""
     text = ""
     t = p.get("toughness")
     if t:
@@ -242,6 +254,9 @@ def _gulliver_wound(p: Mapping[str, Any]) -> str:
     cap = p.get("blowthrough")
     if cap:
         text += f"{cap['before']}, blowthrough caps it at {cap['cap']} ({cite(cap['rule'])}) -> "
+    split = p.get("split_hp")
+    if split:
+        text += f"{split['before']} x {split['factor']} on the other body half ({cite(split['rule'])}) -> "
     return text
 
 
@@ -304,15 +319,24 @@ def _injury_applied(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> s
     opened = {o["options"].get("purpose") for o in p.get("opens", [])}
     if p["major_wound"]:
         text += f" Major wound: {p['injury']} > HP/2" + (", HT roll (G-46)." if "major_wound" in opened else " (G-46).")
-    if p["reeling"] and p["hp_before"] * 3 >= p["hp_max"]:
+    if p["reeling"] and Fraction(p["hp_before"]) * 3 >= p["hp_max"]:
         rule = f"{cite('V-09')}, A-31" if p.get("slowdown_rule") == "V-09" else "G-43"
         text += f" Below 1/3 HP: Move and Dodge halved ({rule})."
+    zone = p.get("death_zone")
+    factor = Fraction(zone["factor"]) if zone else Fraction(1)
+    monster = f"; a monster's zone x IQ/10 = {zone['factor']} ({cite(zone['rule'])}, A-52)" if zone else ""
     if p["death_thresholds"]:
         half = p.get("death_rule") == "V-15"
-        steps = ", ".join(f"-{exact_text(death.multiple(k, half))}xHP" for k in p["death_thresholds"])
-        text += f" Crossed {steps}: HT roll each or die ({_death_rules(p)})."
+        steps = ", ".join(f"-{exact_text(death.multiple(k, half) * factor)}xHP" for k in p["death_thresholds"])
+        text += f" Crossed {steps}: HT roll each or die ({_death_rules(p)}{monster})."
     if p.get("dead"):
-        text += f" At -5xHP: dead ({cite(p.get('death_rule', 'G-45'))})."
+        text += f" At -{exact_text(5 * factor)}xHP: dead ({cite(p.get('death_rule', 'G-45'))}{monster})."
+    fresh = p.get("fresh_injury")
+    if fresh:
+        text += (f" {fresh['total']} fresh injury since the monster stayed up: HPmax/10 or more, so it rolls to stay "
+                 f"conscious again ({cite(fresh['rule'])})." if fresh["roll_again"] else
+                 f" {fresh['total']} fresh injury since the monster stayed up: under HPmax/10, no new roll to stay "
+                 f"conscious ({cite(fresh['rule'])}).")
     return text
 
 
@@ -340,6 +364,9 @@ def _check_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str
         text += f" {who} has a {p['heart_attack']} heart attack (V-44)."
     if effect:
         text += f" {who} {effect}."
+    if p.get("stays_up"):
+        text += (f" The monster stays conscious without rolling each turn until fresh injury of HPmax/10 or more "
+                 f"({cite(p['stays_up'])}).")
     if purpose == "shock_recovery" and p["combatant"] not in h:
         left = p.get("shock_left", 0)
         text += (f" Shock -{left} carries into {who}'s next turn (V-24, R-10, A-40)." if left
@@ -446,8 +473,8 @@ def _sheet_view(sheet: Sheet, policy: Policy) -> dict[str, JSON]:
     el = derived.encumbrance_level(sheet)
     weapons = []
     for w in sheet.all_weapons():
-        d, a = derived.weapon_damage(sheet, w, policy)
-        weapons.append({"name": w.name, "kind": w.kind, "skill": w.skill, "damage": f"{format_dice(d, a)} {w.damage_type}",
+        roll = derived.weapon_roll(sheet, w, policy)  # V-01 Combat ST, V-03's low-ST scale
+        weapons.append({"name": w.name, "kind": w.kind, "skill": w.skill, "damage": f"{roll.text()} {w.damage_type}",
                         "parry": derived.parry(w, sheet), "reach": w.reach, "acc": w.acc, "max_range": w.max_range})
     view: dict[str, JSON] = {
         "hp_max": sheet.hp_max, "fp_max": sheet.fp_max, "basic_speed": str(derived.basic_speed(sheet)),

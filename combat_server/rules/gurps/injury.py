@@ -43,8 +43,8 @@ def shock(injury_hp: int, hp_max: int) -> int:
     return injury_hp * 10 // hp_max
 
 
-def major_wound(injury_hp: int, hp_max: int) -> bool:
-    """G-46: a single injury of more than HPmax / 2."""
+def major_wound(injury_hp: int | Fraction, hp_max: int) -> bool:
+    """G-46: a single injury of more than HPmax / 2 (V-03's exact fraction compared as it is)."""
     return injury_hp * 2 > hp_max
 
 

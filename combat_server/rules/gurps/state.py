@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import Any, Mapping
 
 import attrs
@@ -59,12 +61,26 @@ class Condition:
     crippled: tuple[str, ...] = ()  # V-11 (GULLIVER): hit locations crippled by a single heavy blow
     severed: tuple[str, ...] = ()  # V-12 (GULLIVER): limbs cut off
     stunned_limbs: tuple[str, ...] = ()  # V-21 (GULLIVER): limbs stunned by shock, until a HT roll (V-24)
+    hp_exact: str = ""  # V-03 (GULLIVER): the exact HP ("p/q") when fractional damage left it between whole points
+    stays_up: bool = False  # V-60 (GULLIVER): a monster that passed its roll to stay conscious, until fresh injury
+    fresh_injury: int = 0  # V-60: injury taken since then (HPmax/10 of it calls for another roll)
 
 
 #: Condition fields added after fights were stored, with their defaults (see sheet._unstructure_hooks).
 NEW_CONDITION_FIELDS = {"concentrate_left": 0, "ammo_used": {}, "reload_progress": {}, "wait_option": "",
                         "wait_range": 0, "wait_item": "", "crippled": (), "severed": (),
-                        "stunned_limbs": ()}
+                        "stunned_limbs": (), "hp_exact": "", "stays_up": False, "fresh_injury": 0}
+
+
+def exact_hp(cond: Condition) -> Fraction | int:
+    """The combatant's HP as the rules count it: whole HP, or V-03's exact fraction (``hp`` then holds
+    it rounded up, so "HP <= 0" still reads right). A fraction no longer matching ``hp`` (a GM adjusted
+    HP since) is ignored."""
+    if cond.hp_exact:
+        value = Fraction(cond.hp_exact)
+        if math.ceil(value) == cond.hp:
+            return value
+    return cond.hp
 
 
 @attrs.frozen
@@ -97,10 +113,11 @@ class Attack:
     counter: bool = False  # G-41: the parry counter-blow on an unarmed attacker
     next_weapon: str = ""  # AOA Double: the weapon of the second attack
     location: str = ""  # A-24 / A-63 (GULLIVER hit locations): where the blow lands, aimed or rolled; "": torso
+    damage_scale: str = ""  # V-03 (GULLIVER): a low-ST roll's exact scale ("1/5"); "": x1
 
 
 #: Attack fields added after fights were stored (#11): left out of payloads and states at their default.
-NEW_ATTACK_FIELDS = {"location": ""}
+NEW_ATTACK_FIELDS = {"location": "", "damage_scale": ""}
 
 
 def attack_json(attack: Attack) -> dict[str, Any]:

@@ -184,7 +184,7 @@ def _start_next(b: Batch) -> bool:
     cond = b.cond(cid)
     shock = b.policy.pending_shock(0, cond.shock_pending)  # G-47's cap of 4; none under V-18 (A-37)
     opens = []
-    if cond.hp <= 0 and cond.ht_rolls_at_zero:
+    if cond.hp <= 0 and cond.ht_rolls_at_zero and not cond.stays_up:  # V-60: a monster that passed stays up
         rule = b.policy.consciousness_rule()  # G-44, or V-14 (the same roll, cited as GULLIVER's)
         opens.append(roll_prompt(cid, "consciousness",
                                  f"{b.name(cid)} is at {cond.hp} HP: HT roll to stay conscious ({cite(rule)})",

@@ -209,6 +209,7 @@ REPLACES: dict[str, str] = {
     "V-02": "G-22", "V-09": "G-43", "V-10": "G-46", "V-14": "G-44", "V-15": "G-45", "V-17": "G-47",
     "V-18": "G-47", "V-19": "G-46", "V-24": "G-47", "V-47": "G-10", "V-53": "G-51", "V-54": "G-51",
     "V-63": "G-42", "V-66": "A-01", "V-67": "A-01",
+    "V-01": "A-01", "V-03": "A-01", "V-60": "G-44", "V-61": "G-45",
 }
 
 
@@ -234,6 +235,7 @@ WIRED: tuple[str, ...] = (
     "neck_injury", "damage_shock", "shock_penalty_bands", "shock_penalty_cap", "shock_stun", "stun_rule",
     "shock_knockout", "brain_shock", "shock_recovery", "limb_stun",
     "fatigue_skill_penalty",
+    "combat_load_st", "tiny_damage", "split_hp", "monster_ko_bonus", "monster_ko_zone", "monster_combined",
 )
 OFFERED: tuple[OptionSpec, ...] = tuple(s for s in OPTION_SPECS if s.name in WIRED)
 

@@ -370,14 +370,25 @@ class Policy:
                      scale: Scale = HUMAN) -> tuple[list[int], bool]:
         """G-45 / A-23 (injury.death_thresholds): every -HPmax, dead at -5x. V-15: every
         -HPmax/2 from -HPmax. V-61 / A-52: a monster's thresholds x IQ/10."""
-        zone = Fraction(1)
-        if (self.monster_ko_zone or self.monster_combined) and self.is_monster(scale):
-            zone = death.zone(racial_iq(scale, iq))
-        return death.crossed(new_hp, hp_max, already, self.proportional_death, zone)
+        return death.crossed(new_hp, hp_max, already, self.proportional_death, self.death_zone(iq=iq, scale=scale))
 
-    def death_multiple(self, k: int) -> Fraction:
-        """The k-th death check's threshold, as a multiple of -HPmax (G-45: k; V-15: (k + 1) / 2)."""
-        return death.multiple(k, self.proportional_death)
+    def death_zone(self, *, iq: int = 10, scale: Scale = HUMAN) -> Fraction:
+        """V-61 / A-52: a low-IQ monster's below-zero HP scale, racial IQ/10 (1 when off, for a
+        creature that is no monster, or at racial IQ 10 or more)."""
+        if (self.monster_ko_zone or self.monster_combined) and self.is_monster(scale):
+            return death.zone(racial_iq(scale, iq))
+        return Fraction(1)
+
+    def monster_rule(self, alone: str) -> str:
+        """The rule a monster effect cites: V-60 or V-61 (``alone``) when that option is on, else V-62
+        (the combined approach, which also covers a PC race with the low-IQ trait)."""
+        on = self.monster_ko_bonus if alone == "V-60" else self.monster_ko_zone
+        return alone if on and not self.monster_combined else "V-62"
+
+    def death_multiple(self, k: int, zone: Fraction = Fraction(1)) -> Fraction:
+        """The k-th death check's threshold, as a multiple of -HPmax (G-45: k; V-15: (k + 1) / 2),
+        times V-61's zone."""
+        return death.multiple(k, self.proportional_death) * zone
 
     def death_rule(self) -> str:
         return "V-15" if self.proportional_death else "G-45"
@@ -391,7 +402,12 @@ class Policy:
         if not (self.monster_ko_bonus or self.monster_combined) or not self.is_monster(scale):
             return []
         m = death.consciousness_bonus(racial_iq(scale, iq))
-        return [m] if m is not None else []
+        return [attrs.evolve(m, rule=self.monster_rule("V-60"))] if m is not None else []
+
+    def stays_up(self, scale: Scale = HUMAN) -> bool:
+        """V-60: a monster that passes its roll to stay conscious stays up until fresh injury of
+        HPmax/10 or more (no roll each turn); False when off or for a creature that is no monster."""
+        return (self.monster_ko_bonus or self.monster_combined) and self.is_monster(scale)
 
     def consciousness_roll_due(self, hp: Number, *, passed_before: bool = False, fresh_injury: Number = 0,
                                hp_max: Number = 10, scale: Scale = HUMAN) -> bool:
