@@ -10,6 +10,7 @@ from combat_server.errors import reject
 from combat_server.rules.gurps import attacks, injury as inj
 from combat_server.rules.gurps.batch import Batch
 from combat_server.rules.gurps.gulliver import wounds
+from combat_server.rules.gurps.gulliver.exact import exact_text
 from combat_server.rules.gurps.gulliver.size import scale_of
 from combat_server.rules.kit.prompts import answered, roll_prompt
 from combat_server.rules.gurps.rolls import Mod, record, succeeded
@@ -109,7 +110,7 @@ def _heart_attack(b: Batch, pr: Prompt) -> None:
     else:
         _emit_check(b, pr, rec, "none", heart_attack=kind,
                     opens=[roll_prompt(pr.combatant, "heart_attack_damage",
-                                       f"{b.name(pr.combatant)}'s {kind} heart attack: {roll.dice}d damage (V-44)",
+                                       f"{b.name(pr.combatant)}'s {kind} heart attack: {roll.text()} damage (V-44)",
                                        count=roll.dice, sides=6, heart_attack=kind)])
 
 
@@ -121,8 +122,9 @@ def _heart_attack_damage(b: Batch, pr: Prompt) -> None:
     assert roll is not None
     faces = b.roll(roll.dice, 6, "heart attack damage")
     injury = int(sum(faces) * roll.scale)
+    ls: dict[str, JSON] = {"linear_scale": exact_text(roll.scale)} if roll.scale != 1 else {}  # A-27: the size block
     b.emit("heart_attack_rolled", {"combatant": pr.combatant, "kind": kind, "dice": list(faces), "injury": injury,
-                                   "rule": "V-44"}, answers=pr.id)
+                                   "rule": "V-44", **ls}, answers=pr.id)
     if injury > 0:
         attacks.apply_injury(b, pr.combatant, injury, f"a {kind} heart attack (V-44)")
 

@@ -235,6 +235,7 @@ class HeartAttackRolled:
     dice: list[int]
     injury: int
     rule: str
+    linear_scale: str = ""  # the victim's LS (the size block, A-27) when not 1
 
 
 @attrs.frozen

@@ -295,7 +295,8 @@ def _shock_effect(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str
 def _heart_attack_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     dice = ", ".join(str(d) for d in p["dice"])
     done = "" if p["combatant"] in h else f" = {p['injury']} HP"
-    return f"{_n(s, p['combatant'])}'s {p['kind']} heart attack does {len(p['dice'])}d [{dice}]{done} ({p['rule']})."
+    ls = f" x LS {p['linear_scale']}" if p.get("linear_scale") else ""
+    return f"{_n(s, p['combatant'])}'s {p['kind']} heart attack does {len(p['dice'])}d [{dice}]{ls}{done} ({p['rule']})."
 
 
 def _injury_applied(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:

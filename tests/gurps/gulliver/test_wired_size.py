@@ -56,6 +56,23 @@ def test_a63_aiming_takes_the_targets_body_table(engine: Engine) -> None:
                                                                "rule": "A-24"}
 
 
+def test_a63_the_attack_form_offers_the_foes_body_locations(engine: Engine) -> None:
+    """A-63: against a quadruped the Attack action's "Hit location" choice lists its tail (-3) and
+    foreleg, and no arm; against a humanoid, its arms and no tail."""
+    from combat_server.rules.gurps.ruleset import GurpsRuleset
+    from combat_server.rules.model import GM_ACTOR
+
+    def locations(target: dict[str, object]) -> dict[object, str]:
+        state = fight(engine, LANCER, target, "hit_locations").state
+        attack = next(a for a in GurpsRuleset().describe(state, GM_ACTOR).actions if a.id == "attack")
+        return {c.value: c.label for c in next(f for f in attack.fields if f.name == "location").choices}
+
+    horse = locations(HORSE)
+    assert horse["tail"] == "tail (-3)" and "foreleg" in horse and "left arm" not in horse
+    man = locations({"st": 10, "hp": 30})
+    assert "left arm" in man and "tail" not in man
+
+
 def test_v05_a27_the_cap_is_the_blocks_base_hp_not_the_bought_hp(engine: Engine) -> None:
     """V-05 / A-27 (E-20's Grog): the lance's six 6s = 36, x2 imp = 72. Off: 72. V-05: capped at the
     base HP before bought HP, 12 x LS 2 = 24 (not his 30 HP)."""
@@ -196,3 +213,33 @@ def test_v04_the_base_half_is_not_scaled(engine: Engine) -> None:
     table.roll([3, 3], "damage")
     assert (table.last("damage_rolled").payload["injury"], "split_hp" in table.last("damage_rolled").payload) == (
         6, False)
+
+
+def test_v44_a_heart_attack_does_its_dice_times_the_blocks_linear_scale(engine: Engine) -> None:
+    """V-44 / A-27: a minor heart attack does 2d x LS. The spear of ST 12 (1d+1 imp) aimed at the vitals
+    (-3: 14 -> 11, a roll of 11 hits) rolls 4 -> 5, x3 = 15 >= HPmax 10: HT 10 rolls 12, a minor heart
+    attack; 2d [3, 4] = 7 x LS 2 = 14 (LS 1: 7)."""
+    spear = {"st": 12, "dx": 12, "ht": 11, "weapons": [{"name": "spear", "skill": 14, "damage": "thr+2",
+                                                        "damage_type": "imp"}]}
+    rolled = {}
+    for ls in (1, 2):
+        table = fight(engine, spear, {"st": 10, "ht": 10, "hp": 10, "gulliver": {"linear_scale": ls}},
+                      "hit_locations", "heart_attack")
+        table.maneuver("hero", "attack", [TO_HIT], target="foe", weapon="spear", location="vitals")
+        table.defend("none")
+        table.roll([4], "damage")
+        table.roll([4, 4, 4], "heart_attack")
+        table.roll([3, 4], "heart_attack_damage")
+        rolled[ls] = (table.last("heart_attack_rolled").payload["injury"], explained(table, "heart_attack_rolled"))
+    assert rolled[1] == (7, "Foe's minor heart attack does 2d [3, 4] = 7 HP (V-44).")
+    assert rolled[2] == (14, "Foe's minor heart attack does 2d [3, 4] x LS 2 = 14 HP (V-44).")
+
+
+def test_v63_toughness_reads_the_blocks_combat_st_and_bought_levels(engine: Engine) -> None:
+    """V-63 / V-65: T = floor(Combat ST / 5) + bought levels. The mace's [3, 3] = 6 crushing: against ST 10
+    T 2 -> 4; with the block's Combat ST 15 and 2 bought levels T 3 + 2 = 5 -> 1."""
+    plain = blow(fight(engine, LANCER, {"st": 10, "hp": 20}, "new_toughness"), "mace", [3, 3])
+    tough = blow(fight(engine, LANCER, {"st": 10, "hp": 20, "gulliver": {"combat_st": 15, "toughness_bonus": 2}},
+                       "new_toughness"), "mace", [3, 3])
+    assert (plain["injury"], plain["toughness"]["value"]) == (4, 2)
+    assert (tough["injury"], tough["toughness"]) == (1, {"value": 5, "absorbed": 5, "before": 6, "rule": "V-63"})
