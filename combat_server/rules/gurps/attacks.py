@@ -22,11 +22,12 @@ from combat_server.rules.gurps.gulliver.exact import exact_text
 from combat_server.rules.gurps.gulliver.locations import Location, crippling_threshold
 from combat_server.rules.gurps.gulliver.options import cite, rule_option
 from combat_server.rules.gurps.gulliver.policy import Injury, Shock
+from combat_server.rules.gurps.gulliver.shock import Factor
 from combat_server.rules.gurps.gulliver.wounds import Maiming
 from combat_server.rules.kit.prompts import answered, open_prompt as prompt, roll_prompt
 from combat_server.rules.gurps.rolls import Mod, record, succeeded
 from combat_server.rules.gurps.sheet import Weapon
-from combat_server.rules.gurps.state import Attack, attack_json
+from combat_server.rules.gurps.state import Attack, Condition, attack_json
 from combat_server.rules.gurps.tables import POSTURES, format_dice, range_speed_modifier
 from combat_server.rules.model import JSON, FightState
 
@@ -161,6 +162,9 @@ def roll_attack(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: 
     tcond = b.cond(target)
     if tcond.dead:
         raise reject("maneuver/bad_target", f"{b.name(target)} is dead")
+    if weapon.shock_only and not b.policy.deals_shock_directly():
+        raise reject("maneuver/needs_option", f"{weapon.name} is a stunner: it deals only shock, which needs the "
+                     "fight's shock_points option (V-17)", field="weapon", option="shock_points")
     sheet = b.sheet(attacker)
     mods = attack_mods(b, attacker, target, weapon, maneuver, option, range_yards, target_speed, extra or [],
                        second, thrown_object)
@@ -187,6 +191,7 @@ def roll_attack(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: 
         strong=maneuver == "all_out_attack" and option == "strong" and weapon.kind == "melee" and weapon.st_based,
         half_damage=weapon.half_damage > 0 and range_yards >= weapon.half_damage, next_weapon=next_weapon,
         location=str(landing["name"]) if landing is not None else "",
+        finishing=b.policy.finishing(helpless(tcond)),
     )
     payload: dict[str, JSON] = {"attack": attack_json(attack), "record": rec,
                                 "unbalanced": weapon.unbalanced, "unready": weapon.needs_ready}
@@ -211,11 +216,26 @@ def roll_attack(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: 
     b.emit("attack_rolled", payload, opens=opens, answers=answers)
 
 
+def helpless(cond: Condition) -> bool:
+    """V-59's "helpless" (an unresisting target): unconscious, or collapsed from fatigue (G-51), the
+    states in which it has no active defence at all (``defense_options``). A stunned foe still defends
+    (G-48) and the fight keeps no pins, so neither counts; the dead are not attacked."""
+    return not cond.dead and (cond.unconscious or cond.collapsed)
+
+
 def damage_prompt(b: Batch, attack: Attack) -> dict[str, JSON]:
+    what = "shock (a stunner, V-17)" if _shock_only(b, attack) else f"{attack.damage_type} damage"
+    finishing = ": maximum damage on a helpless foe (V-59)" if attack.finishing else ""
     return roll_prompt(attack.attacker, "damage",
                        f"{b.name(attack.attacker)} rolls {format_dice(attack.damage_dice, attack.damage_adds)} "
-                       f"{attack.damage_type} damage against {b.name(attack.target)}",
+                       f"{what} against {b.name(attack.target)}{finishing}",
                        count=max(1, attack.damage_dice), sides=6)
+
+
+def _shock_only(b: Batch, attack: Attack) -> bool:
+    """V-17: the attack is a stunner's (its roll is shock, not damage)."""
+    weapon = _weapon_of(b, attack)
+    return weapon is not None and weapon.shock_only
 
 
 def next_attack_prompts(b: Batch, attack: Attack) -> list[dict[str, JSON]]:
@@ -420,8 +440,9 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
     assert attack is not None
     target = attack.target
     dice = attack.damage_dice
-    if attack.max_damage:
-        faces: tuple[int, ...] = (6,) * dice  # G-36: a roll of 3 does maximum damage without rolling
+    if attack.max_damage or attack.finishing:
+        # G-36: a roll of 3 does maximum damage without rolling; so does V-59's blow on a helpless foe
+        faces: tuple[int, ...] = (6,) * dice
     else:
         faces = b.roll(max(1, dice), 6, "damage") if dice else b.roll(1, 6, "damage")[:0]
     weapon = _weapon_of(b, attack)
@@ -432,12 +453,17 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
         basic = basic // 2  # A-17: halved at 1/2D or beyond
     tsheet = b.sheet(target)
     where = b.policy.where(aimed=attack.location or None)  # A-24: the torso unless the blow landed elsewhere
-    dr = b.policy.location_dr(where, tsheet.dr, tsheet.dr_locations)
+    if weapon is not None and weapon.shock_only:
+        _stunner(b, prompt_id, attack, weapon, faces, mods, basic, where)
+        return
+    twist = b.policy.twist_ignores_dr(_past_skull(b, attack, where))  # V-59: a twist past the skull: no DR
+    dr = 0 if twist else b.policy.location_dr(where, tsheet.dr, tsheet.dr_locations)
     pen = inj.penetrating(basic, dr)
     basic_set = bool(b.option("basic_set_wound_multipliers"))
-    # G-42 / A-20 at the location, less V-63's Toughness (0 when off), then V-05 / V-06's blowthrough cap
+    # G-42 / A-20 at the location, less V-63's Toughness (0 when off), then V-05 / V-06 / V-07's blowthrough cap
     wound = b.policy.injury(pen, attack.damage_type, basic_set=basic_set, where=where, st=tsheet.st)
-    cap = b.policy.blowthrough_cap(Projectile(attack.damage_type), tsheet.hp_max, where=where)
+    projectile = _projectile(attack, weapon)
+    cap = b.policy.blowthrough_cap(projectile, tsheet.hp_max, where=where)
     hp = int(capped_injury(wound.hp, cap))
     payload: dict[str, JSON] = {
         "attacker": attack.attacker, "target": target, "weapon": attack.weapon, "dice": list(faces),
@@ -448,45 +474,134 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
     }
     if attack.location:
         payload["location"] = attack.location
-    payload.update(gulliver_steps(b, weapon, wound, cap, where))
-    hits_left = attack.hits - 1
-    follow: list[dict[str, JSON]] = []
-    if hits_left > 0:
-        follow.append(damage_prompt(b, attack))
-    else:
-        follow.extend(next_attack_prompts(b, attack))
-        payload["attack_done"] = True
+    payload.update(gulliver_steps(b, weapon, wound, cap, where, projectile))
+    if attack.finishing:
+        payload["finishing_blow"] = _finishing_json(attack, where, pen, twist)
+    follow = _follow(b, attack, payload)
     if hp > 0:
         b.emit("damage_rolled", payload, answers=prompt_id)
-        maimed = b.policy.maim(hp, where, tsheet.hp_max, attack.damage_type)  # V-11: off, all of it is taken
-        if maimed.crippled:
-            threshold = crippling_threshold(where, tsheet.hp_max)
-            assert threshold is not None
-            b.emit("limb_crippled", {"combatant": target, "location": where.name, "blow": hp,
-                                     "taken": int(maimed.taken), "rule": maimed.rule,
-                                     "threshold": f"HPmax x {exact_text(Fraction(where.cripple or 0))} = "
-                                                  f"{exact_text(threshold)}"})
-            follow = _severing(b, target, where, maimed) + follow
-        follow = _heart(b, target, where, hp, tsheet.hp_max) + follow
-        shock = b.policy.shock(attrs.evolve(wound, hp=hp), tsheet.hp_max, where=where, maiming=maimed,
-                               high_pain_threshold=HIGH_PAIN_THRESHOLD in tsheet.traits)
-        major = b.policy.major_wound_roll(hp, tsheet.hp_max, where)
-        shocked = _shock_consequences(b, target, shock) + _limb_stun(b, target, where, shock)
-        apply_injury(b, target, int(maimed.taken), f"{attack.weapon} ({attack.damage_type})",
-                     follow=[p for p in shocked if p.get("kind") == "roll"] + follow,
-                     allow_major=major is not None, shock=shock.penalty,
-                     major_roll=MajorRoll(major or "G-46", attack.location))
-        for effect in (p for p in shocked if p.get("kind") != "roll"):
-            b.emit("shock_effect", effect)
+        _wound(b, attack, weapon, where, wound, hp, follow)
     else:
         b.emit("damage_rolled", payload, opens=follow, answers=prompt_id)
 
 
+def _follow(b: Batch, attack: Attack, payload: dict[str, JSON]) -> list[dict[str, JSON]]:
+    """What comes after this hit's damage: the next hit of a rapid-fire attack, or the maneuver's next
+    attack (marking the attack done in ``payload``)."""
+    if attack.hits - 1 > 0:
+        return [damage_prompt(b, attack)]
+    payload["attack_done"] = True
+    return next_attack_prompts(b, attack)
+
+
+def _wound(b: Batch, attack: Attack, weapon: Weapon | None, where: Location, wound: Injury, hp: int,
+           follow: list[dict[str, JSON]], direct: int = 0) -> None:
+    """A blow's consequences once its damage is rolled: crippling (V-11 .. V-13), the heart (V-44), shock
+    (G-47; V-17's weapon multiplier and ``direct`` shock of a stunner; V-19 .. V-22), then the injury."""
+    target = attack.target
+    tsheet = b.sheet(target)
+    maimed = b.policy.maim(hp, where, tsheet.hp_max, attack.damage_type)  # V-11: off, all of it is taken
+    if maimed.crippled:
+        threshold = crippling_threshold(where, tsheet.hp_max)
+        assert threshold is not None
+        b.emit("limb_crippled", {"combatant": target, "location": where.name, "blow": hp,
+                                 "taken": int(maimed.taken), "rule": maimed.rule,
+                                 "threshold": f"HPmax x {exact_text(Fraction(where.cripple or 0))} = "
+                                              f"{exact_text(threshold)}"})
+        follow = _severing(b, target, where, maimed) + follow
+    follow = _heart(b, target, where, hp, tsheet.hp_max) + follow
+    shock = b.policy.shock(attrs.evolve(wound, hp=hp), tsheet.hp_max, where=where, maiming=maimed,
+                           gm_factors=weapon_shock(weapon), direct=direct,
+                           high_pain_threshold=HIGH_PAIN_THRESHOLD in tsheet.traits)
+    major = b.policy.major_wound_roll(hp, tsheet.hp_max, where)
+    shocked = _shock_consequences(b, target, shock) + _limb_stun(b, target, where, shock)
+    source = f"{attack.weapon} (shock)" if direct else f"{attack.weapon} ({attack.damage_type})"
+    apply_injury(b, target, int(maimed.taken), source,
+                 follow=[p for p in shocked if p.get("kind") == "roll"] + follow,
+                 allow_major=major is not None, shock=shock.penalty,
+                 major_roll=MajorRoll(major or "G-46", attack.location), shock_points=shock_json(shock, maimed.taken),
+                 interrupts=not direct)
+    for effect in (p for p in shocked if p.get("kind") != "roll"):
+        b.emit("shock_effect", effect)
+
+
+def _stunner(b: Batch, prompt_id: str, attack: Attack, weapon: Weapon, faces: tuple[int, ...], mods: list[Mod],
+             rolled: int, where: Location) -> None:
+    """V-17: a stunner's roll is shock points dealt directly: no DR, no wound, no HP lost (the seed:
+    "decide how many points or dice of shock the weapon inflicts, and apply normally"); the shock then
+    does what any shock does (V-18's penalty, V-19 stun, V-20 brain x2, V-21 limb, V-22 knockout)."""
+    payload: dict[str, JSON] = {
+        "attacker": attack.attacker, "target": attack.target, "weapon": attack.weapon, "dice": list(faces),
+        "adds": attack.damage_adds, "modifiers": [m.to_json() for m in mods], "max_damage": attack.max_damage,
+        "half_damage": attack.half_damage, "basic": rolled, "dr": 0, "penetrating": 0,
+        "damage_type": attack.damage_type, "multiplier": "1", "injury": 0, "shock_only": True,
+    }
+    if attack.location:
+        payload["location"] = attack.location
+    follow = _follow(b, attack, payload)
+    if rolled <= 0:
+        b.emit("damage_rolled", payload, opens=follow, answers=prompt_id)
+        return
+    b.emit("damage_rolled", payload, answers=prompt_id)
+    _wound(b, attack, weapon, where, Injury(0, 0, Fraction(1)), 0, follow, direct=rolled)
+
+
+def _projectile(attack: Attack, weapon: Weapon | None) -> Projectile:
+    """What V-07 reads of the weapon: a beam, a bullet's calibre and hollow point (a thrown object is none)."""
+    if weapon is None:
+        return Projectile(attack.damage_type)
+    return Projectile(attack.damage_type, weapon.beam, weapon.large_calibre, weapon.hollow_point)
+
+
+def weapon_shock(weapon: Weapon | None) -> tuple[Factor, ...]:
+    """V-17 / A-28: the weapon's shock multiplier as a factor (none at x1, the missing tables' default);
+    the policy counts it only with the fight's shock_points option."""
+    if weapon is None or weapon.shock_multiplier == 1:
+        return ()
+    return (Factor(Fraction(weapon.shock_multiplier), f"{weapon.name} shock x{weapon.shock_multiplier}", "V-17"),)
+
+
+def _past_skull(b: Batch, attack: Attack, where: Location) -> bool:
+    """V-59: this finishing blow follows one by the same attacker and weapon that got past the skull's DR."""
+    breached = b.cond(attack.target).skull_breached
+    return attack.finishing and where.kind == "skull" and breached.get(attack.attacker) == attack.weapon
+
+
+def _finishing_json(attack: Attack, where: Location, penetrating: int, twist: bool) -> dict[str, JSON]:
+    """V-59's part of a finishing blow's payload: maximum damage; a twist past the skull (no DR); a blow
+    that got through the skull's DR opens it for the same attacker's twists."""
+    out: dict[str, JSON] = {"rule": "V-59"}
+    if twist:
+        out["twist"] = True
+    if where.kind == "skull" and penetrating > 0:
+        out["skull_breached"] = True
+    return out
+
+
+def shock_json(shock: Shock, hp_lost: int | Fraction) -> dict[str, JSON] | None:
+    """How GULLIVER counted a blow's shock, for its explanation, when it is not simply the HP lost
+    (G-47): the basis (V-11 / A-33's ``crippling_shock`` reading, V-64's ``toughness_shock``), shock dealt
+    directly (V-17), each multiplier with its rule (V-11, V-17, V-20). None otherwise, so the
+    injury reads as before."""
+    if not shock.factors and not shock.direct and shock.points == hp_lost:
+        return None
+    out: dict[str, JSON] = {"points": exact_text(shock.points), "basis": exact_text(shock.basis),
+                            "of": shock.basis_of}
+    if shock.direct:
+        out["direct"] = exact_text(shock.direct)
+    if shock.factors:
+        out["factors"] = [{"value": exact_text(f.value), "reason": f.reason, "rule": f.rule} for f in shock.factors]
+    if shock.less:
+        out["less"] = shock.less
+    return out
+
+
 def gulliver_steps(b: Batch, weapon: Weapon | None, wound: Injury, cap: Fraction | None,
-                   where: Location) -> dict[str, JSON]:
+                   where: Location, projectile: Projectile | None = None) -> dict[str, JSON]:
     """The payload fields of the GULLIVER steps a blow went through, each with its rule (issue #11):
-    the damage table (V-66, V-67), Toughness (V-63, by location V-64), the blowthrough cap (V-05, V-06). Left out
-    when a step did nothing, so a fight with every option off records what it always did."""
+    the damage table (V-66, V-67), Toughness (V-63, by location V-64), the blowthrough cap (V-05, V-06,
+    V-07 with its factors). Left out when a step did nothing, so a fight with every option off records
+    what it always did."""
     out: dict[str, JSON] = {}
     table = b.policy.damage_table_rule(weapon.damage) if weapon is not None else None
     if table is not None:
@@ -495,8 +610,11 @@ def gulliver_steps(b: Batch, weapon: Weapon | None, wound: Injury, cap: Fraction
         out["toughness"] = {"value": wound.toughness, "absorbed": int(wound.absorbed),
                             "before": int(wound.before_toughness), "rule": b.policy.toughness_rule(where)}
     if cap is not None and wound.hp > cap:
-        out["blowthrough"] = {"cap": exact_text(cap), "before": int(wound.hp),
-                              "rule": "V-06" if b.policy.blowthrough_improved else "V-05"}
+        capped: dict[str, JSON] = {"cap": exact_text(cap), "before": int(wound.hp), "rule": b.policy.blowthrough_rule()}
+        factors = b.policy.blowthrough_factors(projectile or Projectile(""), where)
+        if factors:  # V-07: what multiplied the base cap
+            capped["factors"] = [{"value": exact_text(v), "reason": why} for v, why in factors]
+        out["blowthrough"] = capped
     return out
 
 
@@ -598,10 +716,12 @@ HIGH_PAIN_THRESHOLD = "High Pain Threshold"
 
 def apply_injury(b: Batch, victim: str, hp_lost: int, source: str, *, allow_major: bool = True,
                  follow: list[dict[str, JSON]] | None = None, shock: int | None = None,
-                 major_roll: MajorRoll = MajorRoll()) -> None:
+                 major_roll: MajorRoll = MajorRoll(), shock_points: dict[str, JSON] | None = None,
+                 interrupts: bool = True) -> None:
     """HP loss with its consequences: shock (G-47; ``shock``: the penalty a blow's policy worked
-    out, V-11's doubled one), major wound (G-46, or V-10), death checks (G-45), lost aim (G-21) or
-    concentration (G-27), reeling (G-43)."""
+    out, V-11's doubled one; ``shock_points``: how GULLIVER counted it, ``shock_json``), major wound
+    (G-46, or V-10), death checks (G-45), lost aim (G-21) or concentration (G-27), reeling (G-43).
+    ``interrupts`` False: a stunner's shock (V-17) wounds no one, so it spoils no aim or concentration."""
     sheet, cond = b.sheet(victim), b.cond(victim)
     hp_max = sheet.hp_max
     hp_after = cond.hp - hp_lost
@@ -626,6 +746,8 @@ def apply_injury(b: Batch, victim: str, hp_lost: int, source: str, *, allow_majo
     death_rule = b.policy.death_rule()
     if death_rule != "G-45":
         payload["death_rule"] = death_rule  # V-15: the thresholds are half-HP steps
+    if shock_points is not None:
+        payload["shock"] = shock_points  # V-11, V-17, V-20, V-64: how the shock was counted
     opens: list[dict[str, JSON]] = []
     if not auto_dead and not cond.dead:
         for k in crossed:
@@ -636,9 +758,9 @@ def apply_injury(b: Batch, victim: str, hp_lost: int, source: str, *, allow_majo
         if major and not cond.unconscious:
             opens.append(roll_prompt(victim, "major_wound", f"Major wound ({hp_lost} > HP/2): {b.name(victim)} rolls HT "
                                      f"({cite(major_roll.rule)})", **major_roll.options()))
-        if cond.aim_turns:
+        if cond.aim_turns and interrupts:
             opens.append(roll_prompt(victim, "aim_will", f"{b.name(victim)} was injured while aiming: Will roll (G-21)"))
-        if cond.concentrating:
+        if cond.concentrating and interrupts:
             opens.append(roll_prompt(victim, "concentrate_will",
                                      f"{b.name(victim)} was injured while concentrating: Will-3 (G-27)"))
     opens.extend(follow or [])

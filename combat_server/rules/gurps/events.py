@@ -136,7 +136,9 @@ class DamageRolled:
     # GULLIVER steps (issue #11, attacks.gulliver_steps), present only when one did something:
     damage_table: str = ""  # V-66 / V-67: the ST table the weapon's dice came from
     toughness: Obj | None = None  # V-63: {value, absorbed, before, rule}
-    blowthrough: Obj | None = None  # V-05 / V-06: {cap, before, rule}
+    blowthrough: Obj | None = None  # V-05 / V-06 / V-07: {cap, before, rule, factors?: [{value, reason}]}
+    finishing_blow: Obj | None = None  # V-59: {rule, twist?, skull_breached?}: maximum damage on a helpless foe
+    shock_only: bool = False  # V-17: a stunner's roll, shock dealt directly (``basic``), no damage
 
 
 @attrs.frozen
@@ -198,6 +200,9 @@ class InjuryApplied:
     reeling: bool = False
     dead: bool = False
     death_thresholds: list[int] = attrs.field(factory=list)
+    #: GULLIVER (attacks.shock_json): how the shock was counted when it is not the HP lost:
+    #: {points, basis, of, direct?, factors?: [{value, reason, rule}], less?} (V-11, V-17, V-20, V-64)
+    shock: Obj | None = None
 
 
 @attrs.frozen
@@ -405,7 +410,7 @@ EVENTS = EventRegistry(
               secrets=(Secret("combatant", ("points",)),)),
     EventSpec("injury_applied", InjuryApplied, on_payload(apply._injury_applied), explain._injury_applied,
               secrets=(Secret("combatant", ("injury", "hp_before", "hp_after", "hp_max", "shock_added",
-                                            "shock_pending")),)),
+                                            "shock_pending", "shock")),)),
     EventSpec("check_rolled", CheckRolled, on_payload(apply._check_rolled), explain._check_rolled,
               roller="combatant", secrets=(Secret("combatant", ("margin", "shock_left", "shock_pending")),)),
     EventSpec("turn_ending", TurnEnding, on_payload(apply._turn_ending), explain._turn_ending),

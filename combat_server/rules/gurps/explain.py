@@ -212,12 +212,21 @@ def _damage_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> st
         return (text + f"; DR {p['dr']} -> {p['penetrating']} penetrating (G-42)"
                 + (f"; injury {p['injury']} (G-42, A-20)." if p["penetrating"] > 0 else "; nothing gets through."))
     how = "maximum damage (G-36)" if p.get("max_damage") else f"[{dice}]{adds}{mods}"
-    text = (f"{p['weapon']} damage{_where(p)} {how}{_table(p)} = {p['basic']} basic{half}; DR {p['dr']} -> "
+    if p.get("shock_only"):  # V-17: a stunner
+        return (f"{p['weapon']} shock{_where(p)} [{dice}]{adds}{mods} = {p['basic']}{half}: shock dealt directly, "
+                f"no damage ({cite('V-17')}).")
+    finishing = p.get("finishing_blow")
+    if finishing:
+        how = f"maximum damage [{dice}]{adds}{mods} on a helpless foe (V-59)"
+    dr = f"DR {p['dr']}" if not (finishing and finishing.get("twist")) else "DR ignored: a twist past the skull (V-59)"
+    text = (f"{p['weapon']} damage{_where(p)} {how}{_table(p)} = {p['basic']} basic{half}; {dr} -> "
             f"{p['penetrating']} penetrating (G-42)")
     if p["penetrating"] > 0:
         text += f"; x{p['multiplier']} {p['damage_type']} -> {_gulliver_wound(p)}injury {p['injury']} (G-42, A-20)."
     else:
         text += "; nothing gets through."
+    if finishing and finishing.get("skull_breached") and not finishing.get("twist"):
+        text += " Past the skull's DR: further finishing blows with it to the skull are twists that ignore DR (V-59)."
     return text
 
 
@@ -241,8 +250,33 @@ def _gulliver_wound(p: Mapping[str, Any]) -> str:
         text += f"{t['before']}, less Toughness {t['absorbed']} of {t['value']} ({cite(t['rule'])}) -> "
     cap = p.get("blowthrough")
     if cap:
-        text += f"{cap['before']}, blowthrough caps it at {cap['cap']} ({cite(cap['rule'])}) -> "
+        factors = "".join(f" x{f['value']} {f['reason']}" for f in cap.get("factors", []))
+        how = f" (base{factors}, {cite(cap['rule'])})" if factors else f" ({cite(cap['rule'])})"
+        text += f"{cap['before']}, blowthrough caps it at {cap['cap']}{how} -> "
     return text
+
+
+#: What GULLIVER counts a blow's shock from (attacks.shock_json's ``of``), with the rule that says so.
+_SHOCK_BASIS = {
+    "injury": "the injury (V-17)",
+    "taken": "the HP taken (V-11, A-33)",
+    "blow": "the whole blow (V-11, A-33: crippling_shock full_blow)",
+    "before_toughness": "the wound before Toughness (V-64 (b))",
+}
+
+
+def _shock_points(p: Mapping[str, Any]) -> str:
+    """How GULLIVER counted the shock (V-11, V-17, V-20, V-64), when it is not simply the HP lost."""
+    sh = p.get("shock")
+    if not sh:
+        return ""
+    text = f" Shock {sh['points']} points: {sh['basis']} from {_SHOCK_BASIS[sh['of']]}"
+    if sh.get("direct"):
+        text += f" + {sh['direct']} dealt directly ({cite('V-17')})"
+    text += "".join(f" x{f['value']} {f['reason']} ({cite(f['rule'])})" for f in sh.get("factors", []))
+    if sh.get("less"):
+        text += f" - Toughness {sh['less']} (V-64 (b))"
+    return text + "."
 
 
 def _limb_stunned(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
@@ -295,6 +329,7 @@ def _injury_applied(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> s
             text += " Dead (G-45)."
         return text
     text = f"{who} loses {p['injury']} HP from {p['source']}: HP {p['hp_before']} -> {p['hp_after']} of {p['hp_max']}."
+    text += _shock_points(p)
     if p["shock_added"] and p.get("shock_rule") == "V-18":
         text += (f" Shock -{p['shock_added']} (total -{p['shock_pending']}) to DX and IQ on {who}'s next turn, "
                  f"scaled to HPmax ({cite('V-18')}, A-37, A-38).")

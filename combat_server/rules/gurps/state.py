@@ -59,12 +59,15 @@ class Condition:
     crippled: tuple[str, ...] = ()  # V-11 (GULLIVER): hit locations crippled by a single heavy blow
     severed: tuple[str, ...] = ()  # V-12 (GULLIVER): limbs cut off
     stunned_limbs: tuple[str, ...] = ()  # V-21 (GULLIVER): limbs stunned by shock, until a HT roll (V-24)
+    #: V-59 (GULLIVER): attacker -> the weapon whose finishing blow got past this combatant's skull DR;
+    #: that attacker's further finishing blows to the skull with it are twists that ignore DR.
+    skull_breached: Mapping[str, str] = attrs.field(factory=dict)
 
 
 #: Condition fields added after fights were stored, with their defaults (see sheet._unstructure_hooks).
 NEW_CONDITION_FIELDS = {"concentrate_left": 0, "ammo_used": {}, "reload_progress": {}, "wait_option": "",
                         "wait_range": 0, "wait_item": "", "crippled": (), "severed": (),
-                        "stunned_limbs": ()}
+                        "stunned_limbs": (), "skull_breached": {}}
 
 
 @attrs.frozen
@@ -97,10 +100,11 @@ class Attack:
     counter: bool = False  # G-41: the parry counter-blow on an unarmed attacker
     next_weapon: str = ""  # AOA Double: the weapon of the second attack
     location: str = ""  # A-24 / A-63 (GULLIVER hit locations): where the blow lands, aimed or rolled; "": torso
+    finishing: bool = False  # V-59 (GULLIVER): a blow on a helpless foe: maximum damage
 
 
 #: Attack fields added after fights were stored (#11): left out of payloads and states at their default.
-NEW_ATTACK_FIELDS = {"location": ""}
+NEW_ATTACK_FIELDS = {"location": "", "finishing": False}
 
 
 def attack_json(attack: Attack) -> dict[str, Any]:
