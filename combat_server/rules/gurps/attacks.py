@@ -478,11 +478,18 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
     if attack.finishing:
         payload["finishing_blow"] = _finishing_json(attack, where, pen, twist)
     follow = _follow(b, attack, payload)
-    if hp > 0:
+    if hp > 0 or _shock_through_toughness(b, attack, weapon, where, wound):
         b.emit("damage_rolled", payload, answers=prompt_id)
         _wound(b, attack, weapon, where, wound, hp, follow)
     else:
         b.emit("damage_rolled", payload, opens=follow, answers=prompt_id)
+
+
+def _shock_through_toughness(b: Batch, attack: Attack, weapon: Weapon | None, where: Location, wound: Injury) -> bool:
+    """V-64 (b), the ``toughness_shock`` reading "before": a blow Toughness stopped entirely still shocks
+    when its wound times the shock multiples is more than Toughness. Never otherwise (no HP lost, no shock)."""
+    tsheet = b.sheet(attack.target)
+    return wound.hp <= 0 < b.policy.shock(wound, tsheet.hp_max, where=where, gm_factors=weapon_shock(weapon)).points
 
 
 def _follow(b: Batch, attack: Attack, payload: dict[str, JSON]) -> list[dict[str, JSON]]:
@@ -520,7 +527,7 @@ def _wound(b: Batch, attack: Attack, weapon: Weapon | None, where: Location, wou
                  follow=[p for p in shocked if p.get("kind") == "roll"] + follow,
                  allow_major=major is not None, shock=shock.penalty,
                  major_roll=MajorRoll(major or "G-46", attack.location), shock_points=shock_json(shock, maimed.taken),
-                 interrupts=not direct)
+                 interrupts=hp > 0)
     for effect in (p for p in shocked if p.get("kind") != "roll"):
         b.emit("shock_effect", effect)
 

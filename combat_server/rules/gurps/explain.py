@@ -328,7 +328,11 @@ def _injury_applied(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> s
         if p.get("dead"):
             text += " Dead (G-45)."
         return text
-    text = f"{who} loses {p['injury']} HP from {p['source']}: HP {p['hp_before']} -> {p['hp_after']} of {p['hp_max']}."
+    if p["injury"]:
+        text = (f"{who} loses {p['injury']} HP from {p['source']}: HP {p['hp_before']} -> {p['hp_after']} of "
+                f"{p['hp_max']}.")
+    else:  # GULLIVER: shock without injury (a stunner, V-17; Toughness's shock option (b), V-64)
+        text = f"{who} loses no HP from {p['source']} (HP {p['hp_after']} of {p['hp_max']}), but takes shock."
     text += _shock_points(p)
     if p["shock_added"] and p.get("shock_rule") == "V-18":
         text += (f" Shock -{p['shock_added']} (total -{p['shock_pending']}) to DX and IQ on {who}'s next turn, "

@@ -32,9 +32,10 @@ class Projectile:
     hollow_point: bool = False
 
 
-def applies(p: Projectile) -> bool:
-    """V-05: piercing and impaling wounds, and the beams V-07 names."""
-    return p.damage_type in THROUGH_TYPES or p.beam
+def applies(p: Projectile, modifiers: bool = True) -> bool:
+    """V-05: piercing and impaling wounds (bullets and impaling weapons); beams only with V-07
+    (``modifiers``), the rule that names them."""
+    return p.damage_type in THROUGH_TYPES or (p.beam and modifiers)
 
 
 def base_cap(base_hp: Fraction, ls: Fraction, improved: bool) -> Fraction:

@@ -234,6 +234,7 @@ WIRED: tuple[str, ...] = (
     "neck_injury", "damage_shock", "shock_penalty_bands", "shock_penalty_cap", "shock_stun", "stun_rule",
     "shock_knockout", "brain_shock", "shock_recovery", "limb_stun",
     "fatigue_skill_penalty",
+    "blowthrough_modifiers", "shock_points", "finishing_blow", "crippling_shock", "toughness_shock",
 )
 OFFERED: tuple[OptionSpec, ...] = tuple(s for s in OPTION_SPECS if s.name in WIRED)
 

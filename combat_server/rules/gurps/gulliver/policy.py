@@ -251,7 +251,7 @@ class Policy:
     def blowthrough_cap(self, projectile: bt.Projectile, hp_max: int, scale: Scale = HUMAN,
                         where: Location = TORSO) -> Fraction | None:
         """V-05 / V-06 / V-07: the most injury this wound can do; None (no cap) when off."""
-        if not self.blowthrough or not bt.applies(projectile):
+        if not self.blowthrough or not bt.applies(projectile, self.blowthrough_modifiers):
             return None
         base = bt.base_cap(base_hp(scale, hp_max), scale.linear_scale, self.blowthrough_improved)
         return bt.cap(base, where, projectile, self.blowthrough_modifiers)
