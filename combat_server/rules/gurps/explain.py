@@ -200,6 +200,10 @@ def _damage_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> st
     half = ", halved at 1/2D (A-17)" if p.get("half_damage") else ""
     adds = f" {p['adds']:+d}" if p["adds"] else ""
     mods = "".join(f" {m['value']:+d} {m['reason']} ({cite(m['rule'])})" for m in p.get("modifiers", []))
+    if p.get("shock_only"):  # V-17: a stunner (its roll is the attacker's: hidden with the attacker's numbers)
+        total = "" if p["attacker"] in h else f"{adds}{mods} = {p['basic']}"
+        return (f"{p['weapon']} shock{_where(p)} [{dice}]{total}{half}: shock dealt directly, no damage "
+                f"({cite('V-17')}).")
     if p["attacker"] in h or p["target"] in h:
         if p["attacker"] in h:  # the hidden attacker's adds and modifiers would give its ST and skill away
             adds = mods = ""
@@ -212,9 +216,6 @@ def _damage_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> st
         return (text + f"; DR {p['dr']} -> {p['penetrating']} penetrating (G-42)"
                 + (f"; injury {p['injury']} (G-42, A-20)." if p["penetrating"] > 0 else "; nothing gets through."))
     how = "maximum damage (G-36)" if p.get("max_damage") else f"[{dice}]{adds}{mods}"
-    if p.get("shock_only"):  # V-17: a stunner
-        return (f"{p['weapon']} shock{_where(p)} [{dice}]{adds}{mods} = {p['basic']}{half}: shock dealt directly, "
-                f"no damage ({cite('V-17')}).")
     finishing = p.get("finishing_blow")
     if finishing:
         how = f"maximum damage [{dice}]{adds}{mods} on a helpless foe (V-59)"
