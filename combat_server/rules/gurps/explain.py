@@ -487,7 +487,7 @@ def _sheet_view(sheet: Sheet, policy: Policy) -> dict[str, JSON]:
     weapons = []
     for w in sheet.all_weapons():
         d, a = derived.weapon_damage(sheet, w, policy)
-        weapons.append({"name": w.name, "kind": w.kind, "skill": w.skill, "damage": f"{format_dice(d, a)} {w.damage_type}",
+        weapons.append({"name": w.name, "kind": w.kind, "skill": w.skill, "damage": f"{format_dice(d, a)} {derived.damage_kind(w)}",
                         "parry": derived.parry(w, sheet), "reach": w.reach, "acc": w.acc, "max_range": w.max_range})
     view: dict[str, JSON] = {
         "hp_max": sheet.hp_max, "fp_max": sheet.fp_max, "basic_speed": str(derived.basic_speed(sheet)),

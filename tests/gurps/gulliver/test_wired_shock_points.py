@@ -9,6 +9,7 @@ import pytest
 
 from combat_server.engine.fight import Engine
 from combat_server.errors import Rejected
+from combat_server.rules.gurps.ruleset import GurpsRuleset
 from combat_server.rules.gurps.sheet import sheet_to_json, validate_sheet
 
 from tests.gurps.gulliver.wired import TO_HIT, blow, explained, fight
@@ -52,6 +53,13 @@ def test_v17_a_stunner_deals_its_roll_as_shock_and_no_damage(engine: Engine) -> 
     assert table.cond("foe").stunned and table.cond("foe").hp == 10
     assert explained(table, "damage_rolled") == ("stunner shock [3, 4] = 7: shock dealt directly, no damage "
                                                  "(V-17 (in place of G-47)).")
+
+
+def test_v17_a_stunner_shows_shock_dice_in_the_view(engine: Engine) -> None:
+    """V-17: the combatant's view shows a stunner's roll as shock (2d shock), other weapons by damage type."""
+    shown = {w["name"]: w["damage"] for w in GurpsRuleset().view_combatant(
+        fight(engine, HERO, HUMAN, *SYSTEM, "shock_points").state, "hero")["weapons"]}
+    assert (shown["stunner"], shown["nerve pistol"]) == ("2d shock", "1d cr")
 
 
 def test_v17_a_stunner_needs_the_option(engine: Engine) -> None:
