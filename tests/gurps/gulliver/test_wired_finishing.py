@@ -104,3 +104,14 @@ def test_v59_another_weapon_does_not_twist(engine: Engine) -> None:
     _strike(table, None, location="skull", to_hit=SKULL_ROLL)
     knife = _strike(table, None, "knife", location="skull", to_hit=SKULL_ROLL)
     assert (knife["basic"], knife["dr"], knife["injury"]) == (5, 6, 0) and "twist" not in knife["finishing_blow"]
+
+
+def test_v59_whether_the_skull_was_breached_is_hidden_with_a_hidden_victim(engine: Engine) -> None:
+    """V-59: a breached skull tells that damage got past the victim's DR: redacted with its DR."""
+    from combat_server.rules.gurps.events import EVENTS
+    from combat_server.rules.kit.events import redact
+
+    table = _knocked_out(engine, "hit_locations", "finishing_blow")
+    payload = _strike(table, None, location="skull", to_hit=SKULL_ROLL)
+    assert payload["finishing_blow"]["skull_breached"]
+    assert "finishing_blow" not in redact(EVENTS["damage_rolled"], payload, frozenset({"foe"}))

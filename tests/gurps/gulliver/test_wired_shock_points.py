@@ -99,3 +99,14 @@ def test_v17_a_bad_shock_multiplier_is_refused(value: object) -> None:
     with pytest.raises(Rejected) as err:
         validate_sheet({"weapons": [{"name": "baton", "shock_multiplier": value}]})
     assert err.value.code == "sheet/bad_field" and err.value.details["field"] == "weapons[0].shock_multiplier"
+
+
+def test_v17_how_the_shock_was_counted_is_hidden_with_a_hidden_victim(engine: Engine) -> None:
+    """V-17: the shock's points and basis tell the victim's injury: redacted with its HP (docs/protocol.md)."""
+    from combat_server.rules.gurps.events import EVENTS
+    from combat_server.rules.kit.events import redact
+
+    table = fight(engine, HERO, HUMAN, *SYSTEM, "shock_points")
+    blow(table, "nerve pistol", [5])
+    payload = table.last("injury_applied").payload
+    assert "shock" in payload and "shock" not in redact(EVENTS["injury_applied"], payload, frozenset({"foe"}))
