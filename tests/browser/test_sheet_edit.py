@@ -100,3 +100,29 @@ def test_a_two_weapon_fighter_with_a_shield_is_added_then_edited_then_removed(
     expect(gm.locator("#log li[data-type=combatant_removed]")).to_contain_text("Ulla was removed")
     assert gm.js_errors == []
     gm.context.close()
+
+
+def test_gulliver_weapon_fields_are_in_the_editor_and_stored(browser: Any, server: ServerProcess) -> None:
+    """GULLIVER's weapon fields (V-07 calibre and hollow point, V-17 shock multiplier and stunners) are in
+    the editor, built from the schema, under a weapon's "More"; what is ticked is stored, the rest left out."""
+    title = "A .45 hollow-point"
+    gm = gm_page(browser, server, title)
+    form = gm.locator("#add-form")
+    form.locator("[name=name]").fill("Gunner")
+    item = form.locator(".sheet-item").nth(0)
+    item.locator("[data-path='weapons.#.name']").fill("pistol")
+    item.locator("[data-path='weapons.#.damage']").fill("2d")
+    item.locator("[data-path='weapons.#.damage_type']").select_option("pi+")
+    item.locator("summary", has_text="More").click()
+    for label in ("Beam", "Calibre .40+", "Hollow-point", "Shock multiplier", "Stunner (shock only)"):
+        expect(item.get_by_label(label, exact=True)).to_be_visible()
+    item.get_by_label("Calibre .40+", exact=True).check()
+    item.get_by_label("Hollow-point", exact=True).check()
+    form.get_by_role("button", name="Add combatant").click()
+    expect(gm.locator("#roster li[data-cid=gunner]")).to_be_visible()
+    added = next(e.payload["sheet"] for e in stored_events(server, title) if e.type == "combatant_added")
+    pistol = added["weapons"][0]
+    assert (pistol["large_calibre"], pistol["hollow_point"]) == (True, True)
+    assert not {"beam", "shock_only", "shock_multiplier"} & set(pistol)
+    assert gm.js_errors == []
+    gm.context.close()

@@ -144,6 +144,9 @@ def _damage_rolled(state: FightState, p: Mapping[str, Any]) -> FightState:
     attack = _combat(state).attack
     if attack is not None:
         attack = attrs.evolve(attack, hits=max(0, attack.hits - 1))
+    if (p.get("finishing_blow") or {}).get("skull_breached"):  # V-59: the way is open for this weapon's twists
+        cond = _cond(state, p["target"])
+        state = state.with_condition(p["target"], skull_breached={**cond.skull_breached, p["attacker"]: p["weapon"]})
     return _set_combat(state, attack=None if p.get("attack_done") else attack)
 
 

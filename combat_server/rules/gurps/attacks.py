@@ -23,12 +23,13 @@ from combat_server.rules.gurps.gulliver.exact import exact_text, json_number, wh
 from combat_server.rules.gurps.gulliver.locations import Location, crippling_threshold
 from combat_server.rules.gurps.gulliver.options import cite, rule_option
 from combat_server.rules.gurps.gulliver.policy import Injury, Shock
+from combat_server.rules.gurps.gulliver.shock import Factor
 from combat_server.rules.gurps.gulliver.size import scale_of
 from combat_server.rules.gurps.gulliver.wounds import Maiming
 from combat_server.rules.kit.prompts import answered, open_prompt as prompt, roll_prompt
 from combat_server.rules.gurps.rolls import Mod, record, succeeded
 from combat_server.rules.gurps.sheet import Weapon
-from combat_server.rules.gurps.state import Attack, attack_json, exact_hp
+from combat_server.rules.gurps.state import Attack, Condition, attack_json, exact_hp
 from combat_server.rules.gurps.tables import POSTURES, format_dice, range_speed_modifier
 from combat_server.rules.model import JSON, FightState
 
@@ -166,6 +167,9 @@ def roll_attack(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: 
     tcond = b.cond(target)
     if tcond.dead:
         raise reject("maneuver/bad_target", f"{b.name(target)} is dead")
+    if weapon.shock_only and not b.policy.deals_shock_directly():
+        raise reject("maneuver/needs_option", f"{weapon.name} is a stunner: it deals only shock, which needs the "
+                     "fight's shock_points option (V-17)", field="weapon", option="shock_points")
     sheet = b.sheet(attacker)
     mods = attack_mods(b, attacker, target, weapon, maneuver, option, range_yards, target_speed, extra or [],
                        second, thrown_object)
@@ -194,6 +198,7 @@ def roll_attack(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: 
         half_damage=weapon.half_damage > 0 and range_yards >= weapon.half_damage, next_weapon=next_weapon,
         location=str(landing["name"]) if landing is not None else "",
         damage_scale=exact_text(roll.scale) if roll.scale != 1 else "",
+        finishing=b.policy.finishing(helpless(tcond)),
     )
     payload: dict[str, JSON] = {"attack": attack_json(attack), "record": rec,
                                 "unbalanced": weapon.unbalanced, "unready": weapon.needs_ready}
@@ -218,12 +223,27 @@ def roll_attack(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: 
     b.emit("attack_rolled", payload, opens=opens, answers=answers)
 
 
+def helpless(cond: Condition) -> bool:
+    """V-59's "helpless" (an unresisting target): unconscious, or collapsed from fatigue (G-51), the
+    states in which it has no active defence at all (``defense_options``). A stunned foe still defends
+    (G-48) and the fight keeps no pins, so neither counts; the dead are not attacked."""
+    return not cond.dead and (cond.unconscious or cond.collapsed)
+
+
 def damage_prompt(b: Batch, attack: Attack) -> dict[str, JSON]:
+    what = "shock (a stunner, V-17)" if _shock_only(b, attack) else f"{attack.damage_type} damage"
+    finishing = ": maximum damage on a helpless foe (V-59)" if attack.finishing else ""
     scaled = f" x {attack.damage_scale} (V-03)" if attack.damage_scale else ""
     return roll_prompt(attack.attacker, "damage",
                        f"{b.name(attack.attacker)} rolls {format_dice(attack.damage_dice, attack.damage_adds)}{scaled} "
-                       f"{attack.damage_type} damage against {b.name(attack.target)}",
+                       f"{what} against {b.name(attack.target)}{finishing}",
                        count=max(1, attack.damage_dice), sides=6)
+
+
+def _shock_only(b: Batch, attack: Attack) -> bool:
+    """V-17: the attack is a stunner's (its roll is shock, not damage)."""
+    weapon = _weapon_of(b, attack)
+    return weapon is not None and weapon.shock_only
 
 
 def next_attack_prompts(b: Batch, attack: Attack) -> list[dict[str, JSON]]:
@@ -429,8 +449,9 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
     assert attack is not None
     target = attack.target
     dice = attack.damage_dice
-    if attack.max_damage:
-        faces: tuple[int, ...] = (6,) * dice  # G-36: a roll of 3 does maximum damage without rolling
+    if attack.max_damage or attack.finishing:
+        # G-36: a roll of 3 does maximum damage without rolling; so does V-59's blow on a helpless foe
+        faces: tuple[int, ...] = (6,) * dice
     else:
         faces = b.roll(max(1, dice), 6, "damage") if dice else b.roll(1, 6, "damage")[:0]
     weapon = _weapon_of(b, attack)
@@ -445,14 +466,19 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
     if attack.half_damage:  # A-17: halved at 1/2D or beyond (rounded down unless V-03 keeps the fraction)
         basic = basic / 2 if exact else Fraction(basic // 2)
     where = b.policy.where(scale, aimed=attack.location or None)  # A-24: the torso unless the blow landed elsewhere
-    dr = b.policy.location_dr(where, tsheet.dr, tsheet.dr_locations)
+    if weapon is not None and weapon.shock_only:
+        _stunner(b, prompt_id, attack, weapon, faces, mods, basic, where)
+        return
+    twist = b.policy.twist_ignores_dr(_past_skull(b, attack, where))  # V-59: a twist past the skull: no DR
+    dr = 0 if twist else b.policy.location_dr(where, tsheet.dr, tsheet.dr_locations)
     pen = max(Fraction(0), basic - dr)  # G-42
     basic_set = bool(b.option("basic_set_wound_multipliers"))
-    # G-42 / A-20 at the location, less V-63's Toughness (0 when off), then V-05 / V-06's blowthrough cap
+    # G-42 / A-20 at the location, less V-63's Toughness (0 when off), then V-05 / V-06 / V-07's blowthrough cap
     # (A-27: base HP from the size block), then V-04's split-HP factor on the other body half
     wound = b.policy.injury(pen, attack.damage_type, basic_set=basic_set, where=where, st=tsheet.st, scale=scale,
                             exact=exact)
-    cap = b.policy.blowthrough_cap(Projectile(attack.damage_type), tsheet.hp_max, scale, where)
+    projectile = _projectile(attack, weapon)
+    cap = b.policy.blowthrough_cap(projectile, tsheet.hp_max, scale, where)
     capped = capped_injury(wound.hp, cap)
     split = b.policy.split_factor(scale, tsheet.hp_max, where)
     hp = whole_or_exact(capped * split if exact else math.floor(capped * split))
@@ -465,49 +491,145 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
     }
     if attack.location:
         payload["location"] = attack.location
-    payload.update(gulliver_steps(b, attack.attacker, weapon, wound, cap, where))
+    payload.update(gulliver_steps(b, attack.attacker, weapon, wound, cap, where, projectile))
     if roll.scale != 1:  # V-03: the ST 10 roll scaled (A-28)
         payload["low_st"] = {"scale": attack.damage_scale, "exact": exact, "rule": "V-03"}
     if split != 1:  # V-04: the other body half's blow, x base HP / its HP
         payload["split_hp"] = {"factor": exact_text(split), "before": json_number(capped), "rule": "V-04"}
-    hits_left = attack.hits - 1
-    follow: list[dict[str, JSON]] = []
-    if hits_left > 0:
-        follow.append(damage_prompt(b, attack))
-    else:
-        follow.extend(next_attack_prompts(b, attack))
-        payload["attack_done"] = True
-    if hp > 0:
+    if attack.finishing:
+        payload["finishing_blow"] = _finishing_json(attack, where, pen, twist)
+    follow = _follow(b, attack, payload)
+    if hp > 0 or _shock_through_toughness(b, attack, weapon, where, wound):
         b.emit("damage_rolled", payload, answers=prompt_id)
-        maimed = b.policy.maim(hp, where, tsheet.hp_max, attack.damage_type)  # V-11: off, all of it is taken
-        if maimed.crippled:
-            threshold = crippling_threshold(where, tsheet.hp_max)
-            assert threshold is not None
-            b.emit("limb_crippled", {"combatant": target, "location": where.name, "blow": json_number(hp),
-                                     "taken": json_number(maimed.taken), "rule": maimed.rule,
-                                     "threshold": f"HPmax x {exact_text(Fraction(where.cripple or 0))} = "
-                                                  f"{exact_text(threshold)}"})
-            follow = _severing(b, target, where, maimed) + follow
-        follow = _heart(b, target, where, hp, tsheet.hp_max) + follow
-        shock = b.policy.shock(attrs.evolve(wound, hp=hp), tsheet.hp_max, where=where, maiming=maimed,
-                               high_pain_threshold=HIGH_PAIN_THRESHOLD in tsheet.traits)
-        major = b.policy.major_wound_roll(hp, tsheet.hp_max, where)
-        shocked = _shock_consequences(b, target, shock) + _limb_stun(b, target, where, shock)
-        apply_injury(b, target, whole_or_exact(maimed.taken), f"{attack.weapon} ({attack.damage_type})",
-                     follow=[p for p in shocked if p.get("kind") == "roll"] + follow,
-                     allow_major=major is not None, shock=shock.penalty,
-                     major_roll=MajorRoll(major or "G-46", attack.location))
-        for effect in (p for p in shocked if p.get("kind") != "roll"):
-            b.emit("shock_effect", effect)
+        _wound(b, attack, weapon, where, wound, hp, follow)
     else:
         b.emit("damage_rolled", payload, opens=follow, answers=prompt_id)
 
 
+def _shock_through_toughness(b: Batch, attack: Attack, weapon: Weapon | None, where: Location, wound: Injury) -> bool:
+    """V-64 (b), the ``toughness_shock`` reading "before": a blow Toughness stopped entirely still shocks
+    when its wound times the shock multiples is more than Toughness. Never otherwise (no HP lost, no shock)."""
+    tsheet = b.sheet(attack.target)
+    return wound.hp <= 0 < b.policy.shock(wound, tsheet.hp_max, where=where, gm_factors=weapon_shock(weapon)).points
+
+
+def _follow(b: Batch, attack: Attack, payload: dict[str, JSON]) -> list[dict[str, JSON]]:
+    """What comes after this hit's damage: the next hit of a rapid-fire attack, or the maneuver's next
+    attack (marking the attack done in ``payload``)."""
+    if attack.hits - 1 > 0:
+        return [damage_prompt(b, attack)]
+    payload["attack_done"] = True
+    return next_attack_prompts(b, attack)
+
+
+def _wound(b: Batch, attack: Attack, weapon: Weapon | None, where: Location, wound: Injury, hp: int | Fraction,
+           follow: list[dict[str, JSON]], direct: int | Fraction = 0) -> None:
+    """A blow's consequences once its damage is rolled: crippling (V-11 .. V-13), the heart (V-44), shock
+    (G-47; V-17's weapon multiplier and ``direct`` shock of a stunner; V-19 .. V-22), then the injury."""
+    target = attack.target
+    tsheet = b.sheet(target)
+    maimed = b.policy.maim(hp, where, tsheet.hp_max, attack.damage_type)  # V-11: off, all of it is taken
+    if maimed.crippled:
+        threshold = crippling_threshold(where, tsheet.hp_max)
+        assert threshold is not None
+        b.emit("limb_crippled", {"combatant": target, "location": where.name, "blow": json_number(hp),
+                                 "taken": json_number(maimed.taken), "rule": maimed.rule,
+                                 "threshold": f"HPmax x {exact_text(Fraction(where.cripple or 0))} = "
+                                              f"{exact_text(threshold)}"})
+        follow = _severing(b, target, where, maimed) + follow
+    follow = _heart(b, target, where, hp, tsheet.hp_max) + follow
+    shock = b.policy.shock(attrs.evolve(wound, hp=hp), tsheet.hp_max, where=where, maiming=maimed,
+                           gm_factors=weapon_shock(weapon), direct=direct,
+                           high_pain_threshold=HIGH_PAIN_THRESHOLD in tsheet.traits)
+    major = b.policy.major_wound_roll(hp, tsheet.hp_max, where)
+    shocked = _shock_consequences(b, target, shock) + _limb_stun(b, target, where, shock)
+    source = f"{attack.weapon} (shock)" if direct else f"{attack.weapon} ({attack.damage_type})"
+    apply_injury(b, target, whole_or_exact(maimed.taken), source,
+                 follow=[p for p in shocked if p.get("kind") == "roll"] + follow,
+                 allow_major=major is not None, shock=shock.penalty,
+                 major_roll=MajorRoll(major or "G-46", attack.location), shock_points=shock_json(shock, maimed.taken),
+                 interrupts=hp > 0)
+    for effect in (p for p in shocked if p.get("kind") != "roll"):
+        b.emit("shock_effect", effect)
+
+
+def _stunner(b: Batch, prompt_id: str, attack: Attack, weapon: Weapon, faces: tuple[int, ...], mods: list[Mod],
+             rolled: int | Fraction, where: Location) -> None:
+    """V-17: a stunner's roll is shock points dealt directly: no DR, no wound, no HP lost (the seed:
+    "decide how many points or dice of shock the weapon inflicts, and apply normally"); the shock then
+    does what any shock does (V-18's penalty, V-19 stun, V-20 brain x2, V-21 limb, V-22 knockout)."""
+    payload: dict[str, JSON] = {
+        "attacker": attack.attacker, "target": attack.target, "weapon": attack.weapon, "dice": list(faces),
+        "adds": attack.damage_adds, "modifiers": [m.to_json() for m in mods], "max_damage": attack.max_damage,
+        "half_damage": attack.half_damage, "basic": json_number(rolled), "dr": 0, "penetrating": 0,
+        "damage_type": attack.damage_type, "multiplier": "1", "injury": 0, "shock_only": True,
+    }
+    if attack.location:
+        payload["location"] = attack.location
+    follow = _follow(b, attack, payload)
+    if rolled <= 0:
+        b.emit("damage_rolled", payload, opens=follow, answers=prompt_id)
+        return
+    b.emit("damage_rolled", payload, answers=prompt_id)
+    _wound(b, attack, weapon, where, Injury(0, 0, Fraction(1)), 0, follow, direct=rolled)
+
+
+def _projectile(attack: Attack, weapon: Weapon | None) -> Projectile:
+    """What V-07 reads of the weapon: a beam, a bullet's calibre and hollow point (a thrown object is none)."""
+    if weapon is None:
+        return Projectile(attack.damage_type)
+    return Projectile(attack.damage_type, weapon.beam, weapon.large_calibre, weapon.hollow_point)
+
+
+def weapon_shock(weapon: Weapon | None) -> tuple[Factor, ...]:
+    """V-17 / A-28: the weapon's shock multiplier as a factor (none at x1, the missing tables' default);
+    the policy counts it only with the fight's shock_points option."""
+    if weapon is None or weapon.shock_multiplier == 1:
+        return ()
+    return (Factor(Fraction(weapon.shock_multiplier), f"{weapon.name} shock x{weapon.shock_multiplier}", "V-17"),)
+
+
+def _past_skull(b: Batch, attack: Attack, where: Location) -> bool:
+    """V-59: this finishing blow follows one by the same attacker and weapon that got past the skull's DR."""
+    breached = b.cond(attack.target).skull_breached
+    return attack.finishing and where.kind == "skull" and breached.get(attack.attacker) == attack.weapon
+
+
+def _finishing_json(attack: Attack, where: Location, penetrating: int | Fraction, twist: bool) -> dict[str, JSON]:
+    """V-59's part of a finishing blow's payload: maximum damage; a twist past the skull (no DR); a blow
+    that got through the skull's DR opens it for the same attacker's twists."""
+    out: dict[str, JSON] = {"rule": "V-59"}
+    if twist:
+        out["twist"] = True
+    if where.kind == "skull" and penetrating > 0:
+        out["skull_breached"] = True
+    return out
+
+
+def shock_json(shock: Shock, hp_lost: int | Fraction) -> dict[str, JSON] | None:
+    """How GULLIVER counted a blow's shock, for its explanation, when it is not simply the HP lost
+    (G-47): the basis (V-11 / A-33's ``crippling_shock`` reading, V-64's ``toughness_shock``), shock dealt
+    directly (V-17), each multiplier with its rule (V-11, V-17, V-20). None otherwise, so the
+    injury reads as before."""
+    if not shock.factors and not shock.direct and shock.points == hp_lost:
+        return None
+    out: dict[str, JSON] = {"points": exact_text(shock.points), "basis": exact_text(shock.basis),
+                            "of": shock.basis_of}
+    if shock.direct:
+        out["direct"] = exact_text(shock.direct)
+    if shock.factors:
+        out["factors"] = [{"value": exact_text(f.value), "reason": f.reason, "rule": f.rule} for f in shock.factors]
+    if shock.less:
+        out["less"] = shock.less
+    return out
+
+
 def gulliver_steps(b: Batch, attacker: str, weapon: Weapon | None, wound: Injury, cap: Fraction | None,
-                   where: Location) -> dict[str, JSON]:
+                   where: Location, projectile: Projectile | None = None) -> dict[str, JSON]:
     """The payload fields of the GULLIVER steps a blow went through, each with its rule (issue #11):
-    Combat ST (V-01), the damage table (V-66, V-67), Toughness (V-63, by location V-64), the blowthrough cap
-    (V-05, V-06). Left out when a step did nothing, so a fight with every option off records what it always did."""
+    Combat ST (V-01), the damage table (V-66, V-67), Toughness (V-63, by location V-64), the blowthrough cap (V-05, V-06,
+    V-07 with its factors). Left out when a step did nothing, so a fight with every option off records
+    what it always did."""
     out: dict[str, JSON] = {}
     if weapon is not None and weapon.damage.startswith(("thr", "sw")):
         sheet = b.sheet(attacker)
@@ -521,8 +643,12 @@ def gulliver_steps(b: Batch, attacker: str, weapon: Weapon | None, wound: Injury
         out["toughness"] = {"value": wound.toughness, "absorbed": json_number(wound.absorbed),
                             "before": json_number(wound.before_toughness), "rule": b.policy.toughness_rule(where)}
     if cap is not None and wound.hp > cap:
-        out["blowthrough"] = {"cap": exact_text(cap), "before": json_number(wound.hp),
-                              "rule": "V-06" if b.policy.blowthrough_improved else "V-05"}
+        capped: dict[str, JSON] = {"cap": exact_text(cap), "before": json_number(wound.hp),
+                                   "rule": b.policy.blowthrough_rule()}
+        factors = b.policy.blowthrough_factors(projectile or Projectile(""), where)
+        if factors:  # V-07: what multiplied the base cap
+            capped["factors"] = [{"value": exact_text(v), "reason": why} for v, why in factors]
+        out["blowthrough"] = capped
     return out
 
 
@@ -624,11 +750,14 @@ HIGH_PAIN_THRESHOLD = "High Pain Threshold"
 
 def apply_injury(b: Batch, victim: str, hp_lost: int | Fraction, source: str, *, allow_major: bool = True,
                  follow: list[dict[str, JSON]] | None = None, shock: int | None = None,
-                 major_roll: MajorRoll = MajorRoll()) -> None:
+                 major_roll: MajorRoll = MajorRoll(), shock_points: dict[str, JSON] | None = None,
+                 interrupts: bool = True) -> None:
     """HP loss with its consequences: shock (G-47; ``shock``: the penalty a blow's policy worked
-    out, V-11's doubled one), major wound (G-46, or V-10), death checks (G-45; V-15's half steps, V-61's
-    monster zone), lost aim (G-21) or concentration (G-27), reeling (G-43), a monster's fresh injury
-    (V-60). ``hp_lost`` is a Fraction only for V-03's fractional damage against a small target."""
+    out, V-11's doubled one; ``shock_points``: how GULLIVER counted it, ``shock_json``), major wound
+    (G-46, or V-10), death checks (G-45; V-15's half steps, V-61's monster zone), lost aim (G-21) or
+    concentration (G-27), reeling (G-43), a monster's fresh injury (V-60). ``interrupts`` False: a stunner's
+    shock (V-17) wounds no one, so it spoils no aim or concentration. ``hp_lost`` is a Fraction only for
+    V-03's fractional damage against a small target."""
     sheet, cond = b.sheet(victim), b.cond(victim)
     hp_max = sheet.hp_max
     scale = scale_of(sheet)
@@ -664,6 +793,8 @@ def apply_injury(b: Batch, victim: str, hp_lost: int | Fraction, source: str, *,
         again = b.policy.consciousness_roll_due(hp_after, passed_before=True, fresh_injury=fresh, hp_max=hp_max,
                                                 scale=scale)
         payload["fresh_injury"] = {"total": fresh, "roll_again": again, "rule": b.policy.monster_rule("V-60")}
+    if shock_points is not None:
+        payload["shock"] = shock_points  # V-11, V-17, V-20, V-64: how the shock was counted
     opens: list[dict[str, JSON]] = []
     if not auto_dead and not cond.dead:
         for k in crossed:
@@ -674,9 +805,9 @@ def apply_injury(b: Batch, victim: str, hp_lost: int | Fraction, source: str, *,
         if major and not cond.unconscious:
             opens.append(roll_prompt(victim, "major_wound", f"Major wound ({hp_lost} > HP/2): {b.name(victim)} rolls HT "
                                      f"({cite(major_roll.rule)})", **major_roll.options()))
-        if cond.aim_turns:
+        if cond.aim_turns and interrupts:
             opens.append(roll_prompt(victim, "aim_will", f"{b.name(victim)} was injured while aiming: Will roll (G-21)"))
-        if cond.concentrating:
+        if cond.concentrating and interrupts:
             opens.append(roll_prompt(victim, "concentrate_will",
                                      f"{b.name(victim)} was injured while concentrating: Will-3 (G-27)"))
     opens.extend(follow or [])

@@ -113,6 +113,12 @@ def block(sheet: Sheet) -> int | None:
     return 3 + sheet.shield_skill // 2 + defence_bonus(sheet)
 
 
+def damage_kind(w: Weapon) -> str:
+    """What a weapon's roll does, as its damage text shows it: its damage type, or "shock" for a
+    stunner, whose roll is shock dealt directly (GULLIVER V-17)."""
+    return "shock" if w.shock_only else w.damage_type
+
+
 def weapon_damage(sheet: Sheet, weapon: Weapon, policy: Policy = OFF) -> tuple[int, int]:
     """The weapon's damage as (dice, adds): thr/sw from the fight's ST table (G's, or GULLIVER's
     V-66 / V-67 through the policy) plus adds, or fixed dice."""

@@ -188,7 +188,7 @@ def _damage_text(sheet: Sheet, w: Weapon, policy: Policy) -> str:
     (on the fight's ST table, V-66 / V-67)."""
     dice = derived.weapon_roll(sheet, w, policy).text()
     formula = f"{w.damage} = " if w.damage.startswith(("thr", "sw")) else ""
-    return f"{formula}{dice} {w.damage_type}"
+    return f"{formula}{dice} {derived.damage_kind(w)}"
 
 
 def _posture_step(cond: Condition) -> list[Field]:

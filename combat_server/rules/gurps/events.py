@@ -136,10 +136,12 @@ class DamageRolled:
     # GULLIVER steps (issue #11, attacks.gulliver_steps), present only when one did something:
     damage_table: str = ""  # V-66 / V-67: the ST table the weapon's dice came from
     toughness: Obj | None = None  # V-63: {value, absorbed, before, rule}
-    blowthrough: Obj | None = None  # V-05 / V-06: {cap, before, rule}
+    blowthrough: Obj | None = None  # V-05 / V-06 / V-07: {cap, before, rule, factors?: [{value, reason}]}
     combat_st: Obj | None = None  # V-01: {st, rule}
     low_st: Obj | None = None  # V-03: {scale, exact, rule}
     split_hp: Obj | None = None  # V-04: {factor, before, rule}
+    finishing_blow: Obj | None = None  # V-59: {rule, twist?, skull_breached?}: maximum damage on a helpless foe
+    shock_only: bool = False  # V-17: a stunner's roll, shock dealt directly (``basic``), no damage
 
 
 @attrs.frozen
@@ -206,6 +208,9 @@ class InjuryApplied:
     death_rule: str = ""  # V-15
     death_zone: Obj | None = None  # V-61 / V-62: {factor, rule}
     fresh_injury: Obj | None = None  # V-60 / V-62: {total, roll_again, rule}
+    #: GULLIVER (attacks.shock_json): how the shock was counted when it is not the HP lost:
+    #: {points, basis, of, direct?, factors?: [{value, reason, rule}], less?} (V-11, V-17, V-20, V-64)
+    shock: Obj | None = None
 
 
 @attrs.frozen
@@ -405,7 +410,7 @@ EVENTS = EventRegistry(
     EventSpec("damage_rolled", DamageRolled, on_payload(apply._damage_rolled), explain._damage_rolled,
               secrets=(Secret("attacker", ("adds", "modifiers", "basic", "low_st", "combat_st")),
                        Secret("target", ("dr", "penetrating", "multiplier", "injury", "toughness", "blowthrough",
-                                         "split_hp")))),
+                                         "split_hp", "finishing_blow")))),
     EventSpec("limb_stunned", LimbStunned, on_payload(apply._limb_stunned), explain._limb_stunned),
     EventSpec("limb_crippled", LimbCrippled, on_payload(apply._limb_crippled), explain._limb_crippled,
               secrets=(Secret("combatant", ("blow", "taken", "threshold")),)),
@@ -416,7 +421,7 @@ EVENTS = EventRegistry(
               secrets=(Secret("combatant", ("points",)),)),
     EventSpec("injury_applied", InjuryApplied, on_payload(apply._injury_applied), explain._injury_applied,
               secrets=(Secret("combatant", ("injury", "hp_before", "hp_after", "hp_max", "shock_added",
-                                            "shock_pending", "fresh_injury")),)),
+                                            "shock_pending", "fresh_injury", "shock")),)),
     EventSpec("check_rolled", CheckRolled, on_payload(apply._check_rolled), explain._check_rolled,
               roller="combatant", secrets=(Secret("combatant", ("margin", "shock_left", "shock_pending")),)),
     EventSpec("turn_ending", TurnEnding, on_payload(apply._turn_ending), explain._turn_ending),

@@ -201,6 +201,10 @@ def _damage_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> st
     half = ", halved at 1/2D (A-17)" if p.get("half_damage") else ""
     adds = f" {p['adds']:+d}" if p["adds"] else ""
     mods = "".join(f" {m['value']:+d} {m['reason']} ({cite(m['rule'])})" for m in p.get("modifiers", []))
+    if p.get("shock_only"):  # V-17: a stunner (its roll is the attacker's: hidden with the attacker's numbers)
+        total = "" if p["attacker"] in h else f"{adds}{mods} = {p['basic']}"
+        return (f"{p['weapon']} shock{_where(p)} [{dice}]{total}{half}: shock dealt directly, no damage "
+                f"({cite('V-17')}).")
     if p["attacker"] in h or p["target"] in h:
         if p["attacker"] in h:  # the hidden attacker's adds and modifiers would give its ST and skill away
             adds = mods = ""
@@ -213,12 +217,18 @@ def _damage_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> st
         return (text + f"; DR {p['dr']} -> {p['penetrating']} penetrating (G-42)"
                 + (f"; injury {p['injury']} (G-42, A-20)." if Fraction(p["penetrating"]) > 0 else "; nothing gets through."))
     how = "maximum damage (G-36)" if p.get("max_damage") else f"[{dice}]{adds}{mods}"
-    text = (f"{p['weapon']} damage{_where(p)} {how}{_table(p)}{_low_st(p)} = {p['basic']} basic{half}; DR {p['dr']} -> "
+    finishing = p.get("finishing_blow")
+    if finishing:
+        how = f"maximum damage [{dice}]{adds}{mods} on a helpless foe (V-59)"
+    dr = f"DR {p['dr']}" if not (finishing and finishing.get("twist")) else "DR ignored: a twist past the skull (V-59)"
+    text = (f"{p['weapon']} damage{_where(p)} {how}{_table(p)}{_low_st(p)} = {p['basic']} basic{half}; {dr} -> "
             f"{p['penetrating']} penetrating (G-42)")
     if Fraction(p["penetrating"]) > 0:
         text += f"; x{p['multiplier']} {p['damage_type']} -> {_gulliver_wound(p)}injury {p['injury']} (G-42, A-20)."
     else:
         text += "; nothing gets through."
+    if finishing and finishing.get("skull_breached") and not finishing.get("twist"):
+        text += " Past the skull's DR: further finishing blows with it to the skull are twists that ignore DR (V-59)."
     return text
 
 
@@ -253,11 +263,36 @@ def _gulliver_wound(p: Mapping[str, Any]) -> str:
         text += f"{t['before']}, less Toughness {t['absorbed']} of {t['value']} ({cite(t['rule'])}) -> "
     cap = p.get("blowthrough")
     if cap:
-        text += f"{cap['before']}, blowthrough caps it at {cap['cap']} ({cite(cap['rule'])}) -> "
+        factors = "".join(f" x{f['value']} {f['reason']}" for f in cap.get("factors", []))
+        how = f" (base{factors}, {cite(cap['rule'])})" if factors else f" ({cite(cap['rule'])})"
+        text += f"{cap['before']}, blowthrough caps it at {cap['cap']}{how} -> "
     split = p.get("split_hp")
     if split:
         text += f"{split['before']} x {split['factor']} on the other body half ({cite(split['rule'])}) -> "
     return text
+
+
+#: What GULLIVER counts a blow's shock from (attacks.shock_json's ``of``), with the rule that says so.
+_SHOCK_BASIS = {
+    "injury": "the injury (V-17)",
+    "taken": "the HP taken (V-11, A-33)",
+    "blow": "the whole blow (V-11, A-33: crippling_shock full_blow)",
+    "before_toughness": "the wound before Toughness (V-64 (b))",
+}
+
+
+def _shock_points(p: Mapping[str, Any]) -> str:
+    """How GULLIVER counted the shock (V-11, V-17, V-20, V-64), when it is not simply the HP lost."""
+    sh = p.get("shock")
+    if not sh:
+        return ""
+    text = f" Shock {sh['points']} points: {sh['basis']} from {_SHOCK_BASIS[sh['of']]}"
+    if sh.get("direct"):
+        text += f" + {sh['direct']} dealt directly ({cite('V-17')})"
+    text += "".join(f" x{f['value']} {f['reason']} ({cite(f['rule'])})" for f in sh.get("factors", []))
+    if sh.get("less"):
+        text += f" - Toughness {sh['less']} (V-64 (b))"
+    return text + "."
 
 
 def _limb_stunned(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
@@ -310,7 +345,12 @@ def _injury_applied(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> s
         if p.get("dead"):
             text += " Dead (G-45)."
         return text
-    text = f"{who} loses {p['injury']} HP from {p['source']}: HP {p['hp_before']} -> {p['hp_after']} of {p['hp_max']}."
+    if p["injury"]:
+        text = (f"{who} loses {p['injury']} HP from {p['source']}: HP {p['hp_before']} -> {p['hp_after']} of "
+                f"{p['hp_max']}.")
+    else:  # GULLIVER: shock without injury (a stunner, V-17; Toughness's shock option (b), V-64)
+        text = f"{who} loses no HP from {p['source']} (HP {p['hp_after']} of {p['hp_max']}), but takes shock."
+    text += _shock_points(p)
     if p["shock_added"] and p.get("shock_rule") == "V-18":
         text += (f" Shock -{p['shock_added']} (total -{p['shock_pending']}) to DX and IQ on {who}'s next turn, "
                  f"scaled to HPmax ({cite('V-18')}, A-37, A-38).")
@@ -475,7 +515,7 @@ def _sheet_view(sheet: Sheet, policy: Policy) -> dict[str, JSON]:
     weapons = []
     for w in sheet.all_weapons():
         roll = derived.weapon_roll(sheet, w, policy)  # V-01 Combat ST, V-03's low-ST scale
-        weapons.append({"name": w.name, "kind": w.kind, "skill": w.skill, "damage": f"{roll.text()} {w.damage_type}",
+        weapons.append({"name": w.name, "kind": w.kind, "skill": w.skill, "damage": f"{roll.text()} {derived.damage_kind(w)}",
                         "parry": derived.parry(w, sheet), "reach": w.reach, "acc": w.acc, "max_range": w.max_range})
     view: dict[str, JSON] = {
         "hp_max": sheet.hp_max, "fp_max": sheet.fp_max, "basic_speed": str(derived.basic_speed(sheet)),

@@ -51,6 +51,12 @@ class Weapon:
     two_handed: bool = False  # GCS's dagger mark on the minimum ST
     recoil: int = 0  # 0: none given (GCS "recoil", the single-shot figure)
     reload: int = 1  # Ready maneuvers to reload once its shots are spent (G-33); counted only with ``shots``
+    # GULLIVER (#11), read only by the fight's options that use them:
+    beam: bool = False  # V-07: a beam, fireball or lightning attack (x2 blowthrough on the body and head)
+    large_calibre: bool = False  # V-07 / A-30: a bullet of calibre .40 or more (x1.5 blowthrough)
+    hollow_point: bool = False  # V-07 / A-30: a hollow-point bullet (x1.5 blowthrough)
+    shock_multiplier: int = 1  # V-17 / A-28: its shock is the injury times this (a Type II nerve pistol x4)
+    shock_only: bool = False  # V-17: a stunner: its roll is shock points dealt directly, never damage
     #: G-41: an unarmed attack (punch, kick, bite, claws): parrying it with a weapon earns a counter-blow.
     #: Unstated, a weapon named like one of UNARMED_NAMES is one (the name the rules read before, #14).
     unarmed: bool = attrs.field(default=attrs.Factory(lambda w: w.name.lower() in UNARMED_NAMES, takes_self=True))
@@ -138,7 +144,12 @@ TRAITS: Mapping[str, str] = {
 #: Fields added after fights were stored: left out of a sheet's JSON at their default, so
 #: stored fights' events and states keep their bytes (tests/test_fixtures.py).
 _NEW_SHEET_FIELDS = {"db": 0, "traits": (), "dr_locations": {}, "gulliver": {}}
-_NEW_WEAPON_FIELDS = {"min_st": 0, "two_handed": False, "recoil": 0, "reload": 1}
+_NEW_WEAPON_FIELDS = {"min_st": 0, "two_handed": False, "recoil": 0, "reload": 1, "beam": False,
+                      "large_calibre": False, "hollow_point": False, "shock_multiplier": 1, "shock_only": False}
+#: V-07 / A-30: the weapon fields only a bullet (a piercing attack) may set.
+BULLET_FIELDS = ("large_calibre", "hollow_point")
+#: The piercing damage types: what a bullet does (G-42).
+BULLET_TYPES = ("pi-", "pi", "pi+", "pi++")
 
 _INT_FIELDS = {
     "st": (1, 200), "dx": (1, 40), "iq": (1, 40), "ht": (1, 40), "hp": (1, 2000), "fp": (1, 200),
@@ -149,7 +160,7 @@ _INT_FIELDS = {
 _WEAPON_INT = {
     "skill": (0, 40), "parry": (-5, 5), "acc": (0, 25), "half_damage": (0, 100000), "max_range": (0, 100000),
     "bulk": (-20, 0), "rof": (1, 1000), "shots": (0, 10000), "min_range": (0, 10000),
-    "min_st": (0, 200), "recoil": (0, 100), "reload": (1, 100),
+    "min_st": (0, 200), "recoil": (0, 100), "reload": (1, 100), "shock_multiplier": (1, 100),
 }
 
 
@@ -232,11 +243,16 @@ def _weapon(raw: Any, i: int) -> Weapon:
     if dtype not in DAMAGE_TYPES:
         raise _bad(p + "damage_type", f"unknown damage type {dtype!r} (known: {', '.join(DAMAGE_TYPES)})")
     kw["damage_type"] = dtype
-    for key in ("unbalanced", "needs_ready", "off_hand", "firearm", "two_handed", "unarmed"):
+    for key in ("unbalanced", "needs_ready", "off_hand", "firearm", "two_handed", "unarmed", "beam",
+                *BULLET_FIELDS, "shock_only"):
         if key in raw:
             if not isinstance(raw[key], bool):
                 raise _bad(p + key, "must be true or false")
             kw[key] = raw[key]
+    for key in BULLET_FIELDS:  # V-07: calibre and hollow points are a bullet's, and bullets pierce
+        if kw.get(key) and dtype not in BULLET_TYPES:
+            raise _bad(p + key, f"only a bullet (piercing damage: {', '.join(BULLET_TYPES)}) has it, "
+                                f"not {dtype} damage (V-07)")
     if "reach" in raw:
         if not isinstance(raw["reach"], str):
             raise _bad(p + "reach", "must be text like 'C', '1' or '1,2'")

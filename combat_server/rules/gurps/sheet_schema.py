@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import Mapping
 
 from combat_server.rules.gurps.gulliver.size import scale_schema
-from combat_server.rules.gurps.sheet import _INT_FIELDS, _WEAPON_INT, MAX_WEIGHT, TRAITS, WEIGHT_DECIMALS
+from combat_server.rules.gurps.sheet import (_INT_FIELDS, _WEAPON_INT, BULLET_FIELDS, BULLET_TYPES, MAX_WEIGHT, TRAITS,
+                                             WEIGHT_DECIMALS)
 from combat_server.rules.gurps.tables import DAMAGE_TYPES
 from combat_server.rules.model import JSON
 
@@ -78,6 +79,16 @@ _WEAPON_TEXT: Mapping[str, tuple[str, str]] = {
     "min_st": ("Min ST", "Minimum ST to use it well; 0: none given."),
     "two_handed": ("Two-handed", "Needs both hands."),
     "recoil": ("Recoil", "A firearm's Recoil; 0: none given."),
+    "beam": ("Beam", "A beam, fireball or lightning attack: with GULLIVER's blowthrough modifiers (V-07) its "
+                     "blowthrough cap is doubled on the torso, vitals and head."),
+    "large_calibre": ("Calibre .40+", "A bullet of calibre .40 or more (piercing damage only): x1.5 blowthrough "
+                                      "cap with GULLIVER's blowthrough modifiers (V-07, A-30)."),
+    "hollow_point": ("Hollow-point", "A hollow-point bullet (piercing damage only): x1.5 blowthrough cap with "
+                                     "GULLIVER's blowthrough modifiers (V-07, A-30); stacks with calibre."),
+    "shock_multiplier": ("Shock multiplier", "With GULLIVER's shock points (V-17): the shock of its injury is "
+                                             "multiplied by this (a Type II nerve pistol x4); 1: none."),
+    "shock_only": ("Stunner (shock only)", "With GULLIVER's shock points (V-17): its damage roll is shock dealt "
+                                           "directly (a weak stunner 2d, a strong one 4d), never HP lost."),
 }
 
 
@@ -103,12 +114,13 @@ def _weapon_schema() -> dict[str, JSON]:
         "reach": {"type": "string", "default": "1"},
     }
     defaults = {"skill": 10, "parry": 0, "acc": 0, "half_damage": 0, "max_range": 0, "bulk": 0, "rof": 1,
-                "shots": 0, "min_range": 0, "min_st": 0, "recoil": 0, "reload": 1}
+                "shots": 0, "min_range": 0, "min_st": 0, "recoil": 0, "reload": 1, "shock_multiplier": 1}
     for key, bounds in _WEAPON_INT.items():
         props[key] = _int(bounds, key == "parry", defaults[key])
     props["weight"] = _weight_schema()
     for key, default in (("unbalanced", False), ("needs_ready", False), ("st_based", True),
-                         ("off_hand", False), ("firearm", False), ("two_handed", False), ("unarmed", False)):
+                         ("off_hand", False), ("firearm", False), ("two_handed", False), ("unarmed", False),
+                         ("beam", False), ("large_calibre", False), ("hollow_point", False), ("shock_only", False)):
         props[key] = {"type": "boolean", "default": default}
     order = list(_WEAPON_TEXT)
     return {
@@ -118,8 +130,13 @@ def _weapon_schema() -> dict[str, JSON]:
         "required": ["name"],
         "additionalProperties": False,
         "x-primary": ["name", "kind", "skill", "damage", "damage_type"],
-        "if": {"properties": {"kind": {"const": "ranged"}}, "required": ["kind"]},
-        "then": {"properties": {"max_range": {"type": "integer", "minimum": 1}}, "required": ["max_range"]},
+        "allOf": [
+            {"if": {"properties": {"kind": {"const": "ranged"}}, "required": ["kind"]},
+             "then": {"properties": {"max_range": {"type": "integer", "minimum": 1}}, "required": ["max_range"]}},
+            *({"if": {"properties": {key: {"const": True}}, "required": [key]},  # V-07: only bullets
+               "then": {"properties": {"damage_type": {"enum": list(BULLET_TYPES)}}, "required": ["damage_type"]}}
+              for key in BULLET_FIELDS),
+        ],
     }
 
 

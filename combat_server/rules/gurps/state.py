@@ -64,12 +64,16 @@ class Condition:
     hp_exact: str = ""  # V-03 (GULLIVER): the exact HP ("p/q") when fractional damage left it between whole points
     stays_up: bool = False  # V-60 (GULLIVER): a monster that passed its roll to stay conscious, until fresh injury
     fresh_injury: int = 0  # V-60: injury taken since then (HPmax/10 of it calls for another roll)
+    #: V-59 (GULLIVER): attacker -> the weapon whose finishing blow got past this combatant's skull DR;
+    #: that attacker's further finishing blows to the skull with it are twists that ignore DR.
+    skull_breached: Mapping[str, str] = attrs.field(factory=dict)
 
 
 #: Condition fields added after fights were stored, with their defaults (see sheet._unstructure_hooks).
 NEW_CONDITION_FIELDS = {"concentrate_left": 0, "ammo_used": {}, "reload_progress": {}, "wait_option": "",
                         "wait_range": 0, "wait_item": "", "crippled": (), "severed": (),
-                        "stunned_limbs": (), "hp_exact": "", "stays_up": False, "fresh_injury": 0}
+                        "stunned_limbs": (), "hp_exact": "", "stays_up": False, "fresh_injury": 0,
+                        "skull_breached": {}}
 
 
 def exact_hp(cond: Condition) -> Fraction | int:
@@ -114,10 +118,11 @@ class Attack:
     next_weapon: str = ""  # AOA Double: the weapon of the second attack
     location: str = ""  # A-24 / A-63 (GULLIVER hit locations): where the blow lands, aimed or rolled; "": torso
     damage_scale: str = ""  # V-03 (GULLIVER): a low-ST roll's exact scale ("1/5"); "": x1
+    finishing: bool = False  # V-59 (GULLIVER): a blow on a helpless foe: maximum damage
 
 
 #: Attack fields added after fights were stored (#11): left out of payloads and states at their default.
-NEW_ATTACK_FIELDS = {"location": "", "damage_scale": ""}
+NEW_ATTACK_FIELDS = {"location": "", "damage_scale": "", "finishing": False}
 
 
 def attack_json(attack: Attack) -> dict[str, Any]:

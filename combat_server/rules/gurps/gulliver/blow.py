@@ -150,7 +150,7 @@ def resolve(p: Policy, hit: Hit, target: Target) -> Outcome:
                             target.hp_max, scale, where)
     if cap is not None and wound > cap:
         wound = capped_injury(wound, cap)
-        steps.append(Step(exact_text(wound), f"blowthrough cap {exact_text(cap)}", "V-07" if p.blowthrough_modifiers else "V-05"))
+        steps.append(Step(exact_text(wound), f"blowthrough cap {exact_text(cap)}", p.blowthrough_rule()))
     split = p.split_factor(scale, target.hp_max, where)
     if split != 1:
         wound = wound * split if exact else math.floor(wound * split)

@@ -32,9 +32,10 @@ class Projectile:
     hollow_point: bool = False
 
 
-def applies(p: Projectile) -> bool:
-    """V-05: piercing and impaling wounds, and the beams V-07 names."""
-    return p.damage_type in THROUGH_TYPES or p.beam
+def applies(p: Projectile, modifiers: bool = True) -> bool:
+    """V-05: piercing and impaling wounds (bullets and impaling weapons); beams only with V-07
+    (``modifiers``), the rule that names them."""
+    return p.damage_type in THROUGH_TYPES or (p.beam and modifiers)
 
 
 def base_cap(base_hp: Fraction, ls: Fraction, improved: bool) -> Fraction:
@@ -42,21 +43,33 @@ def base_cap(base_hp: Fraction, ls: Fraction, improved: bool) -> Fraction:
     return IMPROVED_PER_LS * ls if improved else base_hp
 
 
+def factors(loc: Location, p: Projectile) -> list[tuple[Fraction, str]]:
+    """V-07's factors on the base cap for this location and projectile, each with its reason:
+    the location (vitals/head x3, limb x1/2, hand/foot x1/3; none listed for x1), beams x2 on the
+    body or head, bullets x1.5 for calibre .40+ and x1.5 hollow-point (A-30: they stack).
+    The brain has no cap at all (``cap`` returns None there)."""
+    out: list[tuple[Fraction, str]] = []
+    if loc.blowthrough is not None and loc.blowthrough != 1:
+        out.append((loc.blowthrough, loc.name))
+    if p.beam and loc.kind in BEAM_KINDS:
+        out.append((BEAM_FACTOR, "beam"))
+    if p.large_calibre:
+        out.append((BULLET_FACTOR, "calibre .40+"))
+    if p.hollow_point:
+        out.append((BULLET_FACTOR, "hollow-point"))
+    return out
+
+
 def cap(base: Fraction, loc: Location, p: Projectile, modifiers: bool) -> Fraction | None:
-    """V-07: the location factor (vitals/head x3, brain none, limb x1/2, hand/foot x1/3),
-    beams x2 on the body or head, bullets x1.5 for calibre .40+ and x1.5 hollow-point.
+    """V-07: the base cap times ``factors`` (location, beam, bullet); none in the brain.
     Without V-07 every location has the base cap. None: no cap."""
     if not modifiers:
         return base
     if loc.blowthrough is None:
         return None
-    out = base * loc.blowthrough
-    if p.beam and loc.kind in BEAM_KINDS:
-        out *= BEAM_FACTOR
-    if p.large_calibre:
-        out *= BULLET_FACTOR
-    if p.hollow_point:
-        out *= BULLET_FACTOR
+    out = base
+    for value, _ in factors(loc, p):
+        out *= value
     return out
 
 

@@ -236,6 +236,7 @@ WIRED: tuple[str, ...] = (
     "shock_knockout", "brain_shock", "shock_recovery", "limb_stun",
     "fatigue_skill_penalty",
     "combat_load_st", "tiny_damage", "split_hp", "monster_ko_bonus", "monster_ko_zone", "monster_combined",
+    "blowthrough_modifiers", "shock_points", "finishing_blow", "crippling_shock", "toughness_shock",
 )
 OFFERED: tuple[OptionSpec, ...] = tuple(s for s in OPTION_SPECS if s.name in WIRED)
 

@@ -61,6 +61,13 @@ class Shock:
     limb: sh.LimbStun = sh.LimbStun(False)  # V-21
     rule: str = "G-47"
     factors: tuple[sh.Factor, ...] = ()  # V-11, V-17, V-20: each multiplier with its reason
+    #: What the factors multiply, for the explanation: ``basis`` points of ``basis_of`` ("injury": the
+    #: HP of the wound; V-11 / A-33 "taken" or "blow", the ``crippling_shock`` reading; V-64 (b)
+    #: "before_toughness", less ``less`` after the factors), plus ``direct`` shock (V-17's stunners).
+    basis: Fraction = Fraction(0)
+    basis_of: str = "injury"
+    less: int = 0
+    direct: Fraction = Fraction(0)
 
 
 @attrs.frozen
@@ -207,6 +214,10 @@ class Policy:
             return Fraction(1)
         return damage.split_hp_factor(hp_max, scale.other_half_hp)
 
+    def finishing(self, helpless: bool) -> bool:
+        """V-59: a blow on a helpless foe is a finishing blow (maximum damage); never when off."""
+        return self.finishing_blow and helpless
+
     def finishing_damage(self, dice: int, adds: int) -> int | None:
         """V-59: a killing blow on a helpless foe may do maximum damage; None when off."""
         return damage.maximum_damage(dice, adds) if self.finishing_blow else None
@@ -240,12 +251,27 @@ class Policy:
     def blowthrough_cap(self, projectile: bt.Projectile, hp_max: int, scale: Scale = HUMAN,
                         where: Location = TORSO) -> Fraction | None:
         """V-05 / V-06 / V-07: the most injury this wound can do; None (no cap) when off."""
-        if not self.blowthrough or not bt.applies(projectile):
+        if not self.blowthrough or not bt.applies(projectile, self.blowthrough_modifiers):
             return None
         base = bt.base_cap(base_hp(scale, hp_max), scale.linear_scale, self.blowthrough_improved)
         return bt.cap(base, where, projectile, self.blowthrough_modifiers)
 
+    def blowthrough_rule(self) -> str:
+        """The rule a capped wound cites: V-07 with the modifiers, else V-06's cap or V-05's."""
+        return "V-07" if self.blowthrough_modifiers else "V-06" if self.blowthrough_improved else "V-05"
+
+    def blowthrough_factors(self, projectile: bt.Projectile, where: Location = TORSO) -> list[tuple[Fraction, str]]:
+        """V-07: the factors on the base cap here, each with its reason (none without V-07, or in the brain)."""
+        if not self.blowthrough_modifiers or where.blowthrough is None:
+            return []
+        return bt.factors(where, projectile)
+
     # ------------------------------------------------------------------ shock (G-47, V-08, V-17..V-24)
+
+    def deals_shock_directly(self) -> bool:
+        """V-17: stun weapons deal shock points directly; G-47 has no such weapons (a stunner
+        cannot be used without the option)."""
+        return self.shock_points
 
     def shock(self, injury: Injury, hp_max: Number, *, where: Location = TORSO, maiming: wounds.Maiming | None = None,
               gm_factors: tuple[sh.Factor, ...] = (), direct: Number = 0, high_pain_threshold: bool = False) -> Shock:
@@ -262,12 +288,19 @@ class Policy:
         if self.shock_points:
             factors.extend(gm_factors)
         extra = Fraction(direct) if self.shock_points else Fraction(0)
+        less = 0
         if maiming is not None and maiming.crippled:
-            points = sh.shock_points(maiming.shock_basis + extra, tuple(factors))
+            basis, basis_of = Fraction(maiming.shock_basis), "blow" if self.crippling_shock == "full_blow" else "taken"
+            points = sh.shock_points(basis + extra, tuple(factors))
         else:
             multiple = sh.shock_points(1, tuple(factors))
+            before = self.toughness_shock == "before"
             points = tough.shock_basis(injury.before_toughness + extra, injury.hp + extra, injury.toughness,
-                                       self.toughness_shock == "before", multiple)
+                                       before, multiple)
+            if before and injury.toughness:  # V-64 (b): from the wound before Toughness, less Toughness
+                basis, basis_of, less = Fraction(injury.before_toughness), "before_toughness", injury.toughness
+            else:
+                basis, basis_of = Fraction(injury.hp), "injury"
         if high_pain_threshold:
             penalty = 0
         elif self.shock_penalty_bands:
@@ -275,13 +308,15 @@ class Policy:
         else:
             penalty = inj.shock(int(points), int(hp_max))
         if not self.damage_shock:
-            return Shock(points, penalty, factors=tuple(factors))
+            return Shock(points, penalty, factors=tuple(factors), basis=basis, basis_of=basis_of, less=less,
+                         direct=extra)
         return Shock(
             points, penalty,
             stun=sh.stun(points, hp_max, self.stun_rule) if self.shock_stun else "none",
             knockout=sh.knockout(points, hp_max) if self.shock_knockout else "none",
             limb=sh.limb_stun(points, where, hp_max) if self.limb_stun else sh.LimbStun(False),
             rule="V-18" if self.shock_penalty_bands else "G-47", factors=tuple(factors),
+            basis=basis, basis_of=basis_of, less=less, direct=extra,
         )
 
     def shock_rule(self) -> str:
