@@ -167,9 +167,7 @@ def roll_attack(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: 
     tcond = b.cond(target)
     if tcond.dead:
         raise reject("maneuver/bad_target", f"{b.name(target)} is dead")
-    if weapon.shock_only and not b.policy.deals_shock_directly():
-        raise reject("maneuver/needs_option", f"{weapon.name} is a stunner: it deals only shock, which needs the "
-                     "fight's shock_points option (V-17)", field="weapon", option="shock_points")
+    check_stunner(b, weapon)
     sheet = b.sheet(attacker)
     mods = attack_mods(b, attacker, target, weapon, maneuver, option, range_yards, target_speed, extra or [],
                        second, thrown_object)
@@ -221,6 +219,14 @@ def roll_attack(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: 
         opens.extend(next_attack_prompts(b, attack))
         payload["attack_done"] = True
     b.emit("attack_rolled", payload, opens=opens, answers=answers)
+
+
+def check_stunner(b: Batch, weapon: Weapon, field: str = "weapon") -> None:
+    """V-17: a stunner deals only shock, which the fight counts only with shock points (G-47 has no
+    stunners): refused without the option, naming it."""
+    if weapon.shock_only and not b.policy.deals_shock_directly():
+        raise reject("maneuver/needs_option", f"{weapon.name} is a stunner: it deals only shock, which needs the "
+                     "fight's shock_points option (V-17)", field=field, option="shock_points")
 
 
 def helpless(cond: Condition) -> bool:

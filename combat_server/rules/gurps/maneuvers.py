@@ -261,6 +261,7 @@ def _weapon(b: Batch, cid: str, args: Mapping[str, Any], key: str = "weapon") ->
     weapon = sheet.weapon(name)
     if weapon not in ready_weapons(sheet, b.cond(cid)):
         raise reject("maneuver/weapon_not_ready", f"{weapon.name} must be readied first (G-33)")
+    attacks.check_stunner(b, weapon, key)  # V-17: refused when chosen, not at a later roll
     return weapon
 
 

@@ -73,6 +73,18 @@ def test_v17_a_stunner_needs_the_option(engine: Engine) -> None:
     assert len(engine.store.events(table.fight_id)) == before
 
 
+def test_v17_a_stunner_as_the_second_weapon_is_refused_when_chosen(engine: Engine) -> None:
+    """Without shock points, All-Out Attack (Double) naming a stunner second is refused at once (field
+    weapon2), not at the second attack's roll, and nothing is recorded."""
+    table = fight(engine, HERO, HUMAN, *SYSTEM)
+    before = len(engine.store.events(table.fight_id))
+    with pytest.raises(Rejected) as err:
+        table.maneuver("hero", "all_out_attack", [TO_HIT], option="double", target="foe", weapon="nerve pistol",
+                       weapon2="stunner")
+    assert (err.value.code, err.value.details["field"]) == ("maneuver/needs_option", "weapon2")
+    assert len(engine.store.events(table.fight_id)) == before
+
+
 def test_v17_a_stunner_does_not_spoil_aim(engine: Engine) -> None:
     """V-17: a stunner wounds no one, so a victim who was aiming gets no Will roll (G-21 is for injury),
     where the nerve pistol's 2 HP (5 - DR 3) call for one."""
