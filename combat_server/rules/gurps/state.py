@@ -59,12 +59,14 @@ class Condition:
     crippled: tuple[str, ...] = ()  # V-11 (GULLIVER): hit locations crippled by a single heavy blow
     severed: tuple[str, ...] = ()  # V-12 (GULLIVER): limbs cut off
     stunned_limbs: tuple[str, ...] = ()  # V-21 (GULLIVER): limbs stunned by shock, until a HT roll (V-24)
+    fp_exact: str = ""  # A-50 (GULLIVER V-52, V-53): the exact Fatigue "p/q" when not whole; fp holds its floor
+    pace_seconds: Mapping[str, int] = attrs.field(factory=dict)  # V-47: seconds moved at each pace this fight
 
 
 #: Condition fields added after fights were stored, with their defaults (see sheet._unstructure_hooks).
 NEW_CONDITION_FIELDS = {"concentrate_left": 0, "ammo_used": {}, "reload_progress": {}, "wait_option": "",
                         "wait_range": 0, "wait_item": "", "crippled": (), "severed": (),
-                        "stunned_limbs": ()}
+                        "stunned_limbs": (), "fp_exact": "", "pace_seconds": {}}
 
 
 @attrs.frozen
