@@ -320,6 +320,12 @@ def _weapon_reloaded(state: FightState, p: Mapping[str, Any]) -> FightState:
                                 reload_progress={k: v for k, v in cond.reload_progress.items() if k != w})
 
 
+def _pace_timed(state: FightState, p: Mapping[str, Any]) -> FightState:
+    """V-47: one more second at this pace (the fatigue it completes is its own event)."""
+    cond = _cond(state, p["combatant"])
+    return state.with_condition(p["combatant"], pace_seconds={**cond.pace_seconds, p["pace"]: p["seconds"]})
+
+
 def _full_fatigue(state: FightState, cid: str) -> FightState:
     """V-53: full Fatigue is Combat ST (with bought levels); G-51 and V-54: the sheet's FPmax, as
     ``new_condition`` made it (so a fight without V-53 folds as it always did)."""

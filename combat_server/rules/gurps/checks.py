@@ -308,12 +308,14 @@ def spend_fatigue(b: Batch, args: Mapping[str, Any]) -> None:
     lose_fatigue(b, cid, points, str(args.get("reason") or ""), exertion=exertion)
 
 
-def lose_fatigue(b: Batch, cid: str, points: int, reason: str, *, exertion: bool = True, rule: str = "") -> None:
+def lose_fatigue(b: Batch, cid: str, points: int, reason: str, *, exertion: bool = True, rule: str = "",
+                 loaded: bool = True) -> None:
     """G-51: FP lost (spent, or dealt by a GM tool); at FP <= 0 each point also costs 1 HP (A-26),
     which is injury (R-06), and at -FPmax the combatant falls unconscious. Through the fight's
     policy (GULLIVER): V-48's heat, V-52's encumbrance factor, V-53's ST scaling and HT roll (a roll
     record in the event), and V-53's / V-54's thresholds (collapse outright, out at 0, the rest off
-    HP); exact fractions kept (A-50). ``rule``: the GULLIVER rule that charged it (V-47, V-48, V-52)."""
+    HP); exact fractions kept (A-50). ``rule``: the GULLIVER rule that charged it (V-47, V-48, V-52);
+    ``loaded`` false: V-52's load factor is in the points already (its standing cost)."""
     sheet, cond, policy = b.sheet(cid), b.cond(cid), b.policy
     st = fatigue._combat_st(sheet)
     full = fatigue.maximum(sheet, policy)
@@ -325,7 +327,8 @@ def lose_fatigue(b: Batch, cid: str, points: int, reason: str, *, exertion: bool
                      rule="V-53", criticals=bool(b.option("generic_criticals")))
     ok = rec is not None and succeeded(str(rec["outcome"]))
     cost, steps = policy.fatigue_charge(points, st=st, encumbrance=derived.fatigue_load(sheet), ht_success=ok,
-                                        margin=int(rec["margin"]) if rec is not None else 0, exertion=exertion)
+                                        margin=int(rec["margin"]) if rec is not None else 0, exertion=exertion,
+                                        loaded=loaded)
     after, hp_loss = policy.spend_fatigue(before, full, cost)
     now = policy.fatigue_state(after, full, st)
     payload: dict[str, JSON] = {"combatant": cid, "points": points, "fp_before": cond.fp, "fp_after": math.floor(after),

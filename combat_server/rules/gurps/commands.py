@@ -69,6 +69,8 @@ COMMANDS: Mapping[str, CommandSpec] = {s.name: s for s in (
                                                           "declared in advance (G-34)"},
         "forward": {"type": "boolean"},
         "sprint": {"type": "boolean"},
+        "extra_effort": {"type": "boolean", "description": "GULLIVER V-48 (effort_heat_fatigue): Extra Effort "
+                                                           "this turn, 1 fatigue; refused without the option"},
     }, required=("combatant", "maneuver"), subject="combatant", gm_fields=("modifiers",), denied=_DENIED_MODIFIERS,
         variant="maneuver", variants=MANEUVER_FIELDS,
         help="the combatant's maneuver on its turn (G-20..G-34)"),

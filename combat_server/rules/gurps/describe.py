@@ -254,10 +254,15 @@ def _maneuver_actions(ruleset: Ruleset, state: FightState, cid: str) -> list[Act
     ready = tuple(w for w in maneuvers.ready_weapons(sheet, cond) if maneuvers.loaded(cond, w))
     out: list[Action] = []
     step = _posture_step(cond)
+    effort = fight_policy(state.options).extra_effort_cost()  # V-48: Extra Effort may be asked for
 
     def add(m: str, fields: Iterable[Field] = (), rolls: bool = False, help_: str = "") -> None:
         label, text, rule = MANEUVER_TEXT[m]
         fields = tuple(fields) + (tuple(step) if maneuvers.MANEUVERS[m][0] == "step" else ())
+        if effort and "extra_effort" in maneuvers.MANEUVER_FIELDS[m]:
+            fields += (Field("extra_effort", "boolean", "Extra Effort",
+                             f"Extra Effort of any kind this turn costs {effort} fatigue (V-48).", "V-48",
+                             default=False),)
         out.append(Action(m, "maneuver", label, help_ or text, (rule,), {"combatant": cid, "maneuver": m}, fields,
                           rolls, "3d6" if rolls else "", cid, MANEUVER_ALIASES.get(m, ())))
 

@@ -271,6 +271,19 @@ class FatigueSpent:
 
 
 @attrs.frozen
+class PaceTimed:
+    """V-47 (GULLIVER, A-48): the turn's second of movement at a pace, and the seconds at that pace so far."""
+
+    combatant: str
+    pace: str
+    seconds: int
+    interval: int  # seconds per fatigue point at this pace
+    moved: int
+    move: int
+    rule: str
+
+
+@attrs.frozen
 class WaitTriggered:
     combatant: str
     trigger: str
@@ -425,6 +438,8 @@ EVENTS = EventRegistry(
     EventSpec("fatigue_spent", FatigueSpent, on_payload(apply._fatigue_spent), explain._fatigue_spent,
               roller="combatant", secrets=(Secret("combatant", ("fp_before", "fp_after", "fp_max", "hp_loss", "cost",
                                                                 "steps", "fatigue_before", "fatigue_after")),)),
+    EventSpec("pace_timed", PaceTimed, on_payload(apply._pace_timed), explain._pace_timed,
+              secrets=(Secret("combatant", ("move",)),)),
     EventSpec("wait_triggered", WaitTriggered, on_payload(apply._wait_triggered),
               explain._simple("{combatant}'s Wait triggers ({trigger}): the {action} interrupts the sequence (G-34).")),
     EventSpec("action_declared", ActionDeclared, on_payload(apply._action_declared),

@@ -390,6 +390,14 @@ def _fatigue_spent(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> st
     return text
 
 
+def _pace_timed(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
+    """V-47: the second's pace, and how long at it so far."""
+    who = _n(s, p["combatant"])
+    moved = f"{p['moved']} yd" if p["combatant"] in h else f"{p['moved']} yd of Move {p['move']}"
+    return (f"{who} moved {moved}: {p['pace']}, {p['seconds']} s at that pace so far, 1 fatigue per "
+            f"{p['interval']} s ({cite(p['rule'])}, A-48).")
+
+
 def _gulliver_fatigue(who: str, why: str, p: Mapping[str, Any], hidden: bool) -> str:
     """GULLIVER's fatigue (V-47, V-48, V-52, V-53, V-54): the points charged, each step that changed
     them with its rule, the exact level (A-50) and what the basis's thresholds do."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from combat_server.errors import Rejected, reject
-from combat_server.rules.gurps import attacks, derived, fatigue
+from combat_server.rules.gurps import attacks, derived, exertion, fatigue
 from combat_server.rules.gurps.batch import Batch, StandInDice
 from combat_server.rules.kit import args as kit_args
 from combat_server.rules.kit.prompts import answered, open_prompt, roll_prompt
@@ -56,6 +56,10 @@ MANEUVER_FIELDS: dict[str, tuple[str, ...]] = {
     "ready": ("weapon", "item", "yards", "posture"),
     "wait": ("trigger", "action", "wait_option", "range", "item"),
 }
+#: GULLIVER V-48: any maneuver that does something may be made with Extra Effort (1 fatigue this turn).
+for _m, _fields in MANEUVER_FIELDS.items():
+    if _m not in ("do_nothing", "wait"):
+        MANEUVER_FIELDS[_m] = (*_fields, "extra_effort")
 #: The fields a Wait's action takes when it fires (G-34): the converted maneuver's, without its movement.
 WAIT_ACTION_FIELDS: dict[str, tuple[str, ...]] = {
     "attack": ("target", "weapon", "range", "target_speed", "shots", "modifiers", "object", "location"),
@@ -189,6 +193,7 @@ def resolve(b: Batch, cid: str, args: Mapping[str, Any]) -> None:
             b.emit("maneuver_chosen", {"combatant": cid, "maneuver": "do_nothing", "forced": "collapsed (G-51)"})
             return
     _HANDLERS[maneuver](b, cid, maneuver, option, args)
+    exertion.extra_effort(b, cid, args.get("extra_effort"))  # V-48: 1 fatigue this turn, with the maneuver it helps
 
 
 def posture_step(b: Batch, cid: str, maneuver: str, args: Mapping[str, Any]) -> str:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from combat_server.errors import reject
-from combat_server.rules.gurps import derived, fatigue, maneuvers
+from combat_server.rules.gurps import derived, exertion, fatigue, maneuvers
 from combat_server.rules.gurps.batch import Batch
 from combat_server.rules.gurps.gulliver.options import cite, rule_option
 from combat_server.rules.kit.prompts import roll_prompt
@@ -152,6 +152,7 @@ def _why_not(b: Batch, cid: str) -> str:
 
 
 def _end_checks(b: Batch, cid: str) -> None:
+    exertion.end_of_turn(b, cid)  # GULLIVER V-47 / V-52: this second's movement or load fatigue (none when off)
     payload: dict[str, JSON] = {"combatant": cid}
     opens = []
     c = b.state.combatants.get(cid)

@@ -240,7 +240,8 @@ WIRED: tuple[str, ...] = (
     "proportional_death", "location_toughness", "injury_slowdown", "amputation", "heart_attack",
     "neck_injury", "damage_shock", "shock_penalty_bands", "shock_penalty_cap", "shock_stun", "stun_rule",
     "shock_knockout", "brain_shock", "shock_recovery", "limb_stun",
-    "fatigue_skill_penalty", "fatigue_on_st", "fatigue_on_ht",
+    "fatigue_skill_penalty", "fatigue_on_st", "fatigue_on_ht", "encumbrance_fatigue", "effort_heat_fatigue",
+    "fatigue_heat", "movement_fatigue",
 )
 OFFERED: tuple[OptionSpec, ...] = tuple(s for s in OPTION_SPECS if s.name in WIRED)
 

@@ -429,15 +429,17 @@ class Policy:
         return fatigue.g51_state(level, fatigue_max)
 
     def fatigue_cost(self, points: int, *, st: int = 10, scale: Scale = HUMAN, encumbrance: int = 0,
-                     heat: str = "", ht_success: bool = False, margin: int = 0, exertion: bool = True) -> Fraction:
+                     heat: str = "", ht_success: bool = False, margin: int = 0, exertion: bool = True,
+                     loaded: bool = True) -> Fraction:
         """G-51: points as spent. V-48 heat +1/+2 on any fatigue; on physical ``exertion`` only: V-52 x
-        the encumbrance factor and V-53's x Combat ST/10; then V-53's HT roll on any fatigue (A-50)."""
+        the encumbrance factor (unless the cost is ``loaded`` already: V-52's own standing cost) and
+        V-53's x Combat ST/10; then V-53's HT roll on any fatigue (A-50)."""
         return self.fatigue_charge(points, st=st, scale=scale, encumbrance=encumbrance, heat=heat,
-                                   ht_success=ht_success, margin=margin, exertion=exertion)[0]
+                                   ht_success=ht_success, margin=margin, exertion=exertion, loaded=loaded)[0]
 
     def fatigue_charge(self, points: int, *, st: int = 10, scale: Scale = HUMAN, encumbrance: int = 0,
-                       heat: str = "", ht_success: bool = False, margin: int = 0,
-                       exertion: bool = True) -> tuple[Fraction, tuple[tuple[str, str], ...]]:
+                       heat: str = "", ht_success: bool = False, margin: int = 0, exertion: bool = True,
+                       loaded: bool = True) -> tuple[Fraction, tuple[tuple[str, str], ...]]:
         """``fatigue_cost`` with its steps, each (what it did, rule), for the log; no steps under G-51."""
         cost = Fraction(points)
         steps: list[tuple[str, str]] = []
@@ -445,7 +447,7 @@ class Policy:
         if surcharge:
             cost += surcharge
             steps.append((f"+{surcharge} for {(heat or self.fatigue_heat).replace('_', ' ')} conditions", "V-48"))
-        if self.encumbrance_fatigue and exertion and fatigue.encumbrance_factor(encumbrance) != 1:
+        if self.encumbrance_fatigue and exertion and loaded and fatigue.encumbrance_factor(encumbrance) != 1:
             factor = fatigue.encumbrance_factor(encumbrance)
             cost *= factor
             steps.append((f"x{exact_text(factor)} for {fatigue.LOAD_NAMES[encumbrance]} encumbrance", "V-52"))
@@ -484,6 +486,10 @@ class Policy:
     def movement_pace(self, moved: Number, move: int) -> fatigue.Pace | None:
         """V-47: the pace and its seconds per fatigue point; None when off (G-10 is the GM's)."""
         return fatigue.movement_pace(moved, move) if self.movement_fatigue else None
+
+    def standing_fatigue(self, load: int) -> int:
+        """V-52: standing still costs nothing, except 1 a turn under a Super-Heavy load; 0 when off."""
+        return fatigue.standing_cost(load) if self.encumbrance_fatigue else 0
 
     def extra_effort_cost(self) -> int:
         """V-48: 1 fatigue a turn of Extra Effort; 0 when off (no Extra Effort rule in the core)."""
