@@ -403,8 +403,9 @@ def _gulliver_fatigue(who: str, why: str, p: Mapping[str, Any], hidden: bool) ->
     them with its rule, the exact level (A-50) and what the basis's thresholds do."""
     basis = p.get("basis") or "G-51"
     word = "FP" if basis == "G-51" else "fatigue"
-    charged = f" ({cite(p['rule'])})" if p.get("rule") else ""
-    text = f"{who} takes {p['points']} {word}{why}{charged}"
+    if p.get("rule"):  # charged by a GULLIVER rule: what for, and which
+        why = f" for {p['reason']} ({cite(p['rule'])})" if p.get("reason") else f" ({cite(p['rule'])})"
+    text = f"{who} takes {p['points']} {word}{why}"
     if hidden:
         text += "."
     else:
@@ -413,7 +414,7 @@ def _gulliver_fatigue(who: str, why: str, p: Mapping[str, Any], hidden: bool) ->
         before = p.get("fatigue_before") or str(p["fp_before"])
         after = p.get("fatigue_after") or str(p["fp_after"])
         text += f"; {'FP' if basis == 'G-51' else 'Fatigue'} {before} -> {after} of {p['fp_max']}"
-        text += f" ({cite(basis)}, A-50)." if basis != "G-51" else "."
+        text += f" ({cite(basis)}, A-50)." if basis != "G-51" else (" (G-51, A-50)." if p.get("steps") else ".")
         if p["hp_loss"]:
             past = "0 or below (G-51, A-26)" if basis == "G-51" else f"0 ({basis}: the rest comes off HP)"
             text += f" {p['hp_loss']} HP lost for fatigue past {past}."

@@ -44,6 +44,8 @@ def test_v52_exertion_is_divided_by_the_move_multiplier(engine: Engine) -> None:
     table = fight(engine, MEDIUM, FOE, "encumbrance_fatigue")
     p = _spend(table, 3)
     assert (p["fp_after"], p["cost"], p["steps"]) == (7, "5", ["x5/3 for Medium encumbrance (V-52)"])
+    assert _said(table, "fatigue_spent") == ("Hero takes 3 FP: x5/3 for Medium encumbrance (V-52) = 5; "
+                                             "FP 12 -> 7 of 12 (G-51, A-50).")
 
 
 def test_v52_fractions_are_kept_until_whole_again(engine: Engine) -> None:
@@ -75,7 +77,8 @@ def test_v52_standing_under_a_super_heavy_load_costs_1_a_turn(engine: Engine) ->
     table.maneuver("hero", "do_nothing")
     p = table.last("fatigue_spent").payload
     assert (p["points"], p["fp_after"], p["rule"]) == (1, 11, "V-52")
-    assert "standing under a Super-Heavy load" in _said(table, "fatigue_spent")
+    assert _said(table, "fatigue_spent") == ("Hero takes 1 FP for standing under a Super-Heavy load "
+                                             "(V-52 (in place of G-51)); FP 12 -> 11 of 12.")
 
 
 def test_v52_sitting_under_the_load_costs_nothing(engine: Engine) -> None:
@@ -94,7 +97,7 @@ def test_v48_extra_effort_costs_1_fatigue_a_turn(engine: Engine) -> None:
     table.maneuver("hero", "evaluate", target="foe", extra_effort=True)
     p = table.last("fatigue_spent").payload
     assert (p["points"], p["fp_after"], p["rule"]) == (1, 11, "V-48")
-    assert "Extra Effort this turn" in _said(table, "fatigue_spent") and "(V-48)" in _said(table, "fatigue_spent")
+    assert "takes 1 FP for Extra Effort this turn (V-48 (in place of G-51))" in _said(table, "fatigue_spent")
 
 
 def test_v48_off_extra_effort_is_refused(engine: Engine) -> None:

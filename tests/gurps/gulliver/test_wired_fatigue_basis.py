@@ -14,6 +14,7 @@ from combat_server.engine.fight import Engine
 from combat_server.errors import Rejected
 from combat_server.rules.gurps.explain import combatant_view
 
+from tests.gcs_samples import SAMPLES
 from tests.gurps.conftest import Table
 from tests.gurps.gulliver.wired import fight
 
@@ -48,6 +49,15 @@ def test_v53_full_fatigue_is_combat_st(engine: Engine) -> None:
     assert combatant_view(table.state, "hero")["fp_max"] == 15
 
 
+def test_v53_an_imported_character_starts_at_combat_st(engine: Engine) -> None:
+    """V-53: the GCS knight (ST 15, HT 13, FP 13 of 13) imported into the fight starts at Fatigue 15; G-51: 13."""
+    content = (SAMPLES / "fighter-shield_Noble-Knight.gcs").read_text(encoding="utf-8")
+    for switches, fp in (((), 13), (("fatigue_on_st",), 15)):
+        table = fight(engine, HERO, FOE, *switches)
+        table.send("import_character", {"file_name": "knight.gcs", "id": "knight", "content": content})
+        assert table.cond("knight").fp == fp
+
+
 def test_v53_a50_exertion_is_scaled_by_st_and_halved_by_the_ht_roll(engine: Engine) -> None:
     """V-53 / A-50: 2 points x 15/10 = 3, the HT roll succeeds by 1: x1/2 = 3/2, kept exact: Fatigue
     15 -> 27/2 (fp 13, fp_exact "27/2"), the roll recorded. G-51: FP 12 -> 10, no roll."""
@@ -57,6 +67,9 @@ def test_v53_a50_exertion_is_scaled_by_st_and_halved_by_the_ht_roll(engine: Engi
     p = _spend(table, 2, [HT_BY_1])
     assert (p["cost"], p["fatigue_after"], p["basis"], p["fp_after"]) == ("3/2", "27/2", "V-53", 13)
     assert p["record"]["rule"] == "V-53" and p["record"]["margin"] == 1  # type: ignore[index]
+    assert table.explained(table.last("fatigue_spent").seq) == (
+        "Hero takes 2 fatigue (a long sprint): x Combat ST 15/10 (V-53), x1/2: the HT roll succeeded by 1 "
+        "(V-53) = 3/2; Fatigue 15 -> 27/2 of 15 (V-53 (in place of G-51), A-50).")
     assert (table.cond("hero").fp, table.cond("hero").fp_exact) == (13, "27/2")
     assert table.refold_matches()
 
@@ -117,6 +130,19 @@ def test_v53_out_at_0_and_the_rest_comes_off_hp(engine: Engine) -> None:
     assert (p["fp_after"], p["hp_loss"], p["unconscious"]) == (0, 2, True)
     assert table.last("injury_applied").payload["source"] == "fatigue spill-over (V-53)"
     assert table.cond("hero").unconscious is True
+
+
+def test_v53_the_numbers_are_hidden_with_a_hidden_combatant(engine: Engine) -> None:
+    """V-53 on a hidden combatant: its exact levels, cost and steps are its secret, like the FP numbers,
+    and the HT roll's record loses its margin (docs/protocol.md)."""
+    from combat_server.rules.gurps.events import EVENTS
+    from combat_server.rules.kit.events import redact
+
+    table = fight(engine, HERO, FOE, "fatigue_on_st")
+    p = _spend(table, 2, [HT_BY_1])
+    shown = redact(EVENTS["fatigue_spent"], p, frozenset({"hero"}))
+    assert not {"cost", "steps", "fatigue_after", "fp_after"} & set(shown) and "margin" not in shown["record"]
+    assert shown["basis"] == "V-53" and shown["points"] == 2
 
 
 def test_v53_the_gm_setting_fp_drops_the_fraction(engine: Engine) -> None:

@@ -214,7 +214,8 @@ check_specs("gurps/gulliver", OPTION_SPECS)
 #: The GURPS rule (or table, A-01) each option stands in for, so an explanation can name both.
 REPLACES: dict[str, str] = {
     "V-02": "G-22", "V-09": "G-43", "V-10": "G-46", "V-14": "G-44", "V-15": "G-45", "V-17": "G-47",
-    "V-18": "G-47", "V-19": "G-46", "V-24": "G-47", "V-47": "G-10", "V-53": "G-51", "V-54": "G-51",
+    "V-18": "G-47", "V-19": "G-46", "V-24": "G-47", "V-47": "G-10", "V-48": "G-51", "V-52": "G-51",
+    "V-53": "G-51", "V-54": "G-51",
     "V-63": "G-42", "V-66": "A-01", "V-67": "A-01",
 }
 
