@@ -335,6 +335,18 @@ def _full_fatigue(state: FightState, cid: str) -> FightState:
     return state if full == _cond(state, cid).fp else state.with_condition(cid, fp=full)
 
 
+def _fatigue_set(state: FightState, cid: str) -> FightState:
+    """The GM set FP: a whole level (A-50's fraction dropped); under V-53 / V-54 the collapse follows
+    the new level (it is outright at the mark, not a Will roll's lasting result as under G-51)."""
+    changes: dict[str, Any] = {"fp_exact": ""} if _cond(state, cid).fp_exact else {}
+    policy = fight_policy(state.options)
+    if policy.fatigue_basis() != "G-51":
+        c = state.combatants[cid]
+        assert isinstance(c.sheet, Sheet)
+        changes["collapsed"] = fatigue.state(c.sheet, _cond(state, cid), policy).collapse == "collapsed"
+    return state.with_condition(cid, **changes) if changes else state
+
+
 def _noop(state: FightState, p: Mapping[str, Any]) -> FightState:
     return state
 
@@ -346,8 +358,7 @@ def after_core(state: FightState, event: Event) -> FightState:
     if event.type == "combatant_added":
         state = _full_fatigue(state, event.payload["id"])
     elif event.type == "condition_adjusted" and "fp" in event.payload["changes"]:
-        if _cond(state, event.payload["combatant"]).fp_exact:
-            state = state.with_condition(event.payload["combatant"], fp_exact="")
+        state = _fatigue_set(state, event.payload["combatant"])
     combat = state.combat
     if not isinstance(combat, Combat):
         return state

@@ -353,5 +353,4 @@ def lose_fatigue(b: Batch, cid: str, points: int, reason: str, *, exertion: bool
         payload["record"] = rec
     b.emit("fatigue_spent", payload)
     if hp_loss:
-        attacks.apply_injury(b, cid, hp_loss, f"fatigue spill-over ({basis})",
-                             allow_major=False)
+        attacks.apply_injury(b, cid, hp_loss, f"fatigue spill-over ({basis})", allow_major=False)

@@ -200,6 +200,15 @@ def test_v54_collapse_at_1_is_outright(engine: Engine) -> None:
     assert table.last("maneuver_chosen").payload["forced"] == "collapsed (V-54)" and table.current == "foe"
 
 
+def test_v54_the_gm_setting_fatigue_sets_the_collapse(engine: Engine) -> None:
+    """V-54: the collapse follows the level: the GM setting Fatigue 1 collapses the hero at once (its turn
+    is a forced Do Nothing); setting 5 later lifts it."""
+    table = _at(fight(engine, HERO, FOE, "fatigue_on_ht"), 1)
+    assert table.cond("hero").collapsed is True and table.current == "foe"
+    _at(table, 5)
+    assert table.cond("hero").collapsed is False
+
+
 def test_v54_a51_unconscious_at_0(engine: Engine) -> None:
     """A-51: out at 0 (G-51: at -FPmax). From 1, 1 point: V-54 unconscious; G-51 FP 0, a Will roll to act."""
     off = _at(fight(engine, HERO, FOE), 1)
