@@ -88,6 +88,25 @@ def test_v52_sitting_under_the_load_costs_nothing(engine: Engine) -> None:
     assert table.cond("hero").fp == 12 and not table.events("fatigue_spent")
 
 
+def test_v52_a_gm_tools_climbing_fatigue_is_exertion(engine: Engine) -> None:
+    """V-52 through a GM tool: climbing 100 ft of stone wall at combat speed is 2 FP of exertion (G-05):
+    x5/3 under a Medium load = 10/3: FP 12 -> 26/3."""
+    table = fight(engine, MEDIUM, FOE, "encumbrance_fatigue")
+    table.send("apply_tool", {"tool": "climbing", "inputs": {"climb": "stone_wall", "height": 100, "speed": "combat",
+                                                             "skill": 12}, "targets": ["hero"]})
+    p = table.last("fatigue_spent").payload
+    assert (p["points"], p["cost"], p["fatigue_after"]) == (2, "10/3", "26/3")
+
+
+def test_v52_fatigue_from_cold_is_not_exertion(engine: Engine) -> None:
+    """V-28 through a GM tool: cold failed by 4 costs ceil(4/3) = 2 FP, not scaled by the Medium load."""
+    table = fight(engine, MEDIUM, FOE, "encumbrance_fatigue")
+    table.send("apply_tool", {"tool": "temperature", "inputs": {"temperature": 0, "ht": 12, "failed_by": 4,
+                                                                "loses": "fp"}, "targets": ["hero"]})
+    p = table.last("fatigue_spent").payload
+    assert (p["points"], p["fp_after"], p["exertion"], "steps" in p) == (2, 10, False, False)
+
+
 # ---------------------------------------------------------------------------------------------- V-48
 
 
