@@ -14,6 +14,9 @@ from typing import Any, Callable, Mapping
 
 import attrs
 
+from combat_server.rules.gurps import fatigue
+from combat_server.rules.gurps.gulliver.policy import fight_policy
+from combat_server.rules.gurps.sheet import Sheet
 from combat_server.rules.gurps.state import Attack, Combat, Condition
 from combat_server.rules.model import Event, FightState
 from combat_server.rules.ruleset import Ruleset
@@ -273,9 +276,15 @@ def _turn_skipped(state: FightState, p: Mapping[str, Any]) -> FightState:
 
 def _fatigue_spent(state: FightState, p: Mapping[str, Any]) -> FightState:
     changes: dict[str, Any] = {"fp": p["fp_after"]}
+    exact = p.get("fatigue_after", "")
+    if exact or _cond(state, p["combatant"]).fp_exact:  # A-50: the exact level, "" once whole again
+        changes["fp_exact"] = exact
     if p.get("unconscious"):
         changes["unconscious"] = True
-    if p["fp_after"] > 0:
+    if p.get("basis"):  # V-53 / V-54: collapse outright at the mark (fatigue only falls here)
+        if p.get("collapsed"):
+            changes["collapsed"] = True
+    elif (Fraction(exact) if exact else p["fp_after"]) > 0:  # G-51: collapsed until FP is positive again
         changes["collapsed"] = False
     return state.with_condition(p["combatant"], **changes)
 
@@ -325,12 +334,45 @@ def _weapon_reloaded(state: FightState, p: Mapping[str, Any]) -> FightState:
                                 reload_progress={k: v for k, v in cond.reload_progress.items() if k != w})
 
 
+def _pace_timed(state: FightState, p: Mapping[str, Any]) -> FightState:
+    """V-47: one more second at this pace (the fatigue it completes is its own event)."""
+    cond = _cond(state, p["combatant"])
+    return state.with_condition(p["combatant"], pace_seconds={**cond.pace_seconds, p["pace"]: p["seconds"]})
+
+
+def _full_fatigue(state: FightState, cid: str) -> FightState:
+    """V-53: full Fatigue is Combat ST (with bought levels); G-51 and V-54: the sheet's FPmax, as
+    ``new_condition`` made it (so a fight without V-53 folds as it always did)."""
+    c = state.combatants[cid]
+    assert isinstance(c.sheet, Sheet)
+    full = fatigue.maximum(c.sheet, fight_policy(state.options))
+    return state if full == _cond(state, cid).fp else state.with_condition(cid, fp=full)
+
+
+def _fatigue_set(state: FightState, cid: str) -> FightState:
+    """The GM set FP: a whole level (A-50's fraction dropped); under V-53 / V-54 the collapse follows
+    the new level (it is outright at the mark, not a Will roll's lasting result as under G-51)."""
+    changes: dict[str, Any] = {"fp_exact": ""} if _cond(state, cid).fp_exact else {}
+    policy = fight_policy(state.options)
+    if policy.fatigue_basis() != "G-51":
+        c = state.combatants[cid]
+        assert isinstance(c.sheet, Sheet)
+        changes["collapsed"] = fatigue.state(c.sheet, _cond(state, cid), policy).collapse == "collapsed"
+    return state.with_condition(cid, **changes) if changes else state
+
+
 def _noop(state: FightState, p: Mapping[str, Any]) -> FightState:
     return state
 
 
 def after_core(state: FightState, event: Event) -> FightState:
-    """Core events seen by GURPS: a combatant removed mid-fight leaves the sequence."""
+    """Core events seen by GURPS: a new combatant starts at full Fatigue of the fight's basis (V-53:
+    Combat ST, not G-51's FPmax); the GM setting FP sets a whole level (A-50's fraction dropped); a
+    combatant removed mid-fight leaves the sequence."""
+    if event.type == "combatant_added":
+        state = _full_fatigue(state, event.payload["id"])
+    elif event.type == "condition_adjusted" and "fp" in event.payload["changes"]:
+        state = _fatigue_set(state, event.payload["combatant"])
     combat = state.combat
     if not isinstance(combat, Combat):
         return state

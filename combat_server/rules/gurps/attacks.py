@@ -15,14 +15,14 @@ from typing import Any, Mapping
 import attrs
 
 from combat_server.errors import reject
-from combat_server.rules.gurps import derived, injury as inj, throwing
+from combat_server.rules.gurps import derived, fatigue, injury as inj, throwing
 from combat_server.rules.gurps.batch import Batch
 from combat_server.rules.gurps.gulliver.blowthrough import Projectile, capped_injury
 from combat_server.rules.gurps.gulliver.damage_tables import DamageRoll
 from combat_server.rules.gurps.gulliver.exact import exact_text, json_number, whole_or_exact
 from combat_server.rules.gurps.gulliver.locations import Location, crippling_threshold
 from combat_server.rules.gurps.gulliver.options import cite, rule_option
-from combat_server.rules.gurps.gulliver.policy import Injury, Shock
+from combat_server.rules.gurps.gulliver.policy import Injury, Shock, fight_policy
 from combat_server.rules.gurps.gulliver.shock import Factor
 from combat_server.rules.gurps.gulliver.size import scale_of
 from combat_server.rules.gurps.gulliver.wounds import Maiming
@@ -66,9 +66,11 @@ def thrown_object_weapon(b: Batch, attacker: str, obj: Mapping[str, Any], range_
 def fatigue_mods(b: Batch, cid: str) -> list[Mod]:
     """V-50 / A-49: low fatigue costs DX and IQ, so every skill roll made with them (attacks,
     feints); G-51 alone has no such penalty (nothing when the option is off)."""
-    fp, fp_max = b.cond(cid).fp, b.sheet(cid).fp_max
-    penalty = b.policy.fatigue_dx_iq_penalty(fp, fp_max)
-    return [Mod(-penalty, f"fatigue: FP {fp} of {fp_max}", "V-50")] if penalty else []
+    sheet, cond = b.sheet(cid), b.cond(cid)
+    level, full = fatigue.level(cond), fatigue.maximum(sheet, b.policy)  # A-49: shares of full Fatigue (V-53, V-54)
+    penalty = b.policy.fatigue_dx_iq_penalty(level, full)
+    word = "FP" if b.policy.fatigue_basis() == "G-51" else "Fatigue"
+    return [Mod(-penalty, f"fatigue: {word} {fatigue.text(level)} of {full}", "V-50")] if penalty else []
 
 
 def attack_mods(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: str, option: str,
@@ -277,7 +279,7 @@ def defense_options(state: FightState, attack: Attack) -> dict[str, Any]:
     if cond.dead or cond.unconscious:
         return none(f"{target.name} is unconscious (G-37)")
     if cond.collapsed:
-        return none(f"{target.name} has collapsed (G-51)")
+        return none(f"{target.name} has collapsed ({fight_policy(state.options).fatigue_basis()})")
     if attack.critical:
         return none("critical hit (G-36)")
     if cond.maneuver == "all_out_attack":
@@ -303,7 +305,7 @@ def defense_options(state: FightState, attack: Attack) -> dict[str, Any]:
     only_dodge_block = cond.maneuver == "move_and_attack"  # G-32
     result: dict[str, Any] = {"allowed": False, "reason": "", "dodge": None, "parry": {}, "block": None}
     if "dodge" not in tried:
-        result["dodge"] = entry(derived.dodge(sheet, cond), "Dodge (G-39)", common + aod("dodge"))
+        result["dodge"] = entry(derived.dodge(sheet, cond, fight_policy(state.options)), "Dodge (G-39)", common + aod("dodge"))
     ranged = attack.kind == "ranged"
     # G-24: a parry with the other hand is a different defence; a two-handed weapon leaves no other hand.
     parried = {t.removeprefix("parry:") for t in tried if t.startswith("parry:")}

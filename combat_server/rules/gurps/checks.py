@@ -4,10 +4,11 @@ resistance, parry counter-blow)."""
 
 from __future__ import annotations
 
+import math
 from typing import Any, Callable, Mapping
 
 from combat_server.errors import reject
-from combat_server.rules.gurps import attacks, injury as inj
+from combat_server.rules.gurps import attacks, derived, fatigue
 from combat_server.rules.gurps.batch import Batch
 from combat_server.rules.gurps.gulliver import wounds
 from combat_server.rules.gurps.gulliver.exact import exact_text
@@ -312,22 +313,61 @@ def fright_check(b: Batch, args: Mapping[str, Any]) -> None:
 
 
 def spend_fatigue(b: Batch, args: Mapping[str, Any]) -> None:
-    """G-51: FP spent; at FP <= 0 each point also costs 1 HP (A-26), which is injury (R-06)."""
+    """G-51: FP spent; at FP <= 0 each point also costs 1 HP (A-26), which is injury (R-06).
+    ``exertion`` false (a spell, a power): GULLIVER's V-52 and V-53 scale physical exertion only."""
     cid = b.controlled(args)
     points = args.get("points")
     if not isinstance(points, int) or isinstance(points, bool) or not 1 <= points <= 100:
         raise reject("command/bad_field", "spend_fatigue: points must be 1..100", field="points")
-    lose_fatigue(b, cid, points, str(args.get("reason") or ""))
+    exertion = args.get("exertion", True)
+    if not isinstance(exertion, bool):
+        raise reject("command/bad_field", "spend_fatigue: exertion must be true or false", field="exertion")
+    lose_fatigue(b, cid, points, str(args.get("reason") or ""), exertion=exertion)
 
 
-def lose_fatigue(b: Batch, cid: str, points: int, reason: str) -> None:
+def lose_fatigue(b: Batch, cid: str, points: int, reason: str, *, exertion: bool = True, rule: str = "",
+                 loaded: bool = True) -> None:
     """G-51: FP lost (spent, or dealt by a GM tool); at FP <= 0 each point also costs 1 HP (A-26),
-    which is injury (R-06), and at -FPmax the combatant falls unconscious."""
-    sheet, cond = b.sheet(cid), b.cond(cid)
-    fp_after, hp_loss = inj.spend_fatigue(cond.fp, sheet.fp_max, points)
-    unconscious = fp_after <= -sheet.fp_max and not cond.unconscious
-    b.emit("fatigue_spent", {"combatant": cid, "points": points, "fp_before": cond.fp, "fp_after": fp_after,
-                             "fp_max": sheet.fp_max, "hp_loss": hp_loss, "unconscious": unconscious,
-                             "reason": reason})
+    which is injury (R-06), and at -FPmax the combatant falls unconscious. Through the fight's
+    policy (GULLIVER): V-48's heat, V-52's encumbrance factor, V-53's ST scaling and HT roll (a roll
+    record in the event), and V-53's / V-54's thresholds (collapse outright, out at 0, the rest off
+    HP); exact fractions kept (A-50). ``rule``: the GULLIVER rule that charged it (V-47, V-48, V-52);
+    ``loaded`` false: V-52's load factor is in the points already (its standing cost)."""
+    sheet, cond, policy = b.sheet(cid), b.cond(cid), b.policy
+    st = fatigue.combat_st(sheet)
+    full = fatigue.maximum(sheet, policy)
+    before = fatigue.level(cond)
+    rec: dict[str, JSON] | None = None
+    if policy.fatigue_roll_due():  # V-53: HT each time fatigue is applied
+        faces = b.roll(3, 6, f"HT roll against fatigue for {b.name(cid)} (V-53)")
+        rec = record(purpose="fatigue_ht", roller=cid, dice=faces, base=sheet.ht, base_reason="HT", mods=[],
+                     rule="V-53", criticals=bool(b.option("generic_criticals")))
+    ok = rec is not None and succeeded(str(rec["outcome"]))
+    cost, steps = policy.fatigue_charge(points, st=st, encumbrance=derived.fatigue_load(sheet), ht_success=ok,
+                                        margin=int(rec["margin"]) if rec is not None else 0, exertion=exertion,
+                                        loaded=loaded)
+    after, hp_loss = policy.spend_fatigue(before, full, cost)
+    now = policy.fatigue_state(after, full, st)
+    payload: dict[str, JSON] = {"combatant": cid, "points": points, "fp_before": cond.fp, "fp_after": math.floor(after),
+                                "fp_max": full, "hp_loss": hp_loss, "unconscious": now.unconscious and not cond.unconscious,
+                                "reason": reason}
+    basis = policy.fatigue_basis()
+    if rule:
+        payload["rule"] = rule
+    if basis != "G-51":
+        payload["basis"] = basis
+        if now.collapse == "collapsed" and not cond.collapsed:
+            payload["collapsed"] = True  # V-53 / V-54: outright, no Will roll
+    if steps:
+        payload.update(cost=fatigue.text(cost), steps=[f"{what} ({why})" for what, why in steps])
+    if not exertion:
+        payload["exertion"] = False
+    if before.denominator != 1:
+        payload["fatigue_before"] = fatigue.text(before)
+    if after.denominator != 1:
+        payload["fatigue_after"] = fatigue.text(after)
+    if rec is not None:
+        payload["record"] = rec
+    b.emit("fatigue_spent", payload)
     if hp_loss:
-        attacks.apply_injury(b, cid, hp_loss, "fatigue spill-over (G-51)", allow_major=False)
+        attacks.apply_injury(b, cid, hp_loss, f"fatigue spill-over ({basis})", allow_major=False)

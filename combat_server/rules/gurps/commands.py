@@ -69,6 +69,8 @@ COMMANDS: Mapping[str, CommandSpec] = {s.name: s for s in (
                                                           "declared in advance (G-34)"},
         "forward": {"type": "boolean"},
         "sprint": {"type": "boolean"},
+        "extra_effort": {"type": "boolean", "description": "GULLIVER V-48 (effort_heat_fatigue): Extra Effort "
+                                                           "this turn, 1 fatigue; refused without the option"},
     }, required=("combatant", "maneuver"), subject="combatant", gm_fields=("modifiers",), denied=_DENIED_MODIFIERS,
         variant="maneuver", variants=MANEUVER_FIELDS,
         help="the combatant's maneuver on its turn (G-20..G-34)"),
@@ -93,8 +95,11 @@ COMMANDS: Mapping[str, CommandSpec] = {s.name: s for s in (
     }, required=("prompt", "trigger"), subject="prompt", prompt_kind="wait", gm_fields=("modifiers",),
         denied=_DENIED_MODIFIERS,
         help="answer a Wait prompt: another combatant starts a maneuver; trigger the Wait or let it pass (G-34)"),
-    CommandSpec("spend_fatigue", CONTROLS, {"combatant": _TEXT, "points": _whole(1, 100), "reason": _TEXT},
-                required=("combatant", "points"), subject="combatant", help="spend FP (G-51)"),
+    CommandSpec("spend_fatigue", CONTROLS, {
+        "combatant": _TEXT, "points": _whole(1, 100), "reason": _TEXT,
+        "exertion": {"type": "boolean", "description": "physical exertion (the default); false for a spell or "
+                                                       "power: GULLIVER's V-52 and V-53 scale exertion only"}},
+        required=("combatant", "points"), subject="combatant", help="spend FP (G-51)"),
     # ANY: the GM imports a new character or over any combatant, a player over its own (checked in importing.py)
     CommandSpec("import_character", ANY, {
         "file_name": {"type": "string", "description": "the file's name, recorded in the log"},

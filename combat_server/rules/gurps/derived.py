@@ -7,6 +7,8 @@ import math
 from fractions import Fraction
 
 from combat_server.rules.gurps.gulliver.damage_tables import DamageRoll
+from combat_server.rules.gurps import fatigue
+from combat_server.rules.gurps.gulliver.fatigue import SUPER_HEAVY
 from combat_server.rules.gurps.gulliver.policy import OFF, Policy
 from combat_server.rules.gurps.gulliver.size import scale_of
 from combat_server.rules.gurps.sheet import Sheet, Weapon
@@ -43,27 +45,38 @@ def encumbrance_level(sheet: Sheet) -> int:
     return 4  # over 10 x BL: still Extra-Heavy (the FP cost per second is the GM's call, G-08)
 
 
+def fatigue_load(sheet: Sheet) -> int:
+    """V-52's load level: G-02's 0..4, or Super-Heavy (5) for a carried weight over 10 x BL
+    (a typed-in level stays as typed)."""
+    level = encumbrance_level(sheet)
+    if sheet.encumbrance is None and level == 4 and Fraction(sheet.carried).limit_denominator(1000) > \
+            ENCUMBRANCE[4][0] * basic_lift(sheet.st):
+        return SUPER_HEAVY
+    return level
+
+
 def reeling(sheet: Sheet, cond: Condition) -> bool:
     """G-43: HP below one third of HPmax (V-03's exact HP when fractional damage left a fraction)."""
     return exact_hp(cond) * 3 < sheet.hp_max
 
 
-def tired(sheet: Sheet, cond: Condition) -> bool:
-    """G-51 (R-04): FP below one third of FPmax."""
-    return cond.fp * 3 < sheet.fp_max
+def tired(sheet: Sheet, cond: Condition, policy: Policy = OFF) -> bool:
+    """G-51 (R-04): FP below one third of FPmax; V-53 / V-54 through the policy (fatigue.tired)."""
+    return fatigue.tired(sheet, cond, policy)
 
 
 def _half_up(value: int) -> int:
     return -((-value) // 2)
 
 
-def halvings(value: int, sheet: Sheet, cond: Condition | None) -> int:
-    """A-21 steps 2 and 3: injury halving (G-43) then fatigue halving (G-51), each rounding up."""
+def halvings(value: int, sheet: Sheet, cond: Condition | None, policy: Policy = OFF) -> int:
+    """A-21 steps 2 and 3: injury halving (G-43) then fatigue halving (G-51, or V-53 / V-54's
+    thresholds), each rounding up."""
     if cond is not None:
         if reeling(sheet, cond):
             value = _half_up(value)  # G-43
-        if tired(sheet, cond):
-            value = _half_up(value)  # G-51
+        if tired(sheet, cond, policy):
+            value = _half_up(value)  # G-51 (V-53, V-54)
     return value
 
 
@@ -83,19 +96,20 @@ def unhurt_dodge(sheet: Sheet) -> int:
     return max(1, math.floor(basic_speed(sheet) + 3) + defence_bonus(sheet) - encumbrance_level(sheet))
 
 
-def move(sheet: Sheet, cond: Condition | None = None) -> int:
+def move(sheet: Sheet, cond: Condition | None = None, policy: Policy = OFF) -> int:
     """A-21 order: encumbrance (floor, min 1), injury halving (ceil), fatigue halving (ceil)."""
-    return halvings(unhurt_move(sheet), sheet, cond)
+    return halvings(unhurt_move(sheet), sheet, cond, policy)
 
 
-def dodge(sheet: Sheet, cond: Condition | None = None) -> int:
+def dodge(sheet: Sheet, cond: Condition | None = None, policy: Policy = OFF) -> int:
     """G-39: floor(Basic Speed + 3) - EL, min 1 (G-02); then G-43 and G-51 halvings."""
-    return halvings(unhurt_dodge(sheet), sheet, cond)
+    return halvings(unhurt_dodge(sheet), sheet, cond, policy)
 
 
-def effective_st(sheet: Sheet, cond: Condition) -> int:
-    """G-51: ST halves (round up) below 1/3 FP; HP and damage keep the full ST."""
-    return _half_up(sheet.st) if tired(sheet, cond) else sheet.st
+def effective_st(sheet: Sheet, cond: Condition, policy: Policy = OFF) -> int:
+    """G-51: ST halves (round up) below 1/3 FP; HP and damage keep the full ST (V-47: nor are they
+    recalculated under GULLIVER). V-53 / V-54: Combat ST falls in proportion to Fatigue."""
+    return fatigue.fatigued_st(sheet, cond, policy)
 
 
 def parry(weapon: Weapon, sheet: Sheet | None = None) -> int | None:

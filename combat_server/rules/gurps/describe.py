@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable
 from combat_server.rules.describe import (
     Action, Answer, Badge, Bar, Choice, Description, Field, PromptChoices, Summary, Threshold, Viewer,
 )
-from combat_server.rules.gurps import derived, maneuvers
+from combat_server.rules.gurps import derived, fatigue, maneuvers
 from combat_server.rules.gurps.attacks import defense_options
 from combat_server.rules.gurps.batch import Batch
 from combat_server.rules.gurps.gulliver.locations import Location
@@ -109,7 +109,7 @@ def describe(ruleset: Ruleset, state: FightState, viewer: Viewer) -> Description
         bars.extend(c_bars)
         badges.extend(c_badges)
         summaries.append(c_summary)
-    stats = tuple(s for cid, c in state.combatants.items() if sees(cid) for s in card(c))  # #13: the card
+    stats = tuple(s for cid, c in state.combatants.items() if sees(cid) for s in card(c, fight_policy(state.options)))  # #13: the card
     return Description(tuple(actions), prompts, tuple(bars), tuple(badges), tuple(summaries),
                        _waiting_for(state, blocking), stats)
 
@@ -137,7 +137,8 @@ def _combatant_parts(c: Combatant, seen: bool,
     hit = _PARTS.get((id(c), seen))
     if hit is not None and hit[0] is c and hit[1] is policy:
         return hit[2]
-    parts = (tuple(_bars(c)) if seen else (), tuple(_badges(c, seen)), Summary(c.id, _summary(c, seen, policy)))
+    parts = (tuple(_bars(c, policy)) if seen else (), tuple(_badges(c, seen, policy)),
+             Summary(c.id, _summary(c, seen, policy)))
     _remember(_PARTS, (id(c), seen), (c, policy, parts))
     return parts
 
@@ -249,7 +250,7 @@ def _memo_actions(ruleset: Ruleset, state: FightState, cid: str) -> tuple[Action
     c = state.combatants[cid]
     sheet, cond = c.sheet, c.condition
     others = tuple((o.id, o.name, o.side, o.condition.dead) for o in state.combatants.values())
-    key = (cid, id(sheet), cond.posture, cond.unready, _move_dodge(sheet, cond)[0], others,
+    key = (cid, id(sheet), cond.posture, cond.unready, _move_dodge(sheet, cond, fight_policy(state.options))[0], others,
            tuple(sorted(state.options.items())), cond.concentrating, cond.concentrate_left,
            tuple(sorted(cond.ammo_used.items())), tuple(sorted(cond.reload_progress.items())))
     hit = _ACTIONS.get(key)
@@ -269,10 +270,15 @@ def _maneuver_actions(ruleset: Ruleset, state: FightState, cid: str) -> list[Act
     ready = tuple(w for w in maneuvers.ready_weapons(sheet, cond) if maneuvers.loaded(cond, w))
     out: list[Action] = []
     step = _posture_step(cond)
+    effort = fight_policy(state.options).extra_effort_cost()  # V-48: Extra Effort may be asked for
 
     def add(m: str, fields: Iterable[Field] = (), rolls: bool = False, help_: str = "") -> None:
         label, text, rule = MANEUVER_TEXT[m]
         fields = tuple(fields) + (tuple(step) if maneuvers.MANEUVERS[m][0] == "step" else ())
+        if effort and "extra_effort" in maneuvers.MANEUVER_FIELDS[m]:
+            fields += (Field("extra_effort", "boolean", "Extra Effort",
+                             f"Extra Effort of any kind this turn costs {effort} fatigue (V-48).", "V-48",
+                             default=False),)
         out.append(Action(m, "maneuver", label, help_ or text, (rule,), {"combatant": cid, "maneuver": m}, fields,
                           rolls, "3d6" if rolls else "", cid, MANEUVER_ALIASES.get(m, ())))
 
@@ -463,11 +469,18 @@ def _wait_answers(state: FightState, p: Any) -> list[Answer]:
 # --------------------------------------------------------------------------- bars, badges, summaries
 
 
-def _bars(c: Combatant) -> list[Bar]:
+def _bars(c: Combatant, policy: Policy) -> list[Bar]:
     sheet, cond = c.sheet, c.condition
-    hp, fp = sheet.hp_max, sheet.fp_max
-    return [Bar(c.id, "hp", "HP", cond.hp, hp, "G-43", _hp_thresholds(hp)),
-            Bar(c.id, "fp", "FP", cond.fp, fp, "G-51", _fp_thresholds(fp))]
+    hp = sheet.hp_max
+    basis = policy.fatigue_basis()
+    if basis == "G-51":
+        fp = sheet.fp_max
+        fp_bar = Bar(c.id, "fp", "FP", cond.fp, fp, "G-51", _fp_thresholds(fp))
+    else:  # V-53 / V-54: Fatigue on ST or HT, its own thresholds (the bar shows the whole part, A-50)
+        st = fatigue.combat_st(sheet)
+        fp_bar = Bar(c.id, "fp", "Fatigue", cond.fp, fatigue.maximum(sheet, policy), basis,
+                     _basis_thresholds(basis, st))
+    return [Bar(c.id, "hp", "HP", cond.hp, hp, "G-43", _hp_thresholds(hp)), fp_bar]
 
 
 @functools.lru_cache(maxsize=256)
@@ -489,16 +502,55 @@ def _fp_thresholds(fp: int) -> tuple[Threshold, ...]:
     )
 
 
-def _move_dodge(sheet: Sheet, cond: Condition) -> tuple[int, int]:
+@functools.lru_cache(maxsize=256)
+def _basis_thresholds(basis: str, st: int) -> tuple[Threshold, ...]:
+    """V-53: halved at floor(Combat ST/3), collapse at Combat ST/10 (the whole levels at or under it),
+    out at 0; V-54 (A-51): 3, 1 and 0."""
+    if basis == "V-53":
+        return (Threshold(st // 3, "tired: half Move and Dodge", "V-53", "warn"),
+                Threshold(st // 10, "collapsed: no maneuver until rested", "V-53", "bad"),
+                Threshold(0, "unconscious; further fatigue costs HP", "V-53", "grave"))
+    return (Threshold(3, "tired: half Move and Dodge", "V-54", "warn"),
+            Threshold(1, "collapsed: no maneuver until rested", "V-54", "bad"),
+            Threshold(0, "unconscious; further fatigue costs HP", "V-54", "grave"))
+
+
+def _tired_badge(cid: str, policy: Policy) -> Badge:
+    """G-51's tired, or V-53's / V-54's halving threshold."""
+    basis = policy.fatigue_basis()
+    if basis == "G-51":
+        return Badge(cid, "tired", "warn", "G-51", "while FP is below a third")
+    return Badge(cid, "tired", "warn", basis, "while Fatigue is at " + ("Combat ST/3" if basis == "V-53" else "3")
+                 + " or less")
+
+
+def _collapsed_badge(cid: str, policy: Policy) -> Badge:
+    """G-51: collapsed by a failed Will roll until FP is above 0; V-53 / V-54: until Fatigue is above
+    the collapse threshold again."""
+    basis = policy.fatigue_basis()
+    if basis == "G-51":
+        return Badge(cid, "collapsed", "bad", "G-51", "until FP is above 0")
+    return Badge(cid, "collapsed", "bad", basis, "until Fatigue is above " + ("Combat ST/10" if basis == "V-53" else "1"))
+
+
+def _fatigue_numbers(sheet: Sheet, cond: Condition, policy: Policy) -> str:
+    """"FP 7/12" (G-51), or "Fatigue 57/4 of 15 (V-53)" with the exact level (A-50)."""
+    if policy.fatigue_basis() == "G-51" and not cond.fp_exact:
+        return f"FP {cond.fp}/{sheet.fp_max}"
+    label = "FP" if policy.fatigue_basis() == "G-51" else "Fatigue"
+    return f"{label} {fatigue.text(fatigue.level(cond))}/{fatigue.maximum(sheet, policy)}"
+
+
+def _move_dodge(sheet: Sheet, cond: Condition, policy: Policy) -> tuple[int, int]:
     """Move and Dodge now (G-43, G-51 halvings of the sheet's), the sheet's part memoized."""
     hit = _UNHURT.get(id(sheet))
     if hit is None or hit[0] is not sheet:
         hit = (sheet, derived.unhurt_move(sheet), derived.unhurt_dodge(sheet))
         _remember(_UNHURT, id(sheet), hit)
-    return derived.halvings(hit[1], sheet, cond), derived.halvings(hit[2], sheet, cond)
+    return derived.halvings(hit[1], sheet, cond, policy), derived.halvings(hit[2], sheet, cond, policy)
 
 
-def _badges(c: Combatant, seen: bool) -> list[Badge]:
+def _badges(c: Combatant, seen: bool, policy: Policy) -> list[Badge]:
     """Badges from the condition; ``seen``: the sheet and whole condition may be shown (else only
     what anyone at the table sees: down, dead, stunned, posture, the maneuver taken)."""
     cond: Condition = c.condition
@@ -509,7 +561,7 @@ def _badges(c: Combatant, seen: bool) -> list[Badge]:
     elif cond.unconscious:
         out.append(Badge(cid, "unconscious", "bad", "G-44", "until woken (G-49)"))
     if cond.collapsed:
-        out.append(Badge(cid, "collapsed", "bad", "G-51", "until FP is above 0"))
+        out.append(_collapsed_badge(cid, policy))
     if cond.stunned:
         if cond.stun_kind == "fright" and cond.stun_turns and seen:
             out.append(Badge(cid, "stunned (fright)", "warn", "G-18", f"{cond.stun_turns} more turn(s)"))
@@ -520,8 +572,8 @@ def _badges(c: Combatant, seen: bool) -> list[Badge]:
     if seen and not cond.dead:
         if derived.reeling(c.sheet, cond):
             out.append(Badge(cid, "reeling", "warn", "G-43", "while HP is below a third"))
-        if derived.tired(c.sheet, cond):
-            out.append(Badge(cid, "tired", "warn", "G-51", "while FP is below a third"))
+        if derived.tired(c.sheet, cond, policy):
+            out.append(_tired_badge(cid, policy))
     for where in cond.severed:  # GULLIVER (visible condition, like a posture)
         out.append(Badge(cid, f"{where} severed", "bad", "V-12", "for good"))
     for where in cond.crippled:
@@ -568,8 +620,8 @@ def _summary(c: Combatant, seen: bool, policy: Policy) -> str:
     if not seen:
         return head + (": " + ", ".join(words) if words else "")
     sheet = c.sheet
-    move, dodge = _move_dodge(sheet, cond)
-    numbers = f"HP {cond.hp}/{sheet.hp_max}, FP {cond.fp}/{sheet.fp_max}, Move {move}, Dodge {dodge}"
+    move, dodge = _move_dodge(sheet, cond, policy)
+    numbers = f"HP {cond.hp}/{sheet.hp_max}, {_fatigue_numbers(sheet, cond, policy)}, Move {move}, Dodge {dodge}"
     weapons = [f"{w.name} {w.skill}, {derived.weapon_roll(sheet, w, policy).text()}"
                + (f", {maneuvers.shots_left(cond, w)}/{w.shots} shots" if w.counts_shots else "")
                for w in sheet.weapons]

@@ -273,6 +273,29 @@ class FatigueSpent:
     fp_max: int
     hp_loss: int = 0
     unconscious: bool = False
+    # GULLIVER (issue #11), present only when the fight's policy did something:
+    rule: str = ""  # the rule that charged it: V-47 movement, V-48 Extra Effort, V-52 standing under a load
+    basis: str = ""  # V-53 / V-54: Fatigue on ST or HT, in place of G-51's thresholds
+    cost: str = ""  # the exact fatigue taken after V-48, V-52, V-53 ("p/q", A-50)
+    steps: list[str] = attrs.field(factory=list)  # each of those steps with its rule
+    exertion: bool = True  # false: not physical exertion (V-52 and V-53's ST scaling do not apply)
+    fatigue_before: str = ""  # A-50: the exact level when it is not whole
+    fatigue_after: str = ""
+    collapsed: bool = False  # V-53 / V-54: at the collapse mark, outright
+    record: Obj | None = None  # V-53: the HT roll on fatigue applied
+
+
+@attrs.frozen
+class PaceTimed:
+    """V-47 (GULLIVER, A-48): the turn's second of movement at a pace, and the seconds at that pace so far."""
+
+    combatant: str
+    pace: str
+    seconds: int
+    interval: int  # seconds per fatigue point at this pace
+    moved: int
+    move: int
+    rule: str
 
 
 @attrs.frozen
@@ -429,7 +452,10 @@ EVENTS = EventRegistry(
     EventSpec("turn_skipped", TurnSkipped, on_payload(apply._turn_skipped),
               explain._simple("{combatant} is {reason}: the turn is skipped (G-19).")),
     EventSpec("fatigue_spent", FatigueSpent, on_payload(apply._fatigue_spent), explain._fatigue_spent,
-              secrets=(Secret("combatant", ("fp_before", "fp_after", "fp_max", "hp_loss")),)),
+              roller="combatant", secrets=(Secret("combatant", ("fp_before", "fp_after", "fp_max", "hp_loss", "cost",
+                                                                "steps", "fatigue_before", "fatigue_after")),)),
+    EventSpec("pace_timed", PaceTimed, on_payload(apply._pace_timed), explain._pace_timed,
+              secrets=(Secret("combatant", ("move",)),)),
     EventSpec("wait_triggered", WaitTriggered, on_payload(apply._wait_triggered),
               explain._simple("{combatant}'s Wait triggers ({trigger}): the {action} interrupts the sequence (G-34).")),
     EventSpec("action_declared", ActionDeclared, on_payload(apply._action_declared),

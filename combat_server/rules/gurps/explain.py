@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Callable, Mapping
 
-from combat_server.rules.gurps import derived
+from combat_server.rules.gurps import derived, fatigue
 from combat_server.rules.gurps.gulliver import death
 from combat_server.rules.gurps.gulliver.exact import exact_text
 from combat_server.rules.gurps.gulliver.options import cite
@@ -445,6 +445,9 @@ def _turn_ended(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
 def _fatigue_spent(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     who = _n(s, p["combatant"])
     why = f" ({p['reason']})" if p.get("reason") else ""
+    basis = p.get("basis", "")
+    if basis or p.get("rule") or p.get("steps") or p.get("fatigue_before") or p.get("fatigue_after"):
+        return _gulliver_fatigue(who, why, p, p["combatant"] in h)
     if p["combatant"] in h:
         return f"{who} spends {p['points']} FP{why}." + (" Unconscious (G-51)." if p.get("unconscious") else "")
     text = f"{who} spends {p['points']} FP{why}: FP {p['fp_before']} -> {p['fp_after']}."
@@ -452,6 +455,43 @@ def _fatigue_spent(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> st
         text += f" {p['hp_loss']} HP lost for FP spent at 0 or below (G-51, A-26)."
     if p.get("unconscious"):
         text += f" At -{p['fp_max']} FP: unconscious (G-51)."
+    return text
+
+
+def _pace_timed(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
+    """V-47: the second's pace, and how long at it so far."""
+    who = _n(s, p["combatant"])
+    moved = f"{p['moved']} yd" if p["combatant"] in h else f"{p['moved']} yd of Move {p['move']}"
+    return (f"{who} moved {moved}: {p['pace']}, {p['seconds']} s at that pace so far, 1 fatigue per "
+            f"{p['interval']} s ({cite(p['rule'])}, A-48).")
+
+
+def _gulliver_fatigue(who: str, why: str, p: Mapping[str, Any], hidden: bool) -> str:
+    """GULLIVER's fatigue (V-47, V-48, V-52, V-53, V-54): the points charged, each step that changed
+    them with its rule, the exact level (A-50) and what the basis's thresholds do."""
+    basis = p.get("basis") or "G-51"
+    word = "FP" if basis == "G-51" else "fatigue"
+    if p.get("rule"):  # charged by a GULLIVER rule: what for, and which
+        why = f" for {p['reason']} ({cite(p['rule'])})" if p.get("reason") else f" ({cite(p['rule'])})"
+    text = f"{who} takes {p['points']} {word}{why}"
+    if hidden:
+        text += "."
+    else:
+        if p.get("steps"):
+            text += ": " + ", ".join(p["steps"]) + f" = {p['cost']}"
+        before = p.get("fatigue_before") or str(p["fp_before"])
+        after = p.get("fatigue_after") or str(p["fp_after"])
+        text += f"; {'FP' if basis == 'G-51' else 'Fatigue'} {before} -> {after} of {p['fp_max']}"
+        text += f" ({cite(basis)}, A-50)." if basis != "G-51" else (" (G-51, A-50)." if p.get("steps") else ".")
+        if p["hp_loss"]:
+            past = "0 or below (G-51, A-26)" if basis == "G-51" else f"0 ({basis}: the rest comes off HP)"
+            text += f" {p['hp_loss']} HP lost for fatigue past {past}."
+    if p.get("collapsed"):
+        mark = "Combat ST/10" if basis == "V-53" else "1"
+        text += f" At {mark} or less: {who} collapses ({basis})."
+    if p.get("unconscious"):
+        text += " At -FPmax: unconscious (G-51)." if basis == "G-51" else \
+            f" At 0: unconscious ({basis}{', A-51' if basis == 'V-54' else ''})."
     return text
 
 
@@ -535,11 +575,17 @@ def combatant_view(state: FightState, cid: str) -> dict[str, JSON]:
     c = state.combatants[cid]
     sheet, cond = c.sheet, c.condition
     assert isinstance(sheet, Sheet) and isinstance(cond, Condition)
-    base = _sheet_view(sheet, fight_policy(state.options))
+    policy = fight_policy(state.options)
+    base = _sheet_view(sheet, policy)
     view = {k: v for k, v in base.items() if not k.startswith("_")}
     view.update(
         weapons=[dict(w, ready=w["name"] not in cond.unready) for w in base["weapons"]],
-        move=derived.halvings(int(base["_move"]), sheet, cond), dodge=derived.halvings(int(base["_dodge"]), sheet, cond),
-        st=derived.effective_st(sheet, cond), reeling=derived.reeling(sheet, cond), tired=derived.tired(sheet, cond),
+        move=derived.halvings(int(base["_move"]), sheet, cond, policy),
+        dodge=derived.halvings(int(base["_dodge"]), sheet, cond, policy),
+        st=derived.effective_st(sheet, cond, policy), reeling=derived.reeling(sheet, cond),
+        tired=derived.tired(sheet, cond, policy),
     )
+    fp_max = fatigue.maximum(sheet, policy)
+    if fp_max != sheet.fp_max or cond.fp_exact:  # V-53 / V-54's full Fatigue, A-50's exact level
+        view.update(fp_max=fp_max, fatigue=fatigue.text(fatigue.level(cond)), fatigue_rule=policy.fatigue_basis())
     return view

@@ -13,6 +13,7 @@ from typing import Any, Mapping
 import attrs
 
 from combat_server.errors import reject
+from combat_server.rules.gurps import fatigue
 from combat_server.rules.gurps.batch import Batch
 from combat_server.rules.gurps.gcs import read_gcs
 from combat_server.rules.gurps.sheet import validate_sheet
@@ -56,8 +57,9 @@ def import_character(b: Batch, args: Mapping[str, Any], actor: Principal) -> Non
         new_sheet = validate_sheet(payload["sheet"])
         if c.condition.hp > new_sheet.hp_max:
             payload["hp"] = new_sheet.hp_max
-        if c.condition.fp > new_sheet.fp_max:
-            payload["fp"] = new_sheet.fp_max
+        full = fatigue.maximum(new_sheet, b.policy)  # G-51's FPmax, or V-53's full Fatigue
+        if c.condition.fp > full:
+            payload["fp"] = full
     else:
         cid = args.get("id")
         if cid is None:
@@ -69,8 +71,10 @@ def import_character(b: Batch, args: Mapping[str, Any], actor: Principal) -> Non
         elif cid in b.state.combatants:
             raise reject("combatant/exists", f"a combatant {cid!r} already exists (to re-import over it, give "
                                              f"'combatant': {cid!r})")
+        # V-53: full Fatigue is Combat ST, less what the file says was spent (G-51 and V-54: the file's FP)
+        lost = imported.sheet.fp_max - imported.fp
         payload.update(id=cid, name=imported.name, side=args.get("side") or "pc", hidden=bool(args.get("hidden")),
-                       replaced=False, hp=imported.hp, fp=imported.fp)
+                       replaced=False, hp=imported.hp, fp=fatigue.maximum(imported.sheet, b.policy) - lost)
     b.emit("character_imported", payload)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from combat_server.errors import Rejected, reject
-from combat_server.rules.gurps import attacks, derived
+from combat_server.rules.gurps import attacks, derived, exertion, fatigue
 from combat_server.rules.gurps.batch import Batch, StandInDice
 from combat_server.rules.kit import args as kit_args
 from combat_server.rules.kit.prompts import answered, open_prompt, roll_prompt
@@ -56,6 +56,10 @@ MANEUVER_FIELDS: dict[str, tuple[str, ...]] = {
     "ready": ("weapon", "item", "yards", "posture"),
     "wait": ("trigger", "action", "wait_option", "range", "item"),
 }
+#: GULLIVER V-48: any maneuver that does something may be made with Extra Effort (1 fatigue this turn).
+for _m, _fields in MANEUVER_FIELDS.items():
+    if _m not in ("do_nothing", "wait"):
+        MANEUVER_FIELDS[_m] = (*_fields, "extra_effort")
 #: The fields a Wait's action takes when it fires (G-34): the converted maneuver's, without its movement.
 WAIT_ACTION_FIELDS: dict[str, tuple[str, ...]] = {
     "attack": ("target", "weapon", "range", "target_speed", "shots", "modifiers", "object", "location"),
@@ -117,7 +121,7 @@ def _int(args: Mapping[str, Any], key: str, default: int = 0, lo: int = 0, hi: i
 def allowance(b: Batch, cid: str, maneuver: str, option: str, sprint: bool) -> int:
     """Yards this maneuver lets the combatant move (G-20; A-11 step; A-12 half Move; G-26 posture)."""
     sheet, cond = b.sheet(cid), b.cond(cid)
-    move = derived.move(sheet, cond)
+    move = derived.move(sheet, cond, b.policy)
     step = int(b.option("step_yards"))
     kind = MANEUVERS[maneuver][0]
     if maneuver == "all_out_defense" and option == "increased_dodge":
@@ -177,8 +181,8 @@ def resolve(b: Batch, cid: str, args: Mapping[str, Any]) -> None:
     option = _str(args, "option", required=False)
     if maneuver != "change_posture" and args.get("posture") is not None:
         posture_step(b, cid, maneuver, args)
-    cond = b.cond(cid)
-    if cond.fp <= 0 and maneuver != "do_nothing":  # G-51: Will roll before each maneuver
+    if fatigue.state(b.sheet(cid), b.cond(cid), b.policy).collapse == "will_roll" and maneuver != "do_nothing":
+        # G-51: a Will roll before each maneuver at FP <= 0 (V-53 / V-54 collapse outright instead)
         faces = b.roll(3, 6, "Will roll to act at FP <= 0")
         rec = record(purpose="fatigue_will", roller=cid, dice=faces, base=b.sheet(cid).will_score, base_reason="Will",
                      mods=[], rule="G-51")
@@ -189,6 +193,7 @@ def resolve(b: Batch, cid: str, args: Mapping[str, Any]) -> None:
             b.emit("maneuver_chosen", {"combatant": cid, "maneuver": "do_nothing", "forced": "collapsed (G-51)"})
             return
     _HANDLERS[maneuver](b, cid, maneuver, option, args)
+    exertion.extra_effort(b, cid, args.get("extra_effort"))  # V-48: 1 fatigue this turn, with the maneuver it helps
 
 
 def posture_step(b: Batch, cid: str, maneuver: str, args: Mapping[str, Any]) -> str:

@@ -11,6 +11,7 @@ from typing import Iterator
 
 from combat_server.rules.describe import Field, Stat
 from combat_server.rules.gurps import derived, maneuvers
+from combat_server.rules.gurps.gulliver.policy import OFF, Policy
 from combat_server.rules.gurps.sheet import Sheet
 from combat_server.rules.gurps.state import Condition
 from combat_server.rules.model import Combatant
@@ -31,28 +32,28 @@ QUIET_EVENTS: frozenset[str] = frozenset({"turn_started", "turn_ending", "turn_e
 # DR (G-42), Will, Per, Move, the shots of a ranged weapon, and where HP at 0 and below bites
 # (G-44, G-45). Memoized per combatant object: a description is built for every seat after each command.
 
-_CARDS: dict[int, tuple[Combatant, tuple[Stat, ...]]] = {}
+_CARDS: dict[int, tuple[Combatant, Policy, tuple[Stat, ...]]] = {}
 _CARDS_LIMIT = 4096
 
 
-def card(c: Combatant) -> tuple[Stat, ...]:
+def card(c: Combatant, policy: Policy = OFF) -> tuple[Stat, ...]:
     """The card of combatant ``c`` (a seat that may see its sheet gets it; describe decides)."""
     hit = _CARDS.get(id(c))
-    if hit is not None and hit[0] is c:
-        return hit[1]
-    stats = tuple(_card(c))
+    if hit is not None and hit[0] is c and hit[1] is policy:
+        return hit[2]
+    stats = tuple(_card(c, policy))
     if len(_CARDS) >= _CARDS_LIMIT:
         _CARDS.clear()
-    _CARDS[id(c)] = (c, stats)
+    _CARDS[id(c)] = (c, policy, stats)
     return stats
 
 
-def _card(c: Combatant) -> Iterator[Stat]:
+def _card(c: Combatant, policy: Policy) -> Iterator[Stat]:
     """The card's numbers; each cites its rule, whose text (rule_texts.py) says how it is made."""
     sheet, cond = c.sheet, c.condition
     assert isinstance(sheet, Sheet) and isinstance(cond, Condition)
     cid = c.id
-    yield Stat(cid, "Defences", "Dodge", str(derived.dodge(sheet, cond)), "G-39")
+    yield Stat(cid, "Defences", "Dodge", str(derived.dodge(sheet, cond, policy)), "G-39")
     for w in sheet.all_weapons():
         p = derived.parry(w, sheet)
         if p is not None:
@@ -67,7 +68,7 @@ def _card(c: Combatant) -> Iterator[Stat]:
         yield Stat(cid, "Armour", f"DR {location}", str(dr))
     yield Stat(cid, "Scores", "Will", str(sheet.will_score), "G-18")
     yield Stat(cid, "Scores", "Per", str(sheet.per_score))
-    yield Stat(cid, "Scores", "Move", str(derived.move(sheet, cond)), "G-09")
+    yield Stat(cid, "Scores", "Move", str(derived.move(sheet, cond, policy)), "G-09")
     yield Stat(cid, "Scores", "Encumbrance", str(derived.encumbrance_level(sheet)), "G-02")
     for w in sheet.weapons:
         left = maneuvers.shots_left(cond, w)  # #14: counted down by each attack, refilled by a reload

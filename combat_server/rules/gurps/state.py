@@ -67,13 +67,15 @@ class Condition:
     #: V-59 (GULLIVER): attacker -> the weapon whose finishing blow got past this combatant's skull DR;
     #: that attacker's further finishing blows to the skull with it are twists that ignore DR.
     skull_breached: Mapping[str, str] = attrs.field(factory=dict)
+    fp_exact: str = ""  # A-50 (GULLIVER V-52, V-53): the exact Fatigue "p/q" when not whole; fp holds its floor
+    pace_seconds: Mapping[str, int] = attrs.field(factory=dict)  # V-47: seconds moved at each pace this fight
 
 
 #: Condition fields added after fights were stored, with their defaults (see sheet._unstructure_hooks).
 NEW_CONDITION_FIELDS = {"concentrate_left": 0, "ammo_used": {}, "reload_progress": {}, "wait_option": "",
                         "wait_range": 0, "wait_item": "", "crippled": (), "severed": (),
-                        "stunned_limbs": (), "hp_exact": "", "stays_up": False, "fresh_injury": 0,
-                        "skull_breached": {}}
+                        "stunned_limbs": (), "hp_exact": "", "stays_up": False, "fresh_injury": 0, "fp_exact": "",
+                        "skull_breached": {}, "pace_seconds": {}}
 
 
 def exact_hp(cond: Condition) -> Fraction | int:

@@ -22,6 +22,10 @@ from combat_server.rules.tools import find_tool
 
 #: Harm kinds that are not damage against DR: fatigue (the FP path) and HP lost as it is.
 FATIGUE = "fat"
+#: Fatigue from exposure (V-27, V-28: cold, heat, radiation) is not physical exertion, so GULLIVER's V-52
+#: load factor and V-53 energy rule do not scale it (V-27 scales it for size already); climbing,
+#: running, swimming and carrying (G-05, G-08, G-10, G-11) are exertion.
+NOT_EXERTION = frozenset({"V-27", "V-28"})
 DIRECT = "injury"
 
 
@@ -53,7 +57,7 @@ def _apply_one(b: Batch, title: str, harm: Harm, cid: str, base: Mapping[str, JS
     if harm.kind == FATIGUE:
         b.emit("tool_applied", payload)
         if points:
-            checks.lose_fatigue(b, cid, points, source)
+            checks.lose_fatigue(b, cid, points, source, exertion=harm.rule not in NOT_EXERTION)
         return
     if harm.kind == DIRECT:
         dr, pen, multiplier, hurt = 0, points, "1", points

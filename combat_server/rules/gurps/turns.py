@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from combat_server.errors import reject
-from combat_server.rules.gurps import derived, maneuvers
+from combat_server.rules.gurps import derived, exertion, fatigue, maneuvers
 from combat_server.rules.gurps.batch import Batch
 from combat_server.rules.gurps.gulliver.options import cite, rule_option
 from combat_server.rules.kit.prompts import roll_prompt
@@ -117,8 +117,12 @@ def settle(b: Batch) -> None:
             if cond.stunned:
                 b.emit("maneuver_chosen", {"combatant": cur, "maneuver": "do_nothing", "forced": "stunned (G-48)"})
                 continue
-            if cond.collapsed and cond.fp <= 0:
-                b.emit("maneuver_chosen", {"combatant": cur, "maneuver": "do_nothing", "forced": "collapsed (G-51)"})
+            tired = fatigue.state(b.sheet(cur), cond, b.policy)
+            if (cond.collapsed and tired.collapse != "none") or tired.collapse == "collapsed":
+                # G-51: collapsed (a failed Will roll) until FP is above 0; V-53 / V-54: outright while
+                # Fatigue is at the collapse mark
+                b.emit("maneuver_chosen", {"combatant": cur, "maneuver": "do_nothing",
+                                           "forced": f"collapsed ({b.policy.fatigue_basis()})"})
                 continue
             if combat.declared_by == cur:  # G-34: ask the Waits it may trigger, then resolve it
                 maneuvers.continue_declared(b)
@@ -148,6 +152,7 @@ def _why_not(b: Batch, cid: str) -> str:
 
 
 def _end_checks(b: Batch, cid: str) -> None:
+    exertion.end_of_turn(b, cid)  # GULLIVER V-47 / V-52: this second's movement or load fatigue (none when off)
     payload: dict[str, JSON] = {"combatant": cid}
     opens = []
     c = b.state.combatants.get(cid)

@@ -90,6 +90,26 @@ def test_v53_ht_roll_halves_or_doubles(success: bool, margin: int, cost: Fractio
     assert fatigue.st_basis_cost(1, 20, success, margin) == cost
 
 
+@pytest.mark.parametrize("level,cost,after,hp", [
+    (Fraction(5, 4), Fraction(1, 2), Fraction(3, 4), 0), (1, 3, 0, 2), (Fraction(1, 2), Fraction(7, 4), 0, 1),
+    (0, Fraction(5, 2), 0, 2)])
+def test_v53_v54_fatigue_stops_at_0_and_the_rest_is_hp(level: Fraction | int, cost: Fraction | int,
+                                                       after: Fraction | int, hp: int) -> None:
+    """V-53 / V-54 (A-51: out at 0): 5/4 - 1/2 = 3/4; 1 - 3: 0 and 2 HP; 1/2 - 7/4: 0 and floor(5/4) = 1 HP;
+    at 0, 5/2 more: floor(5/2) = 2 HP."""
+    assert fatigue.basis_spend(level, cost) == (after, hp)
+
+
+@pytest.mark.parametrize("level,cost,after,hp", [
+    (Fraction(1, 2), 2, Fraction(-3, 2), 1), (Fraction(43, 4), Fraction(5, 4), Fraction(19, 2), 0),
+    (Fraction(-19, 2), Fraction(5, 2), -10, 2)])
+def test_g51_exact_spending_a26(level: Fraction, cost: Fraction | int, after: Fraction | int, hp: int) -> None:
+    """G-51 / A-26 with V-52's fractions, FPmax 10: from 1/2, 2 points leave -3/2, the 3/2 lost at 0 or
+    below cost floor(3/2) = 1 HP; 43/4 - 5/4 = 19/2, no HP; from -19/2, 5/2 stops at -10 and all 5/2
+    cost floor = 2 HP."""
+    assert fatigue.g51_spend(level, 10, cost) == (after, hp)
+
+
 @pytest.mark.parametrize("level,penalty", [(10, 0), (7, 0), (Fraction(20, 3), 1), (5, 2), (4, 2), (3, 3)])
 def test_v50_penalty_bands(level: Fraction | int, penalty: int) -> None:
     """V-50 / A-49, FPmax 10: <= 20/3 -1, <= 5 -2, <= 10/3 -3."""

@@ -303,12 +303,19 @@ def test_v53_fatigue_on_st() -> None:
     assert on.fatigue_cost(1, st=20, ht_success=True, margin=5) == Fraction(1, 2)
 
 
+def test_v53_v54_bought_fatigue_levels_still_count() -> None:
+    """V-53 / V-54: Extra and Reduced Fatigue are still bought (the sheet's FPmax - HT): ST 20, HT 12
+    with FP 16 has Fatigue 20 + 4 = 24 on ST; HT 12 with FP 10 has Fatigue 10 on HT."""
+    assert policy("fatigue_on_st").fatigue_max(16, st=20, ht=12) == 24
+    assert policy("fatigue_on_ht").fatigue_max(10, st=15, ht=12) == 10
+
+
 def test_v54_fatigue_on_ht() -> None:
     """V-54 / A-51: HT 12, fatigue 3 of 12: off (G-51: 3 x 3 < 12) halved too, no collapse;
     on halved and the rule cited is V-54; at 1 collapsed, at 0 out."""
     assert OFF.fatigue_state(3, 12).rule == "G-51"
     on = policy("fatigue_on_ht")
-    assert on.fatigue_max(10, st=15, ht=12) == 12
+    assert on.fatigue_max(12, st=15, ht=12) == 12
     state = on.fatigue_state(3, 12)
     assert state.halved and state.collapse == "none" and state.rule == "V-54"
     assert on.fatigue_state(1, 12).collapse == "collapsed" and on.fatigue_state(0, 12).unconscious

@@ -59,12 +59,14 @@ def test_specs_pass_the_shared_check() -> None:
 
 def test_every_option_is_off_by_default() -> None:
     """Issue #11: every switch defaults to off; each cfg reading to the catalogue's proposal
-    (V-19 standard stun, A-33 applied HP, A-37 no cap, A-47 vision and combat, V-64 option (a))."""
+    (V-19 standard stun, A-33 applied HP, A-37 no cap, A-47 vision and combat, V-64 option (a)); V-48's
+    heat to none."""
     options = validate("gurps", OPTION_SPECS, {})
     assert all(options[s.name] is False for s in SWITCHES)
     assert {s.name: options[s.name] for s in READINGS} == {
         "stun_rule": "standard", "crippling_shock": "applied", "shock_penalty_cap": False,
-        "darkness_penalties": "vision_and_combat", "toughness_shock": "after"}
+        "darkness_penalties": "vision_and_combat", "toughness_shock": "after",
+        "fatigue_heat": "none"}
 
 
 @pytest.mark.parametrize("spec", OPTION_SPECS, ids=lambda s: s.name)

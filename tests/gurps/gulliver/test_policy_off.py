@@ -146,6 +146,17 @@ def test_fatigue_is_g51() -> None:
     assert OFF.movement_pace(5, 5) is None and OFF.extra_effort_cost() == 0
 
 
+def test_spending_fatigue_is_g51_a26() -> None:
+    """G-51 / A-26: the policy's spending equals injury.spend_fatigue point by point (HP for points
+    lost at FP <= 0, never below -FPmax, the rest HP 1:1), and ST halves (rounded up) when tired."""
+    for fp_max in range(1, 13):
+        for fp in range(-fp_max - 3, fp_max + 1):
+            for points in range(0, 2 * fp_max + 4):
+                assert OFF.spend_fatigue(fp, fp_max, points) == inj.spend_fatigue(fp, fp_max, points)
+            sheet, cond = Sheet(st=13, fp=fp_max), Condition(hp=10, fp=fp)
+            assert OFF.fatigued_st(13, fp, fp_max) == (7 if derived.tired(sheet, cond) else 13)
+
+
 def test_nothing_is_crippled_and_no_heart_roll() -> None:
     """V-11, V-44 off: a limb takes the whole blow, the heart calls for nothing."""
     arm = location("humanoid", "right arm")

@@ -25,6 +25,8 @@ PACES: tuple[tuple[Fraction, int, str], ...] = (
 SPRINT_SECONDS = 10  # V-47
 EXTRA_EFFORT_SPRINT_SECONDS = 1  # V-47, beyond Move + the sprint bonus
 SUPER_HEAVY = 5  # V-52: the level past Extra-Heavy (x10)
+#: G-02's level names and V-52's Super-Heavy, by level.
+LOAD_NAMES = ("no", "Light", "Medium", "Heavy", "Extra-Heavy", "Super-Heavy")
 
 
 @attrs.frozen
@@ -46,9 +48,13 @@ def movement_pace(moved: Number, move: int, sprint_bonus: Number = Fraction(1, 5
     return Pace("Extra Effort sprinting", EXTRA_EFFORT_SPRINT_SECONDS)
 
 
+#: V-48: the heat readings a fight may be played in (the ``fatigue_heat`` reading) and what each adds.
+HEAT = {"none": 0, "hot": 1, "very_hot": 2}
+
+
 def heat_surcharge(heat: str) -> int:
     """V-48: +1 per fatigue assessment when hot, +2 when very hot (or in hot clothing or armour)."""
-    return {"": 0, "hot": 1, "very_hot": 2}[heat]
+    return 0 if heat == "" else HEAT[heat]
 
 
 EXTRA_EFFORT_PER_TURN = 1  # V-48
@@ -80,10 +86,15 @@ def standing_cost(level: int) -> int:
 def st_basis_cost(points: Number, combat_st: int, ht_success: bool, margin: int) -> Fraction:
     """V-53: each point x Combat ST/10; then the HT roll: success halves it, and again per full
     5 of success; each full 5 of failure doubles it; failure by 1-4 leaves it."""
-    cost = Fraction(points) * Fraction(combat_st, 10)
+    return Fraction(points) * Fraction(combat_st, 10) * ht_roll_factor(ht_success, margin)
+
+
+def ht_roll_factor(ht_success: bool, margin: int) -> Fraction:
+    """V-53's HT roll on fatigue applied: success x1/2, and x1/2 again per full 5 of success;
+    x2 per full 5 of failure; failure by 1-4 x1."""
     if ht_success:
-        return cost / Fraction(2) ** (1 + max(0, margin) // 5)
-    return cost * Fraction(2) ** (max(0, -margin) // 5)
+        return 1 / Fraction(2) ** (1 + max(0, margin) // 5)
+    return Fraction(2) ** (max(0, -margin) // 5)
 
 
 def st_left(st: int, fatigue: Number, fatigue_max: Number) -> Fraction:
@@ -116,6 +127,31 @@ def st_basis_state(fatigue: Number, combat_st: int) -> FatigueState:
 def ht_basis_state(fatigue: Number) -> FatigueState:
     """V-54 / A-51: halved at 3 or less, collapse at 1 or less, unconscious at 0."""
     return FatigueState(fatigue <= 3, "collapsed" if fatigue <= 1 else "none", fatigue <= 0, "V-54")
+
+
+def g51_spend(level: Number, fp_max: int, cost: Number) -> tuple[Fraction, int]:
+    """G-51 / A-26 with exact amounts (V-52's and V-53's fractions): fatigue lost while FP was
+    already at 0 or below costs as much HP, and FP never goes below -FPmax (the rest is HP 1:1);
+    the HP lost is rounded down (HP are whole). For whole numbers this is ``injury.spend_fatigue``
+    point by point (tests/gurps/gulliver/test_alternatives.py)."""
+    level, cost = Fraction(level), Fraction(cost)
+    above = min(cost, max(level, Fraction(0)))  # taken while FP was above 0: no HP
+    rest = cost - above
+    after = level - cost
+    floor_at = Fraction(-fp_max)
+    if after < floor_at:
+        after = min(level, floor_at)  # never below -FPmax, nor raised back up to it
+    return after, math.floor(rest) if rest > 0 else 0
+
+
+def basis_spend(level: Number, cost: Number) -> tuple[Fraction, int]:
+    """V-53 / V-54 (A-51: out at 0, in place of G-51's -FPmax): Fatigue stops at 0; fatigue past
+    it is taken from HP 1:1 (G-51's overflow rule, the reading this layer chose), rounded down."""
+    level, cost = Fraction(level), Fraction(cost)
+    after = level - cost
+    if after >= 0:
+        return after, 0
+    return min(level, Fraction(0)), math.floor(cost - max(level, Fraction(0)))
 
 
 def floor_st(value: Fraction) -> int:

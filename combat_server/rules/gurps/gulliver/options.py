@@ -1,6 +1,7 @@
 """GULLIVER's per-fight options (catalogue section 2): one spec per `[combat-option]`
 entry V-01 ... V-68 (39 switches, all off by default), plus the five "(cfg)" readings
-the catalogue leaves to the GM, each defaulting to the catalogue's proposal.
+the catalogue leaves to the GM, each defaulting to the catalogue's proposal, and the
+fight's heat for V-48 (none by default).
 
 Why ``requires`` and not silent implication: a GM who ticks "amputation" without
 "crippled limbs" has asked for something the rules cannot do (V-12 measures from
@@ -10,6 +11,7 @@ its decide and apply (issue #11, second step)."""
 
 from __future__ import annotations
 
+from combat_server.rules.gurps.gulliver.fatigue import HEAT
 from combat_server.rules.model import JSON
 from combat_server.rules.options import OptionSpec, check_specs
 
@@ -174,7 +176,8 @@ SUPPORT: tuple[OptionSpec, ...] = (
                     "multipliers and DR; each creature uses its body type's table. Off: every hit is to the torso."),
 )
 
-#: The catalogue's "(cfg)" readings of those options, each defaulting to its proposal.
+#: The catalogue's "(cfg)" readings of those options, each defaulting to its proposal, and the
+#: fight's heat (V-48), which the GM sets like a reading.
 READINGS: tuple[OptionSpec, ...] = (
     OptionSpec("stun_rule", "string", "standard", label="Stun from shock: rule", group=SHOCK,
                choices=("standard", "ht_roll"), rules=("V-19",), requires=("shock_stun",),
@@ -191,6 +194,10 @@ READINGS: tuple[OptionSpec, ...] = (
                choices=("vision_and_combat", "vision_only"), rules=("V-46", "A-47"), requires=("light_levels",),
                help="vision_and_combat: darkness penalties count on Vision rolls and on attacks and active "
                     "defences that need sight. vision_only: on Vision rolls alone."),
+    OptionSpec("fatigue_heat", "string", "none", label="Heat", group=FATIGUE,
+               choices=tuple(HEAT), rules=("V-48",), requires=("effort_heat_fatigue",),
+               help="none: no heat surcharge. hot: +1 to every fatigue cost in this fight. very_hot: +2 "
+                    "(very hot weather, or everyone in hot clothing or armour)."),
     OptionSpec("toughness_shock", "string", "after", label="Shock and Toughness", group=TOUGHNESS,
                choices=("after", "before"), rules=("V-64",), requires=("location_toughness",),
                help="after: shock is the injury Toughness let through (none if it stopped it all). "
@@ -207,7 +214,8 @@ check_specs("gurps/gulliver", OPTION_SPECS)
 #: The GURPS rule (or table, A-01) each option stands in for, so an explanation can name both.
 REPLACES: dict[str, str] = {
     "V-02": "G-22", "V-09": "G-43", "V-10": "G-46", "V-14": "G-44", "V-15": "G-45", "V-17": "G-47",
-    "V-18": "G-47", "V-19": "G-46", "V-24": "G-47", "V-47": "G-10", "V-53": "G-51", "V-54": "G-51",
+    "V-18": "G-47", "V-19": "G-46", "V-24": "G-47", "V-47": "G-10", "V-48": "G-51", "V-52": "G-51",
+    "V-53": "G-51", "V-54": "G-51",
     "V-63": "G-42", "V-66": "A-01", "V-67": "A-01",
     "V-01": "A-01", "V-03": "A-01", "V-60": "G-44", "V-61": "G-45",
 }
@@ -234,7 +242,8 @@ WIRED: tuple[str, ...] = (
     "proportional_death", "location_toughness", "injury_slowdown", "amputation", "heart_attack",
     "neck_injury", "damage_shock", "shock_penalty_bands", "shock_penalty_cap", "shock_stun", "stun_rule",
     "shock_knockout", "brain_shock", "shock_recovery", "limb_stun",
-    "fatigue_skill_penalty",
+    "fatigue_skill_penalty", "fatigue_on_st", "fatigue_on_ht", "encumbrance_fatigue", "effort_heat_fatigue",
+    "fatigue_heat", "movement_fatigue",
     "combat_load_st", "tiny_damage", "split_hp", "monster_ko_bonus", "monster_ko_zone", "monster_combined",
     "blowthrough_modifiers", "shock_points", "finishing_blow", "crippling_shock", "toughness_shock",
 )

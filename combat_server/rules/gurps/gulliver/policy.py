@@ -22,6 +22,7 @@ import attrs
 from combat_server.rules.gurps import injury as inj
 from combat_server.rules.gurps.gulliver import (blowthrough as bt, damage, damage_tables as tables, death, fatigue,
                                                 light, shock as sh, toughness as tough, wounds)
+from combat_server.rules.gurps.gulliver.exact import exact_text
 from combat_server.rules.gurps.gulliver.light import Eyes
 from combat_server.rules.gurps.gulliver.locations import (DEFAULT_LOCATION, Location, location, location_for_roll,
                                                           location_dr, location_toughness, table)
@@ -119,6 +120,7 @@ class Policy:
     shock_penalty_cap: bool = False
     toughness_shock: str = "after"
     darkness_penalties: str = "vision_and_combat"
+    fatigue_heat: str = "none"
 
     def in_force(self) -> list[str]:
         """The V ids of the switches this fight uses, in catalogue order (for its summary)."""
@@ -457,13 +459,16 @@ class Policy:
     # ------------------------------------------------------------------ fatigue (G-51, V-47..V-54)
 
     def fatigue_basis(self) -> str:
+        """The rule fatigue is kept by: G-51 (FP), V-53 (Combat ST) or V-54 (HT)."""
         return "V-53" if self.fatigue_on_st else "V-54" if self.fatigue_on_ht else "G-51"
 
     def fatigue_max(self, fp_max: int, st: int, ht: int, scale: Scale = HUMAN) -> int:
-        """G-51: FPmax; V-53: Combat ST; V-54: HT."""
+        """G-51: the sheet's FPmax. V-53: Combat ST; V-54: HT; under either, the Extra or Reduced
+        Fatigue the sheet bought (its FPmax - HT) still counts (the seed's ST 20 with Fatigue 24),
+        at least 1."""
         if self.fatigue_on_st:
-            return combat_st(scale, st)
-        return ht if self.fatigue_on_ht else fp_max
+            return max(1, combat_st(scale, st) + fp_max - ht)
+        return fp_max
 
     def fatigue_state(self, level: Number, fatigue_max: int, st: int = 10,
                       scale: Scale = HUMAN) -> fatigue.FatigueState:
@@ -475,20 +480,55 @@ class Policy:
         return fatigue.g51_state(level, fatigue_max)
 
     def fatigue_cost(self, points: int, *, st: int = 10, scale: Scale = HUMAN, encumbrance: int = 0,
-                     heat: str = "", ht_success: bool = False, margin: int = 0) -> Fraction:
-        """G-51: points as spent. V-48 heat +1/+2, V-52 x encumbrance factor, V-53 x ST/10 and the HT roll."""
+                     heat: str = "", ht_success: bool = False, margin: int = 0, exertion: bool = True,
+                     loaded: bool = True) -> Fraction:
+        """G-51: points as spent. V-48 heat +1/+2 on any fatigue; on physical ``exertion`` only: V-52 x
+        the encumbrance factor (unless the cost is ``loaded`` already: V-52's own standing cost) and
+        V-53's x Combat ST/10; then V-53's HT roll on any fatigue (A-50)."""
+        return self.fatigue_charge(points, st=st, scale=scale, encumbrance=encumbrance, heat=heat,
+                                   ht_success=ht_success, margin=margin, exertion=exertion, loaded=loaded)[0]
+
+    def fatigue_charge(self, points: int, *, st: int = 10, scale: Scale = HUMAN, encumbrance: int = 0,
+                       heat: str = "", ht_success: bool = False, margin: int = 0, exertion: bool = True,
+                       loaded: bool = True) -> tuple[Fraction, tuple[tuple[str, str], ...]]:
+        """``fatigue_cost`` with its steps, each (what it did, rule), for the log; no steps under G-51."""
         cost = Fraction(points)
-        if self.effort_heat_fatigue:
-            cost += fatigue.heat_surcharge(heat)
-        if self.encumbrance_fatigue:
-            cost *= fatigue.encumbrance_factor(encumbrance)
+        steps: list[tuple[str, str]] = []
+        surcharge = fatigue.heat_surcharge(heat if heat else self.fatigue_heat) if self.effort_heat_fatigue else 0
+        if surcharge:
+            cost += surcharge
+            steps.append((f"+{surcharge} for {(heat or self.fatigue_heat).replace('_', ' ')} conditions", "V-48"))
+        if self.encumbrance_fatigue and exertion and loaded and fatigue.encumbrance_factor(encumbrance) != 1:
+            factor = fatigue.encumbrance_factor(encumbrance)
+            cost *= factor
+            steps.append((f"x{exact_text(factor)} for {fatigue.LOAD_NAMES[encumbrance]} encumbrance", "V-52"))
         if self.fatigue_on_st:
-            cost = fatigue.st_basis_cost(cost, combat_st(scale, st), ht_success, margin)
-        return cost
+            if exertion:  # the energy rule is for exertion; the HT roll is for every fatigue
+                cost *= Fraction(combat_st(scale, st), 10)
+                steps.append((f"x Combat ST {combat_st(scale, st)}/10", "V-53"))
+            factor = fatigue.ht_roll_factor(ht_success, margin)
+            cost *= factor
+            how = f"succeeded by {margin}" if ht_success else f"failed by {-margin}"
+            steps.append((f"x{exact_text(factor)}: the HT roll {how}", "V-53"))
+        return cost, tuple(steps)
 
     def fatigue_roll_due(self) -> bool:
         """V-53: a HT roll each time fatigue is applied (its margin goes to fatigue_cost); none otherwise."""
         return self.fatigue_on_st
+
+    def spend_fatigue(self, level: Number, fatigue_max: int, cost: Number) -> tuple[Fraction, int]:
+        """The Fatigue left and the HP lost: G-51 / A-26 (HP for fatigue lost at 0 or below, floor at
+        -FPmax); V-53 / V-54 (A-51): Fatigue stops at 0, the rest comes off HP."""
+        if self.fatigue_on_st or self.fatigue_on_ht:
+            return fatigue.basis_spend(level, cost)
+        return fatigue.g51_spend(level, fatigue_max, cost)
+
+    def fatigued_st(self, st: int, level: Number, fatigue_max: int, scale: Scale = HUMAN) -> int:
+        """ST as fatigue leaves it. G-51: halved (rounded up) below FPmax/3. V-53 / V-54: Combat ST falls
+        in the same proportion as Fatigue (rounded down, at least 1)."""
+        if self.fatigue_on_st or self.fatigue_on_ht:
+            return fatigue.floor_st(fatigue.st_left(combat_st(scale, st), level, fatigue_max))
+        return -((-st) // 2) if self.fatigue_state(level, fatigue_max).halved else st
 
     def fatigue_dx_iq_penalty(self, level: Number, fatigue_max: int) -> int:
         """V-50: -1/-2/-3 DX and IQ at 2/3, 1/2, 1/3 of full fatigue; G-51 has none (0)."""
@@ -497,6 +537,10 @@ class Policy:
     def movement_pace(self, moved: Number, move: int) -> fatigue.Pace | None:
         """V-47: the pace and its seconds per fatigue point; None when off (G-10 is the GM's)."""
         return fatigue.movement_pace(moved, move) if self.movement_fatigue else None
+
+    def standing_fatigue(self, load: int) -> int:
+        """V-52: standing still costs nothing, except 1 a turn under a Super-Heavy load; 0 when off."""
+        return fatigue.standing_cost(load) if self.encumbrance_fatigue else 0
 
     def extra_effort_cost(self) -> int:
         """V-48: 1 fatigue a turn of Extra Effort; 0 when off (no Extra Effort rule in the core)."""
