@@ -21,12 +21,12 @@ from combat_server.rules.gurps.gulliver.blowthrough import Projectile, capped_in
 from combat_server.rules.gurps.gulliver.exact import exact_text
 from combat_server.rules.gurps.gulliver.locations import Location, crippling_threshold
 from combat_server.rules.gurps.gulliver.options import cite, rule_option
-from combat_server.rules.gurps.gulliver.policy import Injury, Shock
+from combat_server.rules.gurps.gulliver.policy import Injury, Shock, fight_policy
 from combat_server.rules.gurps.gulliver.wounds import Maiming
 from combat_server.rules.kit.prompts import answered, open_prompt as prompt, roll_prompt
 from combat_server.rules.gurps.rolls import Mod, record, succeeded
-from combat_server.rules.gurps.sheet import Weapon
-from combat_server.rules.gurps.state import Attack, attack_json
+from combat_server.rules.gurps.sheet import Weapon, eyes_of
+from combat_server.rules.gurps.state import DEFAULT_LIGHT, Attack, Combat, attack_json
 from combat_server.rules.gurps.tables import POSTURES, format_dice, range_speed_modifier
 from combat_server.rules.model import JSON, FightState
 
@@ -65,6 +65,20 @@ def fatigue_mods(b: Batch, cid: str) -> list[Mod]:
     return [Mod(-penalty, f"fatigue: FP {fp} of {fp_max}", "V-50")] if penalty else []
 
 
+def light_mods(state: FightState, cid: str, *, skill: bool, sight: bool) -> list[Mod]:
+    """V-46 / A-47: what the fight's light level does to one of ``cid``'s rolls, as it sees the light:
+    ``skill``: glare's DX and IQ penalty (attacks, feints); ``sight``: the darkness penalty of a roll
+    that needs sight (attacks, active defences) unless the fight reads darkness as Vision only.
+    Nothing without the light_levels option, or in normal light."""
+    policy = fight_policy(state.options)
+    if not policy.light_levels:
+        return []
+    level = state.combat.light if isinstance(state.combat, Combat) else DEFAULT_LIGHT
+    eyes = eyes_of(state.combatants[cid].sheet)
+    found = [policy.light_skill_mod(level, eyes) if skill else None, policy.darkness_mod(level, eyes) if sight else None]
+    return [m for m in found if m is not None]
+
+
 def attack_mods(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: str, option: str,
                 range_yards: int, target_speed: int, extra: list[Mod], second: bool, thrown_object: bool) -> list[Mod]:
     cond = b.cond(attacker)
@@ -91,6 +105,7 @@ def attack_mods(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: 
     if cond.shock:
         mods.append(Mod(-cond.shock, "shock from last injury", "G-47"))
     mods.extend(fatigue_mods(b, attacker))
+    mods.extend(light_mods(b.state, attacker, skill=True, sight=True))
     if b.option("posture_modifiers"):
         if not ranged and cond.posture != "standing":
             mods.append(Mod(int(str(POSTURES[cond.posture]["attack"])), f"attacker {cond.posture}", "G-26"))
@@ -256,6 +271,7 @@ def defense_options(state: FightState, attack: Attack) -> dict[str, Any]:
     acond = attacker.condition
     if acond.feint_target == attack.target and acond.feint_penalty:
         common.append(Mod(-acond.feint_penalty, f"feinted by {attacker.name}", "G-30"))
+    common.extend(light_mods(state, attack.target, skill=False, sight=True))
 
     def aod(kind: str) -> list[Mod]:
         return [Mod(2, f"All-Out Defense (Increased {kind.title()})", "G-24")] if cond.aod_defense == kind else []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Mapping
 
-from combat_server.rules.gurps import attacks, checks, importing, maneuvers, sheet as sheet_mod, tool_apply
+from combat_server.rules.gurps import attacks, checks, importing, lighting, maneuvers, sheet as sheet_mod, tool_apply
 from combat_server.rules.describe import Description, Field, Viewer
 from combat_server.rules.gurps.apply import after_core
 from combat_server.rules.gurps.describe import describe
@@ -108,6 +108,8 @@ class GurpsRuleset(Ruleset[Sheet, Condition, Combat]):
             importing.import_character(b, args, command.actor)
         elif t == "apply_tool":
             tool_apply.apply_tool(b, args)
+        elif t == "set_light":
+            lighting.set_light(b, args)
         settle(b)
         return b.drafts
 

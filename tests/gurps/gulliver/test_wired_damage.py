@@ -11,6 +11,7 @@ import pytest
 
 from combat_server.engine.fight import Engine
 from combat_server.errors import Rejected
+from combat_server.rules.gurps.gulliver.options import SWITCHES, WIRED
 from combat_server.rules.gurps.ruleset import GurpsRuleset
 
 from tests.gurps.gulliver.wired import blow, explained, fight
@@ -208,9 +209,10 @@ def test_an_option_without_what_it_needs_is_refused(engine: Engine) -> None:
 
 
 def test_an_option_not_yet_wired_is_not_offered(engine: Engine) -> None:
-    """Issue #11: light levels (V-46) live in the pure layer only; a fight cannot ask for them yet."""
+    """Issue #11: an option still in the pure layer only (the first not in WIRED) cannot be asked for yet."""
+    unwired = next(spec for spec in SWITCHES if spec.name not in WIRED and not spec.requires)
     with pytest.raises(Rejected) as err:
-        engine.create_fight("gurps", options={"light_levels": True})
+        engine.create_fight("gurps", options={unwired.name: True})
     assert err.value.code == "fight/unknown_option"
 
 

@@ -233,7 +233,7 @@ WIRED: tuple[str, ...] = (
     "proportional_death", "location_toughness", "injury_slowdown", "amputation", "heart_attack",
     "neck_injury", "damage_shock", "shock_penalty_bands", "shock_penalty_cap", "shock_stun", "stun_rule",
     "shock_knockout", "brain_shock", "shock_recovery", "limb_stun",
-    "fatigue_skill_penalty",
+    "fatigue_skill_penalty", "light_levels", "darkness_penalties",
 )
 OFFERED: tuple[OptionSpec, ...] = tuple(s for s in OPTION_SPECS if s.name in WIRED)
 
