@@ -1490,7 +1490,7 @@ function sheetFromEditor(root, prefix = "") {
       out[key] = Object.fromEntries(text.split("\n").filter((l) => l.trim()).map((l) => {
         const i = l.lastIndexOf(":");
         const v = l.slice(i + 1).trim();
-        // a number, true or false as such (the eyes block's night_blindness, V-46); any other text as text
+        // a number, true or false as such (a map of yes/no entries); any other text as text
         return [l.slice(0, i).trim(), v === "true" ? true : v === "false" ? false : v !== "" && !isNaN(+v) ? +v : v];
       }));
     } else out[key] = text;

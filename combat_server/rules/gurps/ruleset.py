@@ -150,5 +150,9 @@ class GurpsRuleset(Ruleset[Sheet, Condition, Combat]):
     def view_combatant(self, state: FightState, combatant_id: str) -> dict[str, JSON]:
         return combatant_view(state, combatant_id)
 
+    def view_context(self, state: FightState) -> object:
+        # V-46: each combatant's view gives the light it sees (explain.light_view)
+        return lighting.current_light(state.combat)
+
     def describe(self, state: FightState, viewer: Viewer) -> Description:
         return describe(self, state, viewer)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import pytest
 
 from combat_server.engine.fight import Engine
@@ -15,6 +16,7 @@ from combat_server.errors import Rejected
 from combat_server.rules.describe import Viewer, to_json
 from combat_server.rules.gurps.ruleset import GurpsRuleset
 from combat_server.rules.model import GM_ACTOR, Principal
+from combat_server.server.views import DerivedCache
 
 from tests.gurps.conftest import Table
 from tests.gurps.gulliver.wired import TO_HIT, explained, fight
@@ -266,3 +268,17 @@ def test_v46_off_the_view_has_no_light_and_vision_is_per(engine: Engine) -> None
     assert "light" not in GurpsRuleset().view_combatant(table.state, "hero")
     calc = engine.calculate(table.fight_id, GM_ACTOR, "sense_roll", {"sense": "vision"}, combatant="hero")
     assert calc["result"] == {"target": 10}
+
+
+def test_v46_the_servers_cached_views_follow_the_light(engine: Engine) -> None:
+    """The server caches each combatant's view while the combatant is the same object; a new light
+    level changes no combatant, so the ruleset's view_context (the level) makes it recompute:
+    dim (Vision -1) then dark (-4) for the same hero."""
+    table = _lit(engine, "dim", "light_levels")
+    cache, ruleset = DerivedCache(), GurpsRuleset()
+    state = table.state
+    assert cache.views(ruleset, state)["hero"]["light"]["vision"] == -1
+    darker = attrs.evolve(state, combat=attrs.evolve(state.combat, light="dark"))
+    assert darker.combatants["hero"] is state.combatants["hero"]
+    assert cache.views(ruleset, darker)["hero"]["light"] == {"level": "dark", "seen": "dark", "blind": False,
+                                                              "vision": -4}
