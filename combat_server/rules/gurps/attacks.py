@@ -392,8 +392,9 @@ def counter(b: Batch, prompt_id: str, weapon_name: str) -> None:
     defender = attack.target
     weapon = b.sheet(defender).weapon(weapon_name)
     faces = b.roll(3, 6, "parry counter-blow")
+    # V-46: the counter-blow is an attack roll: glare and darkness count on it as on any (nothing when off)
     rec = record(purpose="counter", roller=defender, dice=faces, base=weapon.skill, base_reason=f"{weapon.name} skill",
-                 mods=[], rule="G-41")
+                 mods=light_mods(b.state, defender, skill=True, sight=True), rule="G-41")
     ok = succeeded(str(rec["outcome"]))
     payload: dict[str, JSON] = {"combatant": defender, "target": attack.attacker, "weapon": weapon.name,
                                 "record": rec, "success": ok}

@@ -282,3 +282,26 @@ def test_v46_the_servers_cached_views_follow_the_light(engine: Engine) -> None:
     assert darker.combatants["hero"] is state.combatants["hero"]
     assert cache.views(ruleset, darker)["hero"]["light"] == {"level": "dark", "seen": "dark", "blind": False,
                                                               "vision": -4}
+
+
+def _counter_blow(engine: Engine, *switches: str) -> dict[str, Any]:
+    """The foe (DX 14) punches the hero (3d 6 hits), the hero parries with the club (3d 3) and strikes
+    back (3d 9): the counter-blow's record (G-41)."""
+    puncher = {**FOE, "dx": 14}  # punch at DX 14
+    table = _lit(engine, "very dim" if switches else None, *switches, foe=puncher)
+    table.maneuver("hero", "do_nothing")
+    table.maneuver("foe", "attack", [[2, 2, 2]], target="hero", weapon="punch")
+    table.defend("parry", [[1, 1, 1]], weapon="club")
+    table.roll([3, 3, 3], "counter")
+    return dict(table.last("counter_rolled").payload["record"])
+
+
+def test_v46_the_parry_counter_blow_takes_the_darkness(engine: Engine) -> None:
+    """G-41's counter-blow is an attack roll: very dim's -2 (V-46, A-47) on club skill 14: 12."""
+    record = _counter_blow(engine, "light_levels")
+    assert (_light_mods(record), record["target"]) == ([(-2, "darkness very dim", "V-46, A-47")], 12)
+
+
+def test_v46_off_the_counter_blow_is_the_bare_skill(engine: Engine) -> None:
+    record = _counter_blow(engine)
+    assert (_light_mods(record), record["target"]) == ([], 14)
