@@ -12,7 +12,7 @@ from typing import Any, Callable, Mapping
 
 import attrs
 
-from combat_server.rules.gurps.state import DEFAULT_LIGHT, Attack, Combat, Condition
+from combat_server.rules.gurps.state import Attack, Combat, Condition, light_of
 from combat_server.rules.model import Event, FightState
 from combat_server.rules.ruleset import Ruleset
 
@@ -35,8 +35,8 @@ def _set_combat(state: FightState, **changes: Any) -> FightState:
 
 def _combat_started(state: FightState, p: Mapping[str, Any]) -> FightState:
     # V-46: a light level the GM set while setting the fight up stays in force
-    light = state.combat.light if isinstance(state.combat, Combat) else DEFAULT_LIGHT
-    return attrs.evolve(state, status="active", combat=Combat(order=tuple(p["order"]), phase="between", light=light))
+    return attrs.evolve(state, status="active",
+                        combat=Combat(order=tuple(p["order"]), phase="between", light=light_of(state.combat)))
 
 
 def _light_changed(state: FightState, p: Mapping[str, Any]) -> FightState:

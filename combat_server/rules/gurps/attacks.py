@@ -26,7 +26,7 @@ from combat_server.rules.gurps.gulliver.wounds import Maiming
 from combat_server.rules.kit.prompts import answered, open_prompt as prompt, roll_prompt
 from combat_server.rules.gurps.rolls import Mod, record, succeeded
 from combat_server.rules.gurps.sheet import Weapon, eyes_of
-from combat_server.rules.gurps.state import DEFAULT_LIGHT, Attack, Combat, attack_json
+from combat_server.rules.gurps.state import Attack, attack_json, light_of
 from combat_server.rules.gurps.tables import POSTURES, format_dice, range_speed_modifier
 from combat_server.rules.model import JSON, FightState
 
@@ -73,7 +73,7 @@ def light_mods(state: FightState, cid: str, *, skill: bool, sight: bool) -> list
     policy = fight_policy(state.options)
     if not policy.light_levels:
         return []
-    level = state.combat.light if isinstance(state.combat, Combat) else DEFAULT_LIGHT
+    level = light_of(state.combat)
     eyes = eyes_of(state.combatants[cid].sheet)
     found = [policy.light_skill_mod(level, eyes) if skill else None, policy.darkness_mod(level, eyes) if sight else None]
     return [m for m in found if m is not None]

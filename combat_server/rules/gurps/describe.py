@@ -21,10 +21,9 @@ from combat_server.rules.gurps.batch import Batch
 from combat_server.rules.gurps.explain import light_effect
 from combat_server.rules.gurps.gulliver.light import EXAMPLES, NAMES as LIGHT_NAMES, penalties
 from combat_server.rules.gurps.gulliver.policy import Policy, fight_policy
-from combat_server.rules.gurps.lighting import current_light
 from combat_server.rules.gurps.presentation import card
 from combat_server.rules.gurps.sheet import Sheet, Weapon, eyes_of
-from combat_server.rules.gurps.state import DEFAULT_LIGHT, Combat, Condition
+from combat_server.rules.gurps.state import DEFAULT_LIGHT, Combat, Condition, light_of
 from combat_server.rules.gurps.tables import POSTURE_STEPS, format_dice
 from combat_server.rules.model import Combatant, FightState
 from combat_server.rules.ruleset import Ruleset
@@ -102,7 +101,7 @@ def describe(ruleset: Ruleset, state: FightState, viewer: Viewer) -> Description
             actions.append(fright)
     policy = fight_policy(state.options)
     if policy.light_levels and viewer.is_gm and state.status != "ended":
-        actions.append(_light_action(current_light(combat)))
+        actions.append(_light_action(light_of(combat)))
     prompts = tuple(_prompt(state, p, sees) for p in state.prompts
                     if p.kind != "dispute" and (viewer.is_gm if p.combatant is None else viewer.controls(p.combatant)))
     bars: list[Bar] = []
@@ -114,7 +113,7 @@ def describe(ruleset: Ruleset, state: FightState, viewer: Viewer) -> Description
         badges.extend(c_badges)
         summaries.append(c_summary)
         if policy.light_levels and sees(cid):
-            badges.extend(_light_badges(c, current_light(combat), policy))
+            badges.extend(_light_badges(c, light_of(combat), policy))
     stats = tuple(s for cid, c in state.combatants.items() if sees(cid) for s in card(c))  # #13: the card
     return Description(tuple(actions), prompts, tuple(bars), tuple(badges), tuple(summaries),
                        _waiting_for(state, blocking), stats)

@@ -12,7 +12,7 @@ from combat_server.rules.gurps.gulliver.light import Light, penalties, seen_leve
 from combat_server.rules.gurps.gulliver.options import cite
 from combat_server.rules.gurps.gulliver.policy import Policy, fight_policy
 from combat_server.rules.gurps.sheet import Sheet, eyes_of
-from combat_server.rules.gurps.state import DEFAULT_LIGHT, Combat, Condition
+from combat_server.rules.gurps.state import Condition, light_of
 from combat_server.rules.gurps.tables import ENCUMBRANCE_NAMES, format_dice
 from combat_server.rules.model import JSON, Event, FightState
 
@@ -483,7 +483,7 @@ def combatant_view(state: FightState, cid: str) -> dict[str, JSON]:
 
 def light_view(policy: Policy, combat: object, sheet: Sheet) -> dict[str, JSON]:
     """V-46: the fight's level, the level this combatant's eyes see, and the penalty on its Vision rolls."""
-    level = combat.light if isinstance(combat, Combat) else DEFAULT_LIGHT
+    level = light_of(combat)
     seen = policy.light(level, eyes_of(sheet))
     vision = policy.vision_mod(level, eyes_of(sheet))
     return {"level": level, "seen": seen.name, "blind": seen.blind, "vision": vision.value if vision else 0}

@@ -13,12 +13,7 @@ from typing import Any, Mapping
 from combat_server.errors import reject
 from combat_server.rules.gurps.batch import Batch
 from combat_server.rules.gurps.gulliver.light import NAMES
-from combat_server.rules.gurps.state import DEFAULT_LIGHT, Combat
-
-
-def current_light(combat: object) -> str:
-    """The fight's light level (V-46): the GM's last ``set_light``, or normal light."""
-    return combat.light if isinstance(combat, Combat) else DEFAULT_LIGHT
+from combat_server.rules.gurps.state import light_of
 
 
 def set_light(b: Batch, args: Mapping[str, Any]) -> None:
@@ -31,7 +26,7 @@ def set_light(b: Batch, args: Mapping[str, Any]) -> None:
     level = args.get("level")
     if level not in NAMES:  # the spec's enum refused it already; kept for callers that skip the spec
         raise reject("light/unknown_level", f"unknown light level {level!r}", field="level", known=list(NAMES))
-    was = current_light(b.state.combat)
+    was = light_of(b.state.combat)
     if level == was:
         raise reject("light/unchanged", f"the light is already {level}", field="level")
     payload: dict[str, Any] = {"level": level, "was": was}

@@ -19,7 +19,7 @@ from combat_server.rules.gurps.demo import DEMO
 from combat_server.rules.gurps.gulliver.options import OFFERED as GULLIVER_OFFERED
 from combat_server.rules.gurps.rule_texts import RULE_TEXTS
 from combat_server.rules.gurps.sheet_schema import sheet_schema
-from combat_server.rules.gurps.state import Combat, Condition
+from combat_server.rules.gurps.state import Combat, Condition, light_of
 from combat_server.rules.gurps.tools.catalog import CALCULATORS
 from combat_server.rules import core
 from combat_server.rules.commands import CommandSpec
@@ -152,7 +152,7 @@ class GurpsRuleset(Ruleset[Sheet, Condition, Combat]):
 
     def view_context(self, state: FightState) -> object:
         # V-46: each combatant's view gives the light it sees (explain.light_view)
-        return lighting.current_light(state.combat)
+        return light_of(state.combat)
 
     def describe(self, state: FightState, viewer: Viewer) -> Description:
         return describe(self, state, viewer)

@@ -138,3 +138,8 @@ class Combat:
 NEW_COMBAT_FIELDS = {"declared_by": "", "declared": {}, "wait_asked": (), "light": "normal"}
 #: V-46: the light a fight has until the GM sets one (no penalty: "normal", as GURPS plays it).
 DEFAULT_LIGHT = "normal"
+
+
+def light_of(combat: object) -> str:
+    """The fight's light level (V-46): the GM's last ``set_light``, or normal light (no combat yet)."""
+    return combat.light if isinstance(combat, Combat) else DEFAULT_LIGHT
