@@ -172,8 +172,15 @@ class Ruleset(abc.ABC, Generic[SheetT, ConditionT, CombatT]):
         return None
 
     def view_combatant(self, state: FightState, combatant_id: str) -> dict[str, JSON]:
-        """Derived, effective numbers of a combatant for clients (not folded state)."""
+        """Derived, effective numbers of a combatant for clients (not folded state). They depend on
+        the combatant, the fight's options and :meth:`view_context` only (views are cached on those)."""
         return {}
+
+    def view_context(self, state: FightState) -> object:
+        """What else of the fight every combatant's view reads (a fight-wide condition such as
+        GULLIVER's light level), compared with ``==``: the server recomputes the views when it
+        changes. None: nothing else."""
+        return None
 
     def tool_numbers(self, state: FightState, combatant_id: str) -> dict[str, JSON]:
         """The numbers a tool's ``prefill`` names for a combatant: its sheet, overlaid by its

@@ -101,22 +101,24 @@ class DerivedCache:
     """The ruleset's derived numbers per combatant, recomputed only when that combatant changed.
 
     Assumes what ``Ruleset.view_combatant`` promises: the view depends on the
-    combatant (sheet and condition) and the fight's options. Combatants are
-    frozen and replaced on every change, so identity is the change test.
+    combatant (sheet and condition), the fight's options and the ruleset's
+    ``view_context``. Combatants are frozen and replaced on every change, so
+    identity is the change test; the context is compared by value.
     """
 
     def __init__(self) -> None:
-        self._views: dict[str, tuple[object, object, dict[str, Any]]] = {}
+        self._views: dict[str, tuple[object, object, object, dict[str, Any]]] = {}
 
     def views(self, ruleset: Ruleset, state: FightState) -> dict[str, dict[str, Any]]:
         out: dict[str, dict[str, Any]] = {}
+        context = ruleset.view_context(state)
         for cid, c in state.combatants.items():
             hit = self._views.get(cid)
-            if hit is None or hit[0] is not c or hit[1] is not state.options:
-                hit = (c, state.options, ruleset.view_combatant(state, cid))
+            if hit is None or hit[0] is not c or hit[1] is not state.options or hit[2] != context:
+                hit = (c, state.options, context, ruleset.view_combatant(state, cid))
                 self._views[cid] = hit
-            if hit[2]:
-                out[cid] = hit[2]
+            if hit[3]:
+                out[cid] = hit[3]
         for gone in set(self._views) - set(state.combatants):
             del self._views[gone]
         return out

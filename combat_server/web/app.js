@@ -1509,7 +1509,8 @@ function sheetFromEditor(root, prefix = "") {
       out[key] = Object.fromEntries(text.split("\n").filter((l) => l.trim()).map((l) => {
         const i = l.lastIndexOf(":");
         const v = l.slice(i + 1).trim();
-        return [l.slice(0, i).trim(), v !== "" && !isNaN(+v) ? +v : v];
+        // a number, true or false as such (a map of yes/no entries); any other text as text
+        return [l.slice(0, i).trim(), v === "true" ? true : v === "false" ? false : v !== "" && !isNaN(+v) ? +v : v];
       }));
     } else out[key] = text;
   }

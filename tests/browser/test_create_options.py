@@ -46,7 +46,7 @@ def test_the_form_offers_the_rulesets_options_by_group(browser: Any, server: Ser
     page.locator("#create-options summary").click()
     expect(page.locator("#create-option-groups fieldset legend")).to_have_text(
         ["Posture and movement", "Defence", "Injury", "Rolls", "GULLIVER: damage", "GULLIVER: blowthrough",
-         "GULLIVER: the damage-and-shock system", "GULLIVER: death and knockout", "GULLIVER: fatigue",
+         "GULLIVER: the damage-and-shock system", "GULLIVER: death and knockout", "GULLIVER: light",
          "GULLIVER: monsters", "GULLIVER: Toughness",
          "GULLIVER: ST damage tables",
          "GULLIVER: hit locations"])

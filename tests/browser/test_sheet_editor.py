@@ -107,3 +107,20 @@ def test_a_refused_sheet_field_is_named_and_nothing_is_added(browser: Any, serve
     expect(gm.locator("#roster li.combatant")).to_have_count(0)
     assert gm.js_errors == []
     gm.context.close()
+
+
+def test_the_eyes_block_is_typed_in_the_sheet_form(browser: Any, server: ServerProcess) -> None:
+    """V-46: the sheet's eyes block (a map field of the form) takes text, numbers and true/false as
+    such: Night Blindness true and sunglasses 1 are stored as the boolean and the number."""
+    title = "Sheet form eyes"
+    gm = _gm(browser, server, title)
+    form = gm.locator("#add-form")
+    form.locator("[name=name]").fill("Owl")
+    form.locator("#sheet-editor > details.sheet-more > summary").click()
+    form.locator("[data-path='eyes']").fill("night_blindness: true\neyewear: 1\nnight_vision: partial")
+    form.get_by_role("button", name="Add combatant").click()
+    expect(gm.locator("#roster li.combatant", has_text="Owl")).to_be_visible()
+    assert _stored_sheet(server, title, "Owl")["eyes"] == {"night_blindness": True, "eyewear": 1,
+                                                            "night_vision": "partial"}
+    assert gm.js_errors == []
+    gm.context.close()

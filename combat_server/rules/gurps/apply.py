@@ -17,7 +17,7 @@ import attrs
 from combat_server.rules.gurps import fatigue
 from combat_server.rules.gurps.gulliver.policy import fight_policy
 from combat_server.rules.gurps.sheet import Sheet
-from combat_server.rules.gurps.state import Attack, Combat, Condition
+from combat_server.rules.gurps.state import Attack, Combat, Condition, light_of
 from combat_server.rules.model import Event, FightState
 from combat_server.rules.ruleset import Ruleset
 
@@ -39,7 +39,16 @@ def _set_combat(state: FightState, **changes: Any) -> FightState:
 
 
 def _combat_started(state: FightState, p: Mapping[str, Any]) -> FightState:
-    return attrs.evolve(state, status="active", combat=Combat(order=tuple(p["order"]), phase="between"))
+    # V-46: a light level the GM set while setting the fight up stays in force
+    return attrs.evolve(state, status="active",
+                        combat=Combat(order=tuple(p["order"]), phase="between", light=light_of(state.combat)))
+
+
+def _light_changed(state: FightState, p: Mapping[str, Any]) -> FightState:
+    """V-46: the GM's light level; set while the fight is set up it is held by a combat not yet started
+    (phase ``setup``), which combat_started keeps."""
+    combat = state.combat if isinstance(state.combat, Combat) else Combat()
+    return attrs.evolve(state, combat=attrs.evolve(combat, light=p["level"]))
 
 
 def _turn_started(ruleset: Ruleset, state: FightState, event: Event) -> FightState:

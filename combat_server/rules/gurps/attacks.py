@@ -28,8 +28,8 @@ from combat_server.rules.gurps.gulliver.size import scale_of
 from combat_server.rules.gurps.gulliver.wounds import Maiming
 from combat_server.rules.kit.prompts import answered, open_prompt as prompt, roll_prompt
 from combat_server.rules.gurps.rolls import Mod, record, succeeded
-from combat_server.rules.gurps.sheet import Weapon
-from combat_server.rules.gurps.state import Attack, Condition, attack_json, exact_hp
+from combat_server.rules.gurps.sheet import Weapon, eyes_of
+from combat_server.rules.gurps.state import Attack, Condition, attack_json, exact_hp, light_of
 from combat_server.rules.gurps.tables import POSTURES, format_dice, range_speed_modifier
 from combat_server.rules.model import JSON, FightState
 
@@ -73,6 +73,20 @@ def fatigue_mods(b: Batch, cid: str) -> list[Mod]:
     return [Mod(-penalty, f"fatigue: {word} {fatigue.text(level)} of {full}", "V-50")] if penalty else []
 
 
+def light_mods(state: FightState, cid: str, *, skill: bool, sight: bool) -> list[Mod]:
+    """V-46 / A-47: what the fight's light level does to one of ``cid``'s rolls, as it sees the light:
+    ``skill``: glare's DX and IQ penalty (attacks, feints); ``sight``: the darkness penalty of a roll
+    that needs sight (attacks, active defences) unless the fight reads darkness as Vision only.
+    Nothing without the light_levels option, or in normal light."""
+    policy = fight_policy(state.options)
+    if not policy.light_levels:
+        return []
+    level = light_of(state.combat)
+    eyes = eyes_of(state.combatants[cid].sheet)
+    found = [policy.light_skill_mod(level, eyes) if skill else None, policy.darkness_mod(level, eyes) if sight else None]
+    return [m for m in found if m is not None]
+
+
 def attack_mods(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: str, option: str,
                 range_yards: int, target_speed: int, extra: list[Mod], second: bool, thrown_object: bool) -> list[Mod]:
     cond = b.cond(attacker)
@@ -99,6 +113,7 @@ def attack_mods(b: Batch, attacker: str, target: str, weapon: Weapon, maneuver: 
     if cond.shock:
         mods.append(Mod(-cond.shock, "shock from last injury", "G-47"))
     mods.extend(fatigue_mods(b, attacker))
+    mods.extend(light_mods(b.state, attacker, skill=True, sight=True))
     if b.option("posture_modifiers"):
         if not ranged and cond.posture != "standing":
             mods.append(Mod(int(str(POSTURES[cond.posture]["attack"])), f"attacker {cond.posture}", "G-26"))
@@ -292,6 +307,7 @@ def defense_options(state: FightState, attack: Attack) -> dict[str, Any]:
     acond = attacker.condition
     if acond.feint_target == attack.target and acond.feint_penalty:
         common.append(Mod(-acond.feint_penalty, f"feinted by {attacker.name}", "G-30"))
+    common.extend(light_mods(state, attack.target, skill=False, sight=True))
 
     def aod(kind: str) -> list[Mod]:
         return [Mod(2, f"All-Out Defense (Increased {kind.title()})", "G-24")] if cond.aod_defense == kind else []
@@ -412,8 +428,9 @@ def counter(b: Batch, prompt_id: str, weapon_name: str) -> None:
     defender = attack.target
     weapon = b.sheet(defender).weapon(weapon_name)
     faces = b.roll(3, 6, "parry counter-blow")
+    # V-46: the counter-blow is an attack roll: glare and darkness count on it as on any (nothing when off)
     rec = record(purpose="counter", roller=defender, dice=faces, base=weapon.skill, base_reason=f"{weapon.name} skill",
-                 mods=[], rule="G-41")
+                 mods=light_mods(b.state, defender, skill=True, sight=True), rule="G-41")
     ok = succeeded(str(rec["outcome"]))
     payload: dict[str, JSON] = {"combatant": defender, "target": attack.attacker, "weapon": weapon.name,
                                 "record": rec, "success": ok}

@@ -16,7 +16,8 @@ class Batch(batch.Batch):
     @property
     def combat(self) -> Combat:
         combat = self.state.combat
-        if not isinstance(combat, Combat):
+        # in setup a Combat may hold only the light the GM set (V-46): the sequence has not started
+        if not isinstance(combat, Combat) or self.state.status == "setup":
             raise reject("combat/not_started", "combat has not started: the GM sends start_combat first")
         return combat
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from combat_server.rules.gurps.gulliver.light import NAMES as LIGHT_LEVELS
 from combat_server.rules.gurps.maneuvers import MANEUVER_FIELDS, MANEUVERS, WAIT_ACTIONS
 from combat_server.rules.gurps.tables import POSTURE_STEPS
 from combat_server.rules.model import JSON
@@ -85,6 +86,11 @@ COMMANDS: Mapping[str, CommandSpec] = {s.name: s for s in (
     CommandSpec("fright_check", GM, {"combatant": _TEXT, "modifier": {"type": "integer"}, "reason": _TEXT},
                 required=("combatant",), denied="only the GM calls for a Fright Check",
                 help="call for a Fright Check (G-18)"),
+    CommandSpec("set_light", GM, {"level": {"enum": list(LIGHT_LEVELS), "x-error": "light/unknown_level",
+                                            "description": "the light level, brightest first (GULLIVER V-46)"},
+                                  "reason": _TEXT},
+                required=("level",), denied="only the GM sets the light level (V-46)",
+                help="set the fight's light level: Vision, DX and IQ, and darkness penalties (GULLIVER V-46)"),
     CommandSpec("trigger_wait", CONTROLS, dict(_ACTION_FIELDS), required=("combatant",), subject="combatant",
                 gm_fields=("modifiers",), denied=_DENIED_MODIFIERS,
                 help="the Wait's trigger happened: its action interrupts the turn (G-34)"),

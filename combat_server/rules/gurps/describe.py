@@ -19,12 +19,14 @@ from combat_server.rules.gurps import derived, fatigue, maneuvers
 from combat_server.rules.gurps.attacks import defense_options
 from combat_server.rules.gurps.batch import Batch
 from combat_server.rules.gurps.gulliver.locations import Location
+from combat_server.rules.gurps.explain import light_effect
+from combat_server.rules.gurps.gulliver.light import EXAMPLES, NAMES as LIGHT_NAMES, penalties
 from combat_server.rules.gurps.gulliver.policy import Policy, fight_policy
 from combat_server.rules.gurps.gulliver.size import Scale, scale_of
 from combat_server.rules.gurps.presentation import card
-from combat_server.rules.gurps.sheet import Sheet, Weapon
-from combat_server.rules.gurps.state import Combat, Condition
-from combat_server.rules.gurps.tables import POSTURE_STEPS
+from combat_server.rules.gurps.sheet import Sheet, Weapon, eyes_of
+from combat_server.rules.gurps.state import DEFAULT_LIGHT, Combat, Condition, light_of
+from combat_server.rules.gurps.tables import POSTURE_STEPS, format_dice
 from combat_server.rules.model import Combatant, FightState
 from combat_server.rules.ruleset import Ruleset
 
@@ -99,17 +101,22 @@ def describe(ruleset: Ruleset, state: FightState, viewer: Viewer) -> Description
         fright = _fright_action(state)
         if fright is not None:
             actions.append(fright)
+    policy = fight_policy(state.options)
+    if policy.light_levels and viewer.is_gm and state.status != "ended":
+        actions.append(_light_action(light_of(combat)))
     prompts = tuple(_prompt(state, p, sees) for p in state.prompts
                     if p.kind != "dispute" and (viewer.is_gm if p.combatant is None else viewer.controls(p.combatant)))
     bars: list[Bar] = []
     badges: list[Badge] = []
     summaries: list[Summary] = []
     for cid, c in state.combatants.items():
-        c_bars, c_badges, c_summary = _combatant_parts(c, sees(cid), fight_policy(state.options))
+        c_bars, c_badges, c_summary = _combatant_parts(c, sees(cid), policy)
         bars.extend(c_bars)
         badges.extend(c_badges)
         summaries.append(c_summary)
-    stats = tuple(s for cid, c in state.combatants.items() if sees(cid) for s in card(c, fight_policy(state.options)))  # #13: the card
+        if policy.light_levels and sees(cid):
+            badges.extend(_light_badges(c, light_of(combat), policy))
+    stats = tuple(s for cid, c in state.combatants.items() if sees(cid) for s in card(c, policy))  # #13: the card
     return Description(tuple(actions), prompts, tuple(bars), tuple(badges), tuple(summaries),
                        _waiting_for(state, blocking), stats)
 
@@ -382,6 +389,35 @@ def _fright_action(state: FightState) -> Action | None:
         hit = _fright_of(aware)
         _remember(_FRIGHT, aware, hit)
     return hit
+
+
+_LIGHT_CHOICES = tuple(Choice(name, name, EXAMPLES[name], "V-46") for name in LIGHT_NAMES)
+
+
+@functools.lru_cache(maxsize=len(LIGHT_NAMES))
+def _light_action(level: str) -> Action:
+    """V-46: the GM sets the fight's light level (the field starts at the current one)."""
+    return Action("set_light", "set_light", "Set the light level",
+                  "Glare costs Vision, DX and IQ; darkness costs Vision and, by the fight's reading, attacks and "
+                  "defences that need sight. Each fighter's eyes and eyewear shift the level it sees.",
+                  ("V-46", "A-47"), {},
+                  (Field("level", "choice", "Light", f"Now: {level}.", "V-46", True, _LIGHT_CHOICES, default=level),
+                   Field("reason", "text", "What happens", "Shown in the log.", "V-46")),
+                  aliases=("light",))
+
+
+def _light_badges(c: Combatant, level: str, policy: Policy) -> tuple[Badge, ...]:
+    """V-46: the light as this combatant sees it (its eyes and eyewear shift the level), with what
+    it costs; none in normal light that its eyes leave normal."""
+    seen = policy.light(level, eyes_of(c.sheet))
+    if level == DEFAULT_LIGHT and seen.name == level:
+        return ()
+    numbers = penalties(seen)
+    worst = min(numbers.vision, numbers.dx_iq, numbers.darkness)
+    tone = "bad" if seen.blind else "warn" if worst else "info"
+    shown = level if seen.name == level else f"{level}, seen as {seen.name}"
+    return (Badge(c.id, f"light: {shown} ({light_effect(seen, policy)})", tone, "V-46",
+                  "until the GM changes the light"),)
 
 
 def _fright_of(aware: tuple[Choice, ...]) -> Action:

@@ -366,6 +366,13 @@ class FrightCheckDemanded:
 
 
 @attrs.frozen
+class LightChanged:
+    level: str  # V-46: one of gulliver.light.NAMES
+    was: str
+    reason: str = ""
+
+
+@attrs.frozen
 class CharacterImported:
     id: str
     name: str
@@ -479,6 +486,7 @@ EVENTS = EventRegistry(
                               "(G-33).")),
     EventSpec("tool_applied", ToolApplied, on_payload(apply._noop), explain._tool_applied,
               secrets=(Secret("target", ("inputs", "steps", "dr", "penetrating", "multiplier", "injury")),)),
+    EventSpec("light_changed", LightChanged, on_payload(apply._light_changed), explain._light_changed),
     EventSpec("fright_check_demanded", FrightCheckDemanded, on_payload(apply._noop),
               explain._simple("The GM calls for a Fright Check for {combatant}: Will{modifier:+d} (G-18).")),
 )

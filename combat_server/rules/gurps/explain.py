@@ -9,11 +9,12 @@ from typing import Any, Callable, Mapping
 from combat_server.rules.gurps import derived, fatigue
 from combat_server.rules.gurps.gulliver import death
 from combat_server.rules.gurps.gulliver.exact import exact_text
+from combat_server.rules.gurps.gulliver.light import Light, penalties, seen_level
 from combat_server.rules.gurps.gulliver.options import cite
 from combat_server.rules.gurps.gulliver.policy import Policy, fight_policy
-from combat_server.rules.gurps.sheet import Sheet
-from combat_server.rules.gurps.state import Condition
-from combat_server.rules.gurps.tables import ENCUMBRANCE_NAMES
+from combat_server.rules.gurps.sheet import Sheet, eyes_of
+from combat_server.rules.gurps.state import Condition, light_of
+from combat_server.rules.gurps.tables import ENCUMBRANCE_NAMES, format_dice
 from combat_server.rules.model import JSON, Event, FightState
 
 
@@ -588,4 +589,40 @@ def combatant_view(state: FightState, cid: str) -> dict[str, JSON]:
     fp_max = fatigue.maximum(sheet, policy)
     if fp_max != sheet.fp_max or cond.fp_exact:  # V-53 / V-54's full Fatigue, A-50's exact level
         view.update(fp_max=fp_max, fatigue=fatigue.text(fatigue.level(cond)), fatigue_rule=policy.fatigue_basis())
+    if policy.light_levels:  # V-46: the light as this combatant sees it; the sense_roll tool prefills its Vision
+        view["light"] = light_view(policy, state.combat, sheet)
     return view
+
+
+def light_view(policy: Policy, combat: object, sheet: Sheet) -> dict[str, JSON]:
+    """V-46: the fight's level, the level this combatant's eyes see, and the penalty on its Vision rolls."""
+    level = light_of(combat)
+    seen = policy.light(level, eyes_of(sheet))
+    vision = policy.vision_mod(level, eyes_of(sheet))
+    return {"level": level, "seen": seen.name, "blind": seen.blind, "vision": vision.value if vision else 0}
+
+
+def light_effect(seen: Light, policy: Policy) -> str:
+    """What the light a fighter sees does to its rolls (V-46, A-47), in words for the log and the
+    fighters' badges."""
+    numbers = penalties(seen)
+    parts = []
+    if numbers.vision:
+        parts.append(f"Vision {numbers.vision}")
+    if numbers.dx_iq:
+        parts.append(f"DX and IQ {numbers.dx_iq} on attacks and feints")
+    if numbers.darkness:
+        where = ("on Vision, attacks and active defences" if policy.darkness_penalties == "vision_and_combat"
+                 else "on Vision only")
+        parts.append(f"darkness {numbers.darkness} {where} (A-47)")
+    text = ", ".join(parts) if parts else "no penalty"
+    if numbers.blind:
+        text = f"blind: at least {text}, the GM adding more (G-35)"
+    return text
+
+
+def _light_changed(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
+    """V-46: the GM's new light level and what it does (eyes and eyewear shift it per fighter)."""
+    reason = f" ({p['reason']})" if p.get("reason") else ""
+    return (f"The GM sets the light to {p['level']}, was {p['was']}{reason}: "
+            f"{light_effect(seen_level(p['level']), fight_policy(s.options))} (V-46).")

@@ -483,6 +483,7 @@ def _feint_roll(b: Batch, cid: str, target: str, weapon: Weapon, then_attack: bo
     if cond.shock:
         mods.append(Mod(-cond.shock, "shock from last injury", "G-47"))
     mods.extend(attacks.fatigue_mods(b, cid))
+    mods.extend(attacks.light_mods(b.state, cid, skill=True, sight=False))
     faces = b.roll(3, 6, "feint")
     rec = record(purpose="feint", roller=cid, dice=faces, base=weapon.skill, base_reason=f"{weapon.name} skill",
                  mods=mods, rule="G-30")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Mapping
 
-from combat_server.rules.gurps import attacks, checks, importing, maneuvers, sheet as sheet_mod, tool_apply
+from combat_server.rules.gurps import attacks, checks, importing, lighting, maneuvers, sheet as sheet_mod, tool_apply
 from combat_server.rules.describe import Description, Field, Viewer
 from combat_server.rules.gurps.apply import after_core
 from combat_server.rules.gurps.describe import describe
@@ -19,7 +19,7 @@ from combat_server.rules.gurps.demo import DEMO
 from combat_server.rules.gurps.gulliver.options import OFFERED as GULLIVER_OFFERED
 from combat_server.rules.gurps.rule_texts import RULE_TEXTS
 from combat_server.rules.gurps.sheet_schema import sheet_schema
-from combat_server.rules.gurps.state import Combat, Condition
+from combat_server.rules.gurps.state import Combat, Condition, light_of
 from combat_server.rules.gurps.tools.catalog import CALCULATORS
 from combat_server.rules import core
 from combat_server.rules.commands import CommandSpec
@@ -108,6 +108,8 @@ class GurpsRuleset(Ruleset[Sheet, Condition, Combat]):
             importing.import_character(b, args, command.actor)
         elif t == "apply_tool":
             tool_apply.apply_tool(b, args)
+        elif t == "set_light":
+            lighting.set_light(b, args)
         settle(b)
         return b.drafts
 
@@ -147,6 +149,10 @@ class GurpsRuleset(Ruleset[Sheet, Condition, Combat]):
 
     def view_combatant(self, state: FightState, combatant_id: str) -> dict[str, JSON]:
         return combatant_view(state, combatant_id)
+
+    def view_context(self, state: FightState) -> object:
+        # V-46: each combatant's view gives the light it sees (explain.light_view)
+        return light_of(state.combat)
 
     def describe(self, state: FightState, viewer: Viewer) -> Description:
         return describe(self, state, viewer)

@@ -10,6 +10,7 @@ import attrs
 
 from combat_server.errors import reject
 from combat_server.rules.gurps.gulliver.size import Scale, scale_to_json, validate_scale
+from combat_server.rules.gurps.gulliver.light import Eyes
 from combat_server.rules.gurps.state import (NEW_ATTACK_FIELDS, NEW_COMBAT_FIELDS, NEW_CONDITION_FIELDS, Attack, Combat,
                                              Condition)
 from combat_server.rules.gurps.tables import DAMAGE_TYPES, parse_dice
@@ -94,6 +95,9 @@ class Sheet:
     #: GULLIVER size and scale (A-27, catalogue 2.0): read only by the fight's GULLIVER options (issue #11);
     #: other modules reach it through ``gulliver.size.scale_of``.
     gulliver: Scale = Scale()
+    #: V-46 (GULLIVER light levels): what shifts the light this combatant sees (``EYES``); only the
+    #: entries that differ from their default are kept, so the JSON holds what was typed.
+    eyes: Mapping[str, JSON] = attrs.field(factory=dict)
 
     @property
     def hp_max(self) -> int:
@@ -143,7 +147,7 @@ TRAITS: Mapping[str, str] = {
 
 #: Fields added after fights were stored: left out of a sheet's JSON at their default, so
 #: stored fights' events and states keep their bytes (tests/test_fixtures.py).
-_NEW_SHEET_FIELDS = {"db": 0, "traits": (), "dr_locations": {}, "gulliver": {}}
+_NEW_SHEET_FIELDS = {"db": 0, "traits": (), "dr_locations": {}, "gulliver": {}, "eyes": {}}
 _NEW_WEAPON_FIELDS = {"min_st": 0, "two_handed": False, "recoil": 0, "reload": 1, "beam": False,
                       "large_calibre": False, "hollow_point": False, "shock_multiplier": 1, "shock_only": False}
 #: V-07 / A-30: the weapon fields only a bullet (a piercing attack) may set.
@@ -264,6 +268,40 @@ def _weapon(raw: Any, i: int) -> Weapon:
     return Weapon(**kw)
 
 
+#: V-46: the eyes block's fields -> (allowed values, default); a viewer's light shifts by them (light.Eyes).
+EYES: Mapping[str, tuple[tuple[JSON, ...], JSON]] = {
+    "light_sensitivity": ((0, 1, 2), 0),  # Bad Sight (light sensitivity) 2, the mild form 1
+    "night_vision": (("", "partial", "full"), ""),  # the 5-point version is "partial"
+    "night_blindness": ((False, True), False),
+    "eyewear": ((0, 1, 2), 0),  # sunglasses 1, welder's or dark wrap-around goggles 2
+}
+
+
+def _eyes(raw: JSON) -> dict[str, JSON]:
+    """V-46: the eyes block, checked field by field (``sheet/bad_field`` naming ``eyes.<field>``);
+    entries at their default are dropped."""
+    if not isinstance(raw, Mapping):
+        raise _bad("eyes", "must be an object")
+    out: dict[str, JSON] = {}
+    for key, value in raw.items():
+        if key not in EYES:
+            raise _bad(f"eyes.{key}", f"is not an eyes field (known: {', '.join(EYES)})")
+        allowed, default = EYES[key]
+        if not any(type(value) is type(a) and value == a for a in allowed):
+            raise _bad(f"eyes.{key}", f"must be one of {', '.join(repr(a) for a in allowed)}, got {value!r}")
+        if value != default:
+            out[key] = value
+    return out
+
+
+def eyes_of(sheet: Sheet) -> Eyes:
+    """The sheet's eyes as the light rules read them (V-46); a sheet without the block sees as GURPS's default."""
+    return Eyes(**sheet.eyes) if sheet.eyes else _NO_EYES
+
+
+_NO_EYES = Eyes()
+
+
 def validate_sheet(raw: Mapping[str, JSON]) -> Sheet:
     if not isinstance(raw, Mapping):
         raise reject("sheet/bad_field", "a sheet must be an object")
@@ -298,6 +336,7 @@ def validate_sheet(raw: Mapping[str, JSON]) -> Sheet:
     kw["dr_locations"] = dict(dr_locations)
     if "gulliver" in raw:
         kw["gulliver"] = validate_scale(raw["gulliver"])  # sheet/bad_field naming gulliver.<field>
+    kw["eyes"] = _eyes(raw.get("eyes", {}))
     skills = raw.get("skills", {})
     if not isinstance(skills, Mapping) or not all(
         isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 40

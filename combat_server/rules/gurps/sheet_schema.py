@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from combat_server.rules.gurps.gulliver.size import scale_schema
-from combat_server.rules.gurps.sheet import (_INT_FIELDS, _WEAPON_INT, BULLET_FIELDS, BULLET_TYPES, MAX_WEIGHT, TRAITS,
+from combat_server.rules.gurps.sheet import (_INT_FIELDS, _WEAPON_INT, BULLET_FIELDS, BULLET_TYPES, EYES, MAX_WEIGHT, TRAITS,
                                              WEIGHT_DECIMALS)
 from combat_server.rules.gurps.tables import DAMAGE_TYPES
 from combat_server.rules.model import JSON
@@ -50,6 +50,15 @@ _SHEET_TEXT: Mapping[str, tuple[str, str]] = {
     "gulliver": ("GULLIVER size and scale", "What the fight's GULLIVER options read from this creature: Linear "
                                             "Scale, Combat and Load ST, base HP, monster race, body type, split HP "
                                             "(A-27); every field has a human-scaled default."),
+    "eyes": ("Eyes and eyewear", "What shifts the light this fighter sees, with the fight's light levels (GULLIVER V-46)."),
+}
+_EYES_TEXT: Mapping[str, tuple[str, str]] = {
+    "light_sensitivity": ("Light sensitivity", "Bad Sight (light sensitivity): slightly dim and brighter light "
+                                               "counts 2 levels brighter; the mild form 1 (V-46)."),
+    "night_vision": ("Night Vision", "full: no darkness penalty short of total darkness; partial (the 5-point "
+                                     "version): dim to very dark count one level brighter (V-46)."),
+    "night_blindness": ("Night Blindness", "Dim to very dark count one level darker (V-46)."),
+    "eyewear": ("Eyewear", "Levels darker: sunglasses 1, welder's goggles 2 (V-46)."),
 }
 _WEAPON_TEXT: Mapping[str, tuple[str, str]] = {
     "name": ("Name", "Unique on this sheet; the log and the maneuver form use it."),
@@ -160,6 +169,9 @@ def sheet_schema() -> dict[str, JSON]:
     props["dr_locations"] = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0,
                                                                          "maximum": 500}}
     props["gulliver"] = {k: v for k, v in scale_schema().items() if k not in ("title", "description")}
+    props["eyes"] = {"type": "object", "additionalProperties": False,
+                     "properties": {k: _described(k, _EYES_TEXT, {"enum": list(allowed), "default": default})
+                                    for k, (allowed, default) in EYES.items()}}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "GURPS character sheet",

@@ -153,7 +153,17 @@ class Combat:
     declared_by: str = ""
     declared: Mapping[str, Any] = attrs.field(factory=dict)  # the maneuver command's args
     wait_asked: tuple[str, ...] = ()  # waiters asked about this declared maneuver
+    #: V-46 (GULLIVER light levels): the fight's light level as the GM set it (``set_light``), one of
+    #: ``gulliver.light.NAMES``; may be set while the fight is set up, and combat_started keeps it.
+    light: str = "normal"  # DEFAULT_LIGHT
 
 
 #: Combat fields added after fights were stored, with their defaults (see sheet._unstructure_hooks).
-NEW_COMBAT_FIELDS = {"declared_by": "", "declared": {}, "wait_asked": ()}
+NEW_COMBAT_FIELDS = {"declared_by": "", "declared": {}, "wait_asked": (), "light": "normal"}
+#: V-46: the light a fight has until the GM sets one (no penalty: "normal", as GURPS plays it).
+DEFAULT_LIGHT = "normal"
+
+
+def light_of(combat: object) -> str:
+    """The fight's light level (V-46): the GM's last ``set_light``, or normal light (no combat yet)."""
+    return combat.light if isinstance(combat, Combat) else DEFAULT_LIGHT

@@ -11,6 +11,7 @@ import pytest
 
 from combat_server.engine.fight import Engine
 from combat_server.errors import Rejected
+from combat_server.rules.gurps.gulliver.options import OPTION_SPECS, SWITCHES, WIRED
 from combat_server.rules.gurps.ruleset import GurpsRuleset
 
 from tests.gurps.gulliver.wired import blow, explained, fight
@@ -207,12 +208,22 @@ def test_an_option_without_what_it_needs_is_refused(engine: Engine) -> None:
     assert len(engine.store.fights()) == before
 
 
-def test_an_option_not_yet_wired_is_not_offered(engine: Engine) -> None:
-    """Issue #11: light levels (V-46) live in the pure layer only; a fight cannot ask for them yet."""
-    with pytest.raises(Rejected) as err:
-        engine.create_fight("gurps", options={"light_levels": True})
-    assert err.value.code == "fight/unknown_option"
+def test_every_gulliver_option_is_offered(engine: Engine) -> None:
+    """Issue #11: every `[combat-option]` switch of the catalogue and every reading is wired and offered:
+    a fight may be created with any one that needs nothing else."""
+    assert {spec.name for spec in OPTION_SPECS} <= set(WIRED)
+    for spec in SWITCHES:
+        if not spec.requires and not spec.excludes:
+            assert engine.create_fight("gurps", options={spec.name: True})
 
+
+def test_an_option_gulliver_does_not_have_is_refused(engine: Engine) -> None:
+    """A misspelt or unknown option is refused (``fight/unknown_option``) and no fight is stored."""
+    before = len(engine.store.fights())
+    with pytest.raises(Rejected) as err:
+        engine.create_fight("gurps", options={"blowthru": True})
+    assert err.value.code == "fight/unknown_option"
+    assert len(engine.store.fights()) == before
 
 
 # ---------------------------------------------------------------------------------------------- Toughness by location

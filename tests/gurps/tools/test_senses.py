@@ -39,3 +39,15 @@ def test_v23_pain_above_hp_max_takes_an_incredible_will() -> None:
 
 def test_v23_pain_at_hp_max_is_not_beyond_it() -> None:
     assert run("continuous_pain", pain=10, hp_max=10, will=11).result["beyond_hp"] is False
+
+
+def test_v46_the_light_counts_on_a_vision_roll() -> None:
+    """V-46 / A-47: Per 12 in dark light (-4): Vision 8; the step cites V-46."""
+    calc = run("sense_roll", sense="vision", per=12, light=-4)
+    assert calc.result == {"target": 8}
+    assert calc.steps[-1].rule == "V-46, A-47"
+
+
+def test_v46_the_light_does_not_count_on_hearing() -> None:
+    """V-46's penalties are for sight: Hearing at Per 12 stays 12 in the dark."""
+    assert run("sense_roll", sense="hearing", per=12, light=-4).result == {"target": 12}

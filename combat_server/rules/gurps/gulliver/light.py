@@ -36,6 +36,26 @@ LEVELS: tuple[Light, ...] = (
 NAMES = tuple(level.name for level in LEVELS)
 _SLIGHTLY_DIM = NAMES.index("slightly dim")
 _TOTAL = NAMES.index("total darkness")
+#: Where the table's examples say what each level looks like (V-46), for the GM's choice.
+EXAMPLES: dict[str, str] = {
+    "blinding": "a flash attack", "near-blinding": "a searchlight in the face", "harsh": "police interrogation",
+    "very bright": "bright sun in the eyes", "bright": "a sunny day", "normal": "shade, a cloudy day, bright indoors",
+    "slightly dim": "ordinary indoor light", "dim": "dim indoors, bright firelight", "very dim": "dim firelight",
+    "dark": "moonlight", "very dark": "starlight", "total darkness": "no light",
+}
+
+
+def penalties(seen: Light) -> Light:
+    """The numbers a viewer's rolls take at the level it sees. V-46 prints "blind" for the two ends
+    of the table and no number; this layer reads a blind viewer as at least as badly off as at the
+    next level that is not blind (blinding: near-blinding's -8 Vision, -4 DX and IQ; total darkness:
+    very dark's -8 darkness penalty), the GM adding more as circumstances (G-35). Why a floor: a
+    darker or brighter level never makes a roll easier."""
+    if not seen.blind:
+        return seen
+    i = NAMES.index(seen.name)
+    near = LEVELS[i + 1] if i == 0 else LEVELS[i - 1]
+    return Light(seen.name, near.vision, near.dx_iq, near.darkness, blind=True)
 
 
 @attrs.frozen

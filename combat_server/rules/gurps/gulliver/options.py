@@ -242,7 +242,7 @@ WIRED: tuple[str, ...] = (
     "proportional_death", "location_toughness", "injury_slowdown", "amputation", "heart_attack",
     "neck_injury", "damage_shock", "shock_penalty_bands", "shock_penalty_cap", "shock_stun", "stun_rule",
     "shock_knockout", "brain_shock", "shock_recovery", "limb_stun",
-    "fatigue_skill_penalty", "fatigue_on_st", "fatigue_on_ht", "encumbrance_fatigue", "effort_heat_fatigue",
+    "fatigue_skill_penalty", "light_levels", "darkness_penalties", "fatigue_on_st", "fatigue_on_ht", "encumbrance_fatigue", "effort_heat_fatigue",
     "fatigue_heat", "movement_fatigue",
     "combat_load_st", "tiny_damage", "split_hp", "monster_ko_bonus", "monster_ko_zone", "monster_combined",
     "blowthrough_modifiers", "shock_points", "finishing_blow", "crippling_shock", "toughness_shock",

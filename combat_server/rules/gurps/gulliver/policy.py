@@ -557,8 +557,40 @@ class Policy:
         (0 when the fight counts darkness on Vision rolls only, or without light levels)."""
         if self.darkness_penalties != "vision_and_combat":
             return 0
-        return self.light(level, eyes).darkness
+        return light.penalties(self.light(level, eyes)).darkness
 
+    def light_skill_mod(self, level: str, eyes: Eyes = Eyes()) -> Mod | None:
+        """V-46: glare's DX and IQ penalty (very bright -1 ... near-blinding -4), on the skill rolls
+        the fight makes with them (attacks, feints: as G-47's shock and V-50's fatigue); None without
+        light levels or when the level costs no DX."""
+        seen = self.light(level, eyes)
+        value = light.penalties(seen).dx_iq if self.light_levels else 0
+        return Mod(value, f"light {_seen_text(level, seen)}: DX and IQ {value}", "V-46") if value else None
+
+    def darkness_mod(self, level: str, eyes: Eyes = Eyes()) -> Mod | None:
+        """V-46 / A-47: the darkness penalty on an attack or active defence that needs sight (dim -1 ...
+        very dark -8); None with ``darkness_penalties`` vision_only, without light levels, or when
+        the level is not dark for this viewer."""
+        value = self.sight_penalty(level, eyes)
+        seen = self.light(level, eyes)
+        return Mod(value, f"darkness {_seen_text(level, seen)}", "V-46, A-47") if value else None
+
+    def vision_mod(self, level: str, eyes: Eyes = Eyes()) -> Mod | None:
+        """V-46: a Vision roll's penalty at this light: glare's Vision penalty and the darkness penalty
+        (A-47: darkness always counts on Vision, whichever reading); None when there is none."""
+        if not self.light_levels:
+            return None
+        seen = self.light(level, eyes)
+        numbers = light.penalties(seen)
+        value = numbers.vision + numbers.darkness
+        return Mod(value, f"light {_seen_text(level, seen)}: Vision", "V-46") if value else None
+
+
+def _seen_text(level: str, seen: light.Light) -> str:
+    """How a roll's modifier names the light: the level, the one this viewer sees when its eyes shift
+    it, and "blind" at either end of the table (V-46)."""
+    text = level if seen.name == level else f"{level}, seen as {seen.name}"
+    return f"{text} (blind)" if seen.blind else text
 
 #: Every option off: GURPS as the core plays it (the default for callers outside a decision).
 OFF = Policy()

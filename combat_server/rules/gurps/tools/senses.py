@@ -26,6 +26,9 @@ def _sense(inputs: Mapping[str, JSON]) -> Calculation:
     else:
         base = w.step(f"{sense}: against Per", _int(inputs, "per"), "G-15")
     target = w.step(f"{base} {mod:+d}", base + mod, "G-15")
+    light = _int(inputs, "light")
+    if sense == "vision" and light:  # V-46: glare and darkness penalties count on Vision rolls
+        target = w.step(f"{target} {light:+d}: the light level's Vision penalty", target + light, "V-46, A-47")
     result: dict[str, JSON] = {"target": target}
     summary = f"{sense.title()} roll against {target}"
     if "against" in inputs:
@@ -41,14 +44,16 @@ def _sense(inputs: Mapping[str, JSON]) -> Calculation:
 
 
 SENSE_ROLL = CalculatorSpec(
-    name="sense_roll", title="Sense roll", rules=("G-15", "G-01"), group="Checks",
+    name="sense_roll", title="Sense roll", rules=("G-15", "G-01", "V-46"), group="Checks",
     help="Vision, Hearing or Taste/Smell against Per (Observation or Search may replace it), "
-         "or a Quick Contest against a concealment skill or Stealth.",
+         "or a Quick Contest against a concealment skill or Stealth; with GULLIVER's light levels, "
+         "the light's Vision penalty as the combatant sees it.",
     inputs={"sense": choice("Sense", ("vision", "hearing", "taste_smell")), "per": whole("Per", 1, 40),
             "modifier": _MOD, "skill": whole("Observation or Search (replaces Per)", 1, 40),
             "against": whole("Concealment or Stealth skill (Quick Contest)", 1, 40),
-            "danger_sense": flag("Danger Sense")},
-    required=("sense", "per"), prefill={"per": "per"}, run=_sense)
+            "danger_sense": flag("Danger Sense"),
+            "light": whole("Light: Vision penalty (GULLIVER V-46)", -8, 0, default=0)},
+    required=("sense", "per"), prefill={"per": "per", "light": "light.vision"}, run=_sense)
 
 
 def _will(inputs: Mapping[str, JSON]) -> Calculation:
