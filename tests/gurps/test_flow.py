@@ -492,5 +492,6 @@ def test_every_command_declares_its_fields() -> None:
     assert set(core.CORE_SPECS) == set(core._CORE_DECIDERS) | {"undo", "redo"}
     gurps = get_ruleset("gurps", None)
     assert set(gurps.commands) == {"start_combat", "maneuver", "defend", "roll", "fright_check", "trigger_wait",
-                                   "answer_wait", "spend_fatigue", "import_character", "apply_tool"}
+                                   "answer_wait", "spend_fatigue", "import_character", "apply_tool",
+                                   "set_light"}  # GULLIVER V-46
     assert set(UNDO_FIELDS) == {"to", "seq", "reason"}
