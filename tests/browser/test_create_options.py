@@ -47,8 +47,7 @@ def test_the_form_offers_the_rulesets_options_by_group(browser: Any, server: Ser
     expect(page.locator("#create-option-groups fieldset legend")).to_have_text(
         ["Posture and movement", "Defence", "Injury", "Rolls", "GULLIVER: damage", "GULLIVER: blowthrough",
          "GULLIVER: the damage-and-shock system", "GULLIVER: death and knockout", "GULLIVER: light",
-         "GULLIVER: monsters", "GULLIVER: Toughness",
-         "GULLIVER: ST damage tables",
+         "GULLIVER: fatigue", "GULLIVER: monsters", "GULLIVER: Toughness", "GULLIVER: ST damage tables",
          "GULLIVER: hit locations"])
     step = page.get_by_label("Step (yards)")
     expect(step).to_have_value("1")
