@@ -439,6 +439,8 @@ class Session:
         self.ws = ws
         self.seat: Seat | None = None
         self.hub: FightHub | None = None
+        #: Live pushes carry what checking the hash chain takes (``subscribe.chain``, protocol 4).
+        self.chain = False
         #: Texts waiting for the writer, each with the characters it counts against ``queue_bytes``.
         self._queue: asyncio.Queue[tuple[str, int] | None] = asyncio.Queue(maxsize=server.config.queue_size)
         self._queued = 0  # characters counted in the queue
@@ -637,6 +639,7 @@ class Session:
                 raise ProtocolError("replay/bad_seq", f"fight {seat.fight_id} has only {now.seq} events",
                                     last_seq=now.seq)
             self.seat, self.hub = seat, hub
+            self.chain = bool(m.get("chain", False))
             state, catchup, from_store = hub.add(self, after, live=bool(m.get("live", True)))
             if from_store:
                 self._held, self._held_size = [], 0  # before the lock is released: nothing live is pushed ahead
