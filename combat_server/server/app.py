@@ -454,6 +454,10 @@ class Session:
         self._held: list[tuple[str, bool]] | None = None
         self._held_size = 0  # characters of the bounded messages in _held
         self._write_limit = WRITE_LIMIT
+        #: Bytes of frames handed to the websocket protocol by the fast path and not yet written to the
+        #: socket; they go out together, in one write, at the end of the loop's turn (:meth:`_flush`).
+        self._unflushed = 0
+        self._flush_soon = False
         self._handlers: dict[str, Callable[[dict[str, Any]], Awaitable[dict[str, Any] | None]]] = {
             "create_fight": self._create_fight,
             "subscribe": self._subscribe,
@@ -501,10 +505,14 @@ class Session:
             return False
         if not self._sending and self._queue.empty():
             ws = self.ws
-            transport = ws.transport
-            if ws.protocol.state is State.OPEN and transport.get_write_buffer_size() < self._write_limit:
-                ws.protocol.send_text(text.encode("utf-8"))
-                ws.send_data()
+            if (ws.protocol.state is State.OPEN
+                    and ws.transport.get_write_buffer_size() + self._unflushed < self._write_limit):
+                data = text.encode("utf-8")
+                ws.protocol.send_text(data)
+                self._unflushed += len(data)
+                if not self._flush_soon:
+                    self._flush_soon = True
+                    asyncio.get_running_loop().call_soon(self._flush)
                 return True
         size = len(text) if bounded else 0
         if size and self._queued + size > self.server.config.queue_bytes:
@@ -515,6 +523,32 @@ class Session:
             return False
         self._queued += size
         return True
+
+    def _flush(self) -> None:
+        """Write the frames the fast path queued during this turn of the loop in one transport write.
+
+        Why: on loopback a socket ``send`` costs the sender the receiver's side of TCP too, and
+        was the largest part of a command's server CPU (issue 16, docs/benchmarks.md); a command's
+        events and its ``result`` to the commanding client (and all the events of a many-event
+        command to every subscriber) now cost one ``send`` per connection instead of one per
+        message. Order is kept: the protocol keeps frames in order, and a ``ws.send`` or close by the
+        library in between writes them out first (then there is nothing left here).
+        """
+        self._flush_soon = False
+        self._unflushed = 0
+        ws = self.ws
+        chunks = ws.protocol.data_to_send()
+        data = b"".join(chunks)
+        if data:
+            ws.transport.write(data)
+        if any(not chunk for chunk in chunks):  # the end of the stream: half-close (or close) as ws.send_data does
+            if ws.transport.can_write_eof():
+                try:
+                    ws.transport.write_eof()
+                except Exception:  # as websockets: write_eof documents no exceptions (uvloop raises RuntimeError)
+                    pass
+            else:
+                ws.transport.close()
 
     def send(self, message: Mapping[str, Any]) -> None:
         if not self.deliver(dumps(message)):
