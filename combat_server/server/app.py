@@ -20,7 +20,6 @@ import functools
 import uuid
 import datetime as dt
 import hashlib
-import hmac
 import ipaddress
 import mimetypes
 import secrets
@@ -40,13 +39,16 @@ from websockets.protocol import State
 from websockets.http11 import Request, Response
 
 from combat_server.engine.fight import CommandResult, Engine
-from combat_server.errors import CombatError, reject
+from combat_server.errors import CombatError
 from combat_server.rules.core import command_specs
 from combat_server.rules.model import GM_ACTOR, SYSTEM_ACTOR, Command, Event, FightState
 from combat_server.rules.ruleset import default_ruleset_name, rulesets_json
 from combat_server.server.httpbody import HTTP_METHODS, BodyAwareConnection, method_not_allowed
 from combat_server.server.hub import MAX_PAGE, FightHub, Seat
 from combat_server.server.inbound import Close, Inbound, Refuse
+from combat_server.server.requests import (
+    check_server_key, gm_only, needs_seat, new_link_target, replay_window, seat_request, subscribe_after,
+)
 from combat_server.server.protocol import (
     CLOSE_LINK_REPLACED, CLOSE_REASONS, CLOSE_SHUTDOWN, CLOSE_TOO_SLOW, MAX_DEPTH, MAX_TEXT, PROTOCOL_VERSION,
     ProtocolError, dumps, error_message,
@@ -621,8 +623,11 @@ class Session:
             self.send(error_message(step.error, step.ref, None))
             return
         outcome: dict[str, Any] | None | BaseException
+        kind = step.message["type"]
         try:
-            outcome = await self._handlers[step.message["type"]](step.message)
+            if needs_seat(kind) and (self.seat is None or self.hub is None):
+                raise ProtocolError("auth/not_joined")
+            outcome = await self._handlers[kind](step.message)
         except Exception as exc:  # what it means for the client is Inbound.answer's to say
             outcome = exc
         answer = self.inbound.answer(step, outcome)
@@ -645,10 +650,7 @@ class Session:
 
     async def _create_fight(self, m: dict[str, Any]) -> dict[str, Any]:
         cfg = self.server.config
-        if cfg.create_policy == "key":
-            given = m.get("server_key") or ""
-            if not cfg.server_key or not hmac.compare_digest(given.encode(), cfg.server_key.encode()):
-                raise ProtocolError("auth/server_key")
+        check_server_key(cfg.create_policy, cfg.server_key, m)
         # A client that names no ruleset (written when there was one) gets the registry's default.
         ruleset = m["ruleset"] if "ruleset" in m else default_ruleset_name()
         fight_id, seat, token = self.server.create_fight(
@@ -664,14 +666,10 @@ class Session:
         if self.seat is not None and self.seat != seat:
             raise ProtocolError("auth/already_joined")
         hub = self.server.hub(seat.fight_id)
-        after = int(m.get("after", 0))
         async with hub.lock:
             if self.server.peers is not None:
                 await self.server._refresh(hub)  # another process may have moved the fight on
-            now = hub.state()
-            if after > now.seq:
-                raise ProtocolError("replay/bad_seq", f"fight {seat.fight_id} has only {now.seq} events",
-                                    last_seq=now.seq)
+            after = subscribe_after(m, hub.state().seq, seat.fight_id)
             self.seat, self.hub = seat, hub
             self.chain = bool(m.get("chain", False))
             state, catchup, from_store = hub.add(self, after, live=bool(m.get("live", True)))
@@ -782,28 +780,16 @@ class Session:
 
     async def _add_seat(self, m: dict[str, Any]) -> dict[str, Any]:
         seat, hub = self._joined()
-        if seat.role != "gm":
-            raise ProtocolError("auth/gm_only", "only the GM adds seats")
-        role = m["role"]
-        combatants = tuple(dict.fromkeys(m.get("combatants", [])))
+        gm_only(seat.role, "adds seats")
         async with hub.lock:
-            state = hub.state()
-            unknown = [c for c in combatants if c not in state.combatants]
-            if unknown:
-                raise ProtocolError("seat/unknown_combatant", f"no combatant {unknown[0]!r} in this fight",
-                                    known=sorted(state.combatants))
-            if role == "player" and not combatants:
-                raise ProtocolError("seat/no_combatants")
-            if role == "spectator" and combatants:
-                raise reject("command/bad_field", "a spectator seat controls no combatants", field="combatants")
-            new, token = self.server.add_seat(seat.fight_id, role, m.get("label", ""), combatants)
+            role, combatants, label = seat_request(seat.role, m, hub.state().combatants)
+            new, token = self.server.add_seat(seat.fight_id, role, label, combatants)
         log.info("seat_added", fight_id=seat.fight_id, seat=new.seat_id, role=role)
         return {"type": "seat_added", "seat": new.to_json(), "token": token, "link": self.server.link(token)}
 
     async def _list_seats(self, m: dict[str, Any]) -> dict[str, Any]:
         seat, _hub = self._joined()
-        if seat.role != "gm":
-            raise ProtocolError("auth/gm_only", "only the GM lists seats")
+        gm_only(seat.role, "lists seats")
         rows = self.server.engine.store.seats(seat.fight_id)
         return {"type": "seats", "seats": [Seat(r.fight_id, r.seat_id, r.role, r.label, tuple(r.combatants))
                                            .to_json() for r in rows]}
@@ -818,11 +804,7 @@ class Session:
         (CLOSE_LINK_REPLACED) once the event is published; the old link cannot join again.
         """
         seat, hub = self._joined()
-        if seat.role != "gm":
-            raise ProtocolError("auth/gm_only", "only the GM issues new links")
-        target = str(m["seat"])
-        if target == seat.seat_id:
-            raise ProtocolError("seat/own_link", "a seat cannot replace its own link here: combat-server links FIGHT")
+        target = new_link_target(seat.role, seat.seat_id, m)
         store = self.server.engine.store
         async with hub.lock:
             row = next((r for r in store.seats(seat.fight_id) if r.seat_id == target), None)
@@ -877,9 +859,7 @@ class Session:
     async def _replay(self, m: dict[str, Any]) -> dict[str, Any]:
         seat, hub = self._joined()
         now = hub.state()
-        after = int(m.get("after", 0))
-        upto = min(int(m.get("upto", now.seq)), now.seq)
-        limit = int(m.get("limit", MAX_PAGE))
+        after, upto, limit = replay_window(m, now.seq, MAX_PAGE)
         items = await self.server.read(hub.history_page, seat, now, after, upto, limit) if after < upto else []
         more = bool(items) and int(items[-1]["seq"]) < upto
         return {"type": "history", "fight_id": seat.fight_id, "items": items, "upto": upto, "more": more}
