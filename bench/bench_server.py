@@ -741,8 +741,9 @@ async def bench_fanout(args: argparse.Namespace) -> None:
 class _Counting:
     """A subscriber that only counts what it is sent (in-process: the bytes do not depend on sockets)."""
 
-    def __init__(self, seat: Any) -> None:
+    def __init__(self, seat: Any, chain: bool = False) -> None:
         self.seat = seat
+        self.chain = chain  # subscribe.chain (protocol 4): the record whole, for clients checking the chain
         self.sent: list[str] = []
 
     def deliver(self, text: str) -> bool:

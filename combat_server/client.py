@@ -29,7 +29,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from combat_server.canonical import chain_hash
-from combat_server.patch import PatchError, apply_patch, view_hash
+from combat_server.patch import PatchError, apply_wire, view_hash
 
 __all__ = ["CombatClient", "ServerError", "PushedEvent", "GapError", "ChainError"]
 
@@ -85,11 +85,16 @@ class PushedEvent:
 class CombatClient:
     def __init__(self, url: str, *, reconnect: bool = True, reconnect_timeout: float = 30.0,
                  on_event: Callable[[PushedEvent], None] | None = None, max_size: int = 16 * 1024 * 1024,
-                 record: bool = False, compression: bool = False, verify_chain: bool = False) -> None:
+                 record: bool = False, compression: bool = False, verify_chain: bool = False,
+                 chain: bool = False) -> None:
         self.url = url
         #: Check every event's ``hash`` against its record and the previous event's hash (protocol 3
         #: pushes leave ``prev_hash`` out; this client rebuilds it either way).
         self.verify_chain = verify_chain
+        #: Ask for live records whole (``subscribe.chain``, protocol 4: ``command_id``, ``recorded_at``,
+        #: ``hash``); without it a push's record is what the event says (``type``, ``payload``) and who
+        #: did it (``actor``). Checking the chain needs them, so ``verify_chain`` asks too.
+        self.chain = chain or verify_chain
         #: The ``hash`` of the event at :attr:`last_seq`: the ``prev_hash`` of the next live push.
         self.last_hash = ""
         #: Offer permessage-deflate (used only if the server was started with ``--compression``).
@@ -228,6 +233,8 @@ class CombatClient:
             fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
             fut.add_done_callback(self._note_resubscribe)
             msg = {"type": "subscribe", "ref": ref, "token": self.token, "after": self.last_seq, "live": self._live}
+            if self.chain:
+                msg["chain"] = True
             if self._describe:
                 msg["describe"] = True
             self._pending[ref] = (msg, fut)
@@ -309,11 +316,16 @@ class CombatClient:
             raise ChainError(f"event {seq}: the server's hash differs from the one this client holds")
 
     def _full_record(self, m: Mapping[str, Any]) -> dict[str, Any]:
-        """The stored record of a live push (protocol 3 leaves out what the client holds): ``fight_id``
-        of the subscription, ``seq`` of the push, ``ruleset_version`` of the view and ``prev_hash``,
-        the previous event's ``hash`` (docs/protocol.md, "Views and patches")."""
+        """The record of a live push with what the push leaves out put back: ``fight_id`` of the
+        subscription, ``seq`` of the push, ``ruleset_version`` of the view and, with :attr:`chain`,
+        ``prev_hash``, the previous event's ``hash``: then it is the stored record, as ``replay``
+        reads it. Without :attr:`chain` the push has no ``command_id``, ``recorded_at`` or ``hash``
+        (protocol 4), nor has the record (docs/protocol.md, "The pushed record")."""
         slim = m["event"]
         version = (self.state or {}).get("ruleset_version", "")
+        if "hash" not in slim:
+            return {"fight_id": self.fight_id, "seq": m["seq"], "type": slim["type"], "payload": slim["payload"],
+                    "actor": slim["actor"], "ruleset_version": version}
         return {"fight_id": self.fight_id, "seq": m["seq"], "type": slim["type"], "payload": slim["payload"],
                 "actor": slim["actor"], "command_id": slim["command_id"], "recorded_at": slim["recorded_at"],
                 "ruleset_version": version, "prev_hash": self.last_hash if m["seq"] == self.last_seq + 1 else "",
@@ -326,7 +338,7 @@ class CombatClient:
         if self.view_stale or self.state is None or seq != self.state_seq + 1:
             return None  # a full view is on its way (or this push is one the held view already has)
         try:
-            view: dict[str, Any] = apply_patch(self.state, m["patch"])
+            view: dict[str, Any] = apply_wire(self.state, m["patch"])
             if isinstance(view, dict):
                 view = {**view, "seq": seq}  # the view's seq is the push's: no patch op carries it (protocol 3)
             ok = isinstance(view, dict) and view_hash(view) == m["view_hash"]
@@ -430,7 +442,7 @@ class CombatClient:
             held = self.events[-1] if self.events and self.events[-1].seq == after else None
             self.last_hash = str(held.event.get("hash", "")) if held is not None else ""
         return await self.request({"type": "subscribe", "token": token, "after": since, "live": live,
-                                   **({"describe": True} if describe else {})})
+                                   **({"describe": True} if describe else {}), **({"chain": True} if self.chain else {})})
 
     async def command(self, command: str, args: Mapping[str, Any] | None = None, *,
                       faces: Sequence[Sequence[int]] | None = None, command_id: str | None = None,

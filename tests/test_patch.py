@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from combat_server.patch import PatchError, ViewHasher, apply_patch, diff, normalize, view_hash
+from combat_server.patch import PatchError, ViewHasher, apply_patch, apply_wire, diff, normalize, to_wire, view_hash
 
 keys = st.sampled_from(["a", "b", "hp", "a/b", "~x", "", "é"])
 json_values = st.recursive(
@@ -111,3 +111,34 @@ def test_the_server_hasher_sees_an_entry_replaced_by_a_new_object() -> None:
     first = {"combatants": {"orc": {"hp": 10}}, "derived": {}}
     second = {"combatants": {"orc": {"hp": 9}}, "derived": {}}
     assert hasher(first) == view_hash(first) and hasher(second) == view_hash(second) != view_hash(first)
+
+
+@given(json_values, json_values)
+def test_applying_the_pushed_form_of_the_diff_gives_the_new_value(old: Any, new: Any) -> None:
+    """Protocol 4's ops ([path, value] sets, [path] removes) do what the diff's RFC 6902 ops do."""
+    assert apply_wire(old, to_wire(diff(old, new))) == new
+
+
+def test_the_pushed_form_is_path_and_value_or_path_alone() -> None:
+    ops = diff({"a": 1, "b": 2, "c": {"d": 3}}, {"a": 5, "c": {"d": 3}, "e": 6})
+    assert to_wire(ops) == [["/a", 5], ["/e", 6], ["/b"]]
+
+
+def test_a_pushed_set_replaces_in_place_and_adds_at_the_end() -> None:
+    doc = apply_wire({"a": 1, "b": 2}, [["/a", 5], ["/c", 3]])
+    assert list(doc.items()) == [("a", 5), ("b", 2), ("c", 3)]
+
+
+@pytest.mark.parametrize("doc, op", [
+    ({"a": 1}, ["/b"]),
+    ({"a": 1}, ["/a/b", 2]),
+    ({"a": [1]}, ["/a/0", 2]),
+    ({"a": 1}, ["a", 2]),
+    ({"a": 1}, [""]),
+    ({"a": 1}, []),
+    ({"a": 1}, ["/a", 1, 2]),
+    ({"a": 1}, {"op": "replace", "path": "/a", "value": 2}),
+])
+def test_a_pushed_op_that_does_not_fit_is_refused(doc: Any, op: Any) -> None:
+    with pytest.raises(PatchError):
+        apply_wire(doc, [op])

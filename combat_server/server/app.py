@@ -20,7 +20,6 @@ import functools
 import uuid
 import datetime as dt
 import hashlib
-import hmac
 import ipaddress
 import mimetypes
 import secrets
@@ -40,13 +39,16 @@ from websockets.protocol import State
 from websockets.http11 import Request, Response
 
 from combat_server.engine.fight import CommandResult, Engine
-from combat_server.errors import CombatError, reject
+from combat_server.errors import CombatError
 from combat_server.rules.core import command_specs
 from combat_server.rules.model import GM_ACTOR, SYSTEM_ACTOR, Command, Event, FightState
 from combat_server.rules.ruleset import default_ruleset_name, rulesets_json
 from combat_server.server.httpbody import HTTP_METHODS, BodyAwareConnection, method_not_allowed
 from combat_server.server.hub import MAX_PAGE, FightHub, Seat
 from combat_server.server.inbound import Close, Inbound, Refuse
+from combat_server.server.requests import (
+    check_server_key, gm_only, needs_seat, new_link_target, replay_window, seat_request, subscribe_after,
+)
 from combat_server.server.protocol import (
     CLOSE_LINK_REPLACED, CLOSE_REASONS, CLOSE_SHUTDOWN, CLOSE_TOO_SLOW, MAX_DEPTH, MAX_TEXT, PROTOCOL_VERSION,
     ProtocolError, dumps, error_message,
@@ -439,6 +441,8 @@ class Session:
         self.ws = ws
         self.seat: Seat | None = None
         self.hub: FightHub | None = None
+        #: Live pushes carry what checking the hash chain takes (``subscribe.chain``, protocol 4).
+        self.chain = False
         #: Texts waiting for the writer, each with the characters it counts against ``queue_bytes``.
         self._queue: asyncio.Queue[tuple[str, int] | None] = asyncio.Queue(maxsize=server.config.queue_size)
         self._queued = 0  # characters counted in the queue
@@ -452,6 +456,10 @@ class Session:
         self._held: list[tuple[str, bool]] | None = None
         self._held_size = 0  # characters of the bounded messages in _held
         self._write_limit = WRITE_LIMIT
+        #: Bytes of frames handed to the websocket protocol by the fast path and not yet written to the
+        #: socket; they go out together, in one write, at the end of the loop's turn (:meth:`_flush`).
+        self._unflushed = 0
+        self._flush_soon = False
         self._handlers: dict[str, Callable[[dict[str, Any]], Awaitable[dict[str, Any] | None]]] = {
             "create_fight": self._create_fight,
             "subscribe": self._subscribe,
@@ -499,10 +507,14 @@ class Session:
             return False
         if not self._sending and self._queue.empty():
             ws = self.ws
-            transport = ws.transport
-            if ws.protocol.state is State.OPEN and transport.get_write_buffer_size() < self._write_limit:
-                ws.protocol.send_text(text.encode("utf-8"))
-                ws.send_data()
+            if (ws.protocol.state is State.OPEN
+                    and ws.transport.get_write_buffer_size() + self._unflushed < self._write_limit):
+                data = text.encode("utf-8")
+                ws.protocol.send_text(data)
+                self._unflushed += len(data)
+                if not self._flush_soon:
+                    self._flush_soon = True
+                    asyncio.get_running_loop().call_soon(self._flush)
                 return True
         size = len(text) if bounded else 0
         if size and self._queued + size > self.server.config.queue_bytes:
@@ -513,6 +525,32 @@ class Session:
             return False
         self._queued += size
         return True
+
+    def _flush(self) -> None:
+        """Write the frames the fast path queued during this turn of the loop in one transport write.
+
+        Why: on loopback a socket ``send`` costs the sender the receiver's side of TCP too, and
+        was the largest part of a command's server CPU (issue 16, docs/benchmarks.md); a command's
+        events and its ``result`` to the commanding client (and all the events of a many-event
+        command to every subscriber) now cost one ``send`` per connection instead of one per
+        message. Order is kept: the protocol keeps frames in order, and a ``ws.send`` or close by the
+        library in between writes them out first (then there is nothing left here).
+        """
+        self._flush_soon = False
+        self._unflushed = 0
+        ws = self.ws
+        chunks = ws.protocol.data_to_send()
+        data = b"".join(chunks)
+        if data:
+            ws.transport.write(data)
+        if any(not chunk for chunk in chunks):  # the end of the stream: half-close (or close) as ws.send_data does
+            if ws.transport.can_write_eof():
+                try:
+                    ws.transport.write_eof()
+                except Exception:  # as websockets: write_eof documents no exceptions (uvloop raises RuntimeError)
+                    pass
+            else:
+                ws.transport.close()
 
     def send(self, message: Mapping[str, Any]) -> None:
         if not self.deliver(dumps(message)):
@@ -585,8 +623,11 @@ class Session:
             self.send(error_message(step.error, step.ref, None))
             return
         outcome: dict[str, Any] | None | BaseException
+        kind = step.message["type"]
         try:
-            outcome = await self._handlers[step.message["type"]](step.message)
+            if needs_seat(kind) and (self.seat is None or self.hub is None):
+                raise ProtocolError("auth/not_joined")
+            outcome = await self._handlers[kind](step.message)
         except Exception as exc:  # what it means for the client is Inbound.answer's to say
             outcome = exc
         answer = self.inbound.answer(step, outcome)
@@ -609,10 +650,7 @@ class Session:
 
     async def _create_fight(self, m: dict[str, Any]) -> dict[str, Any]:
         cfg = self.server.config
-        if cfg.create_policy == "key":
-            given = m.get("server_key") or ""
-            if not cfg.server_key or not hmac.compare_digest(given.encode(), cfg.server_key.encode()):
-                raise ProtocolError("auth/server_key")
+        check_server_key(cfg.create_policy, cfg.server_key, m)
         # A client that names no ruleset (written when there was one) gets the registry's default.
         ruleset = m["ruleset"] if "ruleset" in m else default_ruleset_name()
         fight_id, seat, token = self.server.create_fight(
@@ -628,15 +666,12 @@ class Session:
         if self.seat is not None and self.seat != seat:
             raise ProtocolError("auth/already_joined")
         hub = self.server.hub(seat.fight_id)
-        after = int(m.get("after", 0))
         async with hub.lock:
             if self.server.peers is not None:
                 await self.server._refresh(hub)  # another process may have moved the fight on
-            now = hub.state()
-            if after > now.seq:
-                raise ProtocolError("replay/bad_seq", f"fight {seat.fight_id} has only {now.seq} events",
-                                    last_seq=now.seq)
+            after = subscribe_after(m, hub.state().seq, seat.fight_id)
             self.seat, self.hub = seat, hub
+            self.chain = bool(m.get("chain", False))
             state, catchup, from_store = hub.add(self, after, live=bool(m.get("live", True)))
             if from_store:
                 self._held, self._held_size = [], 0  # before the lock is released: nothing live is pushed ahead
@@ -745,28 +780,16 @@ class Session:
 
     async def _add_seat(self, m: dict[str, Any]) -> dict[str, Any]:
         seat, hub = self._joined()
-        if seat.role != "gm":
-            raise ProtocolError("auth/gm_only", "only the GM adds seats")
-        role = m["role"]
-        combatants = tuple(dict.fromkeys(m.get("combatants", [])))
+        gm_only(seat.role, "adds seats")
         async with hub.lock:
-            state = hub.state()
-            unknown = [c for c in combatants if c not in state.combatants]
-            if unknown:
-                raise ProtocolError("seat/unknown_combatant", f"no combatant {unknown[0]!r} in this fight",
-                                    known=sorted(state.combatants))
-            if role == "player" and not combatants:
-                raise ProtocolError("seat/no_combatants")
-            if role == "spectator" and combatants:
-                raise reject("command/bad_field", "a spectator seat controls no combatants", field="combatants")
-            new, token = self.server.add_seat(seat.fight_id, role, m.get("label", ""), combatants)
+            role, combatants, label = seat_request(seat.role, m, hub.state().combatants)
+            new, token = self.server.add_seat(seat.fight_id, role, label, combatants)
         log.info("seat_added", fight_id=seat.fight_id, seat=new.seat_id, role=role)
         return {"type": "seat_added", "seat": new.to_json(), "token": token, "link": self.server.link(token)}
 
     async def _list_seats(self, m: dict[str, Any]) -> dict[str, Any]:
         seat, _hub = self._joined()
-        if seat.role != "gm":
-            raise ProtocolError("auth/gm_only", "only the GM lists seats")
+        gm_only(seat.role, "lists seats")
         rows = self.server.engine.store.seats(seat.fight_id)
         return {"type": "seats", "seats": [Seat(r.fight_id, r.seat_id, r.role, r.label, tuple(r.combatants))
                                            .to_json() for r in rows]}
@@ -781,11 +804,7 @@ class Session:
         (CLOSE_LINK_REPLACED) once the event is published; the old link cannot join again.
         """
         seat, hub = self._joined()
-        if seat.role != "gm":
-            raise ProtocolError("auth/gm_only", "only the GM issues new links")
-        target = str(m["seat"])
-        if target == seat.seat_id:
-            raise ProtocolError("seat/own_link", "a seat cannot replace its own link here: combat-server links FIGHT")
+        target = new_link_target(seat.role, seat.seat_id, m)
         store = self.server.engine.store
         async with hub.lock:
             row = next((r for r in store.seats(seat.fight_id) if r.seat_id == target), None)
@@ -840,9 +859,7 @@ class Session:
     async def _replay(self, m: dict[str, Any]) -> dict[str, Any]:
         seat, hub = self._joined()
         now = hub.state()
-        after = int(m.get("after", 0))
-        upto = min(int(m.get("upto", now.seq)), now.seq)
-        limit = int(m.get("limit", MAX_PAGE))
+        after, upto, limit = replay_window(m, now.seq, MAX_PAGE)
         items = await self.server.read(hub.history_page, seat, now, after, upto, limit) if after < upto else []
         more = bool(items) and int(items[-1]["seq"]) < upto
         return {"type": "history", "fight_id": seat.fight_id, "items": items, "upto": upto, "more": more}

@@ -9,10 +9,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import errno
+import importlib
 import os
 import signal
 import sys
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import structlog
 
@@ -70,6 +71,9 @@ def add_serve_command(subparsers: Any, common: argparse.ArgumentParser | None = 
                    help="SQLite: 'normal' (default) keeps every committed event through a crash of the server "
                         "process but may lose the last ones to a power loss or OS crash; 'full' fsyncs every "
                         "commit and keeps them through those too, at a cost (docs/benchmarks.md)")
+    p.add_argument("--loop", choices=("asyncio", "uvloop"), default="asyncio",
+                   help="event loop: 'asyncio' (default, the standard library's) or 'uvloop' (needs the uvloop "
+                        "package, `pip install uvloop`; less CPU per push: docs/benchmarks.md)")
     p.add_argument("--log-level", dest="serve_log_level", default="info",
                    help="log level of the server (default info: one line per command)")
     p.set_defaults(func=run_serve)
@@ -214,8 +218,23 @@ def run_serve(args: argparse.Namespace) -> int:
     load_rulesets()
     config = _config(args)
     _configure_logging(args)
-    asyncio.run(_serve(args, config))
+    with asyncio.Runner(loop_factory=_loop_factory(getattr(args, "loop", "asyncio"))) as runner:
+        runner.run(_serve(args, config))
     return 0
+
+
+def _loop_factory(name: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """The event loop ``serve --loop`` names (``None``: asyncio's own). uvloop is optional: asked for
+    without being installed, the server refuses to start with ``serve/no_uvloop`` rather than quietly
+    running on another loop than the one measured (issue 16, server CPU per push)."""
+    if name != "uvloop":
+        return None
+    try:
+        uvloop = importlib.import_module("uvloop")
+    except ImportError:
+        raise CombatError("serve/no_uvloop", "--loop uvloop needs the uvloop package: pip install uvloop") from None
+    factory: Callable[[], asyncio.AbstractEventLoop] = uvloop.new_event_loop
+    return factory
 
 
 def main(argv: Sequence[str] | None = None) -> int:

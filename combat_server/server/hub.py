@@ -30,7 +30,7 @@ from combat_server.rules.describe import fields_of
 from combat_server.rules.model import Event, FightState, Principal
 from combat_server.rules.ruleset import Ruleset, get_ruleset
 from combat_server.server.protocol import dumps
-from combat_server.patch import ViewHasher, diff
+from combat_server.patch import ViewHasher, diff, to_wire
 from combat_server.server.views import (
     GM_VIEW, ViewBuilder, event_view, full_state, hidden_during, hidden_ids, hidden_key, may_hide, payload_view,
     seat_hidden, state_view, view_key, visible_to, with_hidden_as_now,
@@ -63,6 +63,8 @@ class Seat:
 
 class Subscriber(Protocol):
     seat: Seat | None
+    #: Whether it asked for what checking the hash chain takes (``subscribe.chain``, protocol 4).
+    chain: bool
 
     def deliver(self, text: str) -> bool:
         """Queue one encoded message; ``False`` if the subscriber fell too far behind."""
@@ -90,7 +92,6 @@ class _Entry:
 
 
 _dumps = dumps
-
 
 def _dumps_description(value: Any) -> str:
     """Compact JSON of a description's parts (orjson walks them, calling ``fields_of`` per object)."""
@@ -149,23 +150,28 @@ class FightHub:
             entry.fragments[cache_key] = frag
         return frag
 
-    def _live_item(self, entry: _Entry, hidden: frozenset[str], state: FightState) -> str:
+    def _live_item(self, entry: _Entry, hidden: frozenset[str], state: FightState, chain: bool) -> str:
         """The live push's fields (without braces) of an event for a seat that may not see ``hidden``.
 
-        Protocol 3 (issue 16): the pushed record leaves out what the client already
-        holds or derives: ``fight_id`` (its subscription's), ``seq`` (the push's),
-        ``ruleset_version`` (its view's) and ``prev_hash`` (the previous event's
-        ``hash``; ``subscribed.last_hash`` for the first live one), so a client that
-        wants to check the hash chain still can, and one that does not pays no bytes.
+        The pushed record leaves out what the client already holds or derives (protocol 3, issue 16):
+        ``fight_id`` (its subscription's), ``seq`` (the push's), ``ruleset_version`` (its view's) and
+        ``prev_hash`` (the previous event's ``hash``; ``subscribed.last_hash`` for the first live one).
+        Protocol 4: only a subscriber that asked for the chain (``subscribe.chain``) gets what checking
+        it takes (``command_id``, ``recorded_at``, ``hash``: 140 of a one-HP push's 460 bytes); the
+        others get what clients show: what happened (``type``, ``payload``) and who did it (``actor``),
+        so a push fits in 300 bytes whatever the fight's size.
         """
-        cache_key = "live:" + (",".join(sorted(hidden)) if hidden else "*")
+        cache_key = ("chain:" if chain else "live:") + (",".join(sorted(hidden)) if hidden else "*")
         frag = entry.fragments.get(cache_key)
         if frag is None:
             e = entry.event
             shown = payload_view(e, state, hidden) if hidden else e.payload
             payload = e.payload if shown is e.payload else dict(shown)  # the same redaction as event_view
-            data = {"type": e.type, "payload": payload, "actor": e.actor, "command_id": e.command_id,
-                    "recorded_at": e.recorded_at, "hash": e.hash}
+            if chain:
+                data: dict[str, Any] = {"type": e.type, "payload": payload, "actor": e.actor,
+                                        "command_id": e.command_id, "recorded_at": e.recorded_at, "hash": e.hash}
+            else:
+                data = {"type": e.type, "payload": payload, "actor": e.actor}
             explanation = self._explain(entry, hidden) if hidden else entry.explanation
             frag = entry.fragments[cache_key] = (f'"seq":{e.seq},"event":{_dumps(data)},'
                                                  f'"explanation":{_dumps(explanation)}')
@@ -348,12 +354,16 @@ class FightHub:
             hidden_now = hidden_ids(state)
             for key, subs in self._groups(hidden).items():
                 shown = hidden - visible_to(key) if key != GM_VIEW else frozenset()
-                head = f'{{"type":"event",{self._live_item(entry, shown, state)},'
+                heads: dict[bool, str] = {}
                 for sub in subs:
                     if sub in dropped:
                         continue
                     seat = sub.seat
                     assert seat is not None
+                    chain = sub.chain
+                    head = heads.get(chain)
+                    if head is None:
+                        head = heads[chain] = f'{{"type":"event",{self._live_item(entry, shown, state, chain)},'
                     held = self._holds.get(id(sub), frozenset())
                     now = seat_hidden(seat.role, seat.combatants, hidden_now)
                     tail = patches.get((held, now))
@@ -362,7 +372,7 @@ class FightHub:
                         old_view = old[0] if old is not None else self._builder.view(rs, prev, held)
                         new_view, new_hash = self._view(rs, state, now)
                         # The view's own seq is the push's: the client sets it, the patch leaves it out (protocol 3).
-                        ops = [op for op in diff(old_view, new_view) if op.get("path") != "/seq"]
+                        ops = to_wire([op for op in diff(old_view, new_view) if op["path"] != "/seq"])
                         tail = patches[(held, now)] = (f'"patch":{_dumps(ops)},'
                                                        f'"view_hash":"{new_hash}"}}')
                     self._holds[id(sub)] = now

@@ -1,5 +1,6 @@
-"""The wire protocol, version 3 (issue 16: pushes carry a patch of the seat's view, not the view, and since 3 a
-slim record: what the client holds is left out): message names, schemas, error and close codes.
+"""The wire protocol, version 4 (issue 16: pushes carry a patch of the seat's view, not the view; since 3 a
+slim record, what the client holds left out; since 4 the chain's fields only for a subscriber that asks
+for them, and shorter patch ops): message names, schemas, error and close codes.
 
 Everything a client can rely on lives here (docs/protocol.md describes it for
 people): one JSON object per websocket text message, ``type`` names the message,
@@ -25,7 +26,7 @@ import orjson
 
 from combat_server.errors import CombatError
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
 
 #: Limits on what a client sends (docs/protocol.md, "Limits"). Every string in a message
@@ -268,7 +269,7 @@ def validate_client_message(message: dict[str, Any]) -> dict[str, Any]:
 
 _COMMAND_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
 _COMMAND_KEYS = frozenset({"type", "v", "ref", "command_id", "command", "args", "faces", "expect_seq"})
-_SUBSCRIBE_KEYS = frozenset({"type", "v", "ref", "token", "after", "live", "describe"})
+_SUBSCRIBE_KEYS = frozenset({"type", "v", "ref", "token", "after", "live", "describe", "chain"})
 
 
 def _str(value: Any, lo: int, hi: int) -> bool:
@@ -302,7 +303,8 @@ def _fast_command(m: Mapping[str, Any]) -> bool:
 def _fast_subscribe(m: Mapping[str, Any]) -> bool:
     return (m.keys() <= _SUBSCRIBE_KEYS and _common(m) and _str(m.get("token"), 1, 200)
             and ("after" not in m or (type(m["after"]) is int and 0 <= m["after"] <= MAX_INT))
-            and ("live" not in m or type(m["live"]) is bool) and ("describe" not in m or type(m["describe"]) is bool))
+            and ("live" not in m or type(m["live"]) is bool) and ("describe" not in m or type(m["describe"]) is bool)
+            and ("chain" not in m or type(m["chain"]) is bool))
 
 
 #: Message type -> a check that is sufficient (never necessary) for schema validity.

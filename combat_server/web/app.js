@@ -249,19 +249,23 @@ function accept(item) {
   appendLogEntry(entry);
 }
 
-// ------------------------------------------------------------------ views and patches (protocol 2)
+// ------------------------------------------------------------------ views and patches (protocol 2, ops of protocol 4)
 // A push carries a patch of this seat's view and the CRC-32 of the whole view's canonical JSON
 // (docs/protocol.md, "Views and patches"; the same as combat_server/patch.py). A patch that does
 // not fit or does not give the hash: ask for the full view, patch nothing until it comes.
 
-/** Apply add/remove/replace ops (RFC 6902, object members only) to doc in place; false if one does not fit. */
+/** Apply pushed ops to doc in place (protocol 4: [path, value] sets an object member, replacing it where it is
+ * or adding it at the end; [path] removes one; the same as apply_wire in combat_server/patch.py); false if one
+ * does not fit. A set of "" (the whole view) is not applied here: the caller asks for the full view. */
 function applyPatch(doc, ops) {
   const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
   const isObject = (o) => o !== null && typeof o === "object" && !Array.isArray(o);
   const put = (o, k, value) => Object.defineProperty(o, k, { value, writable: true, enumerable: true, configurable: true });
   for (const op of ops) {
-    if (typeof op.path !== "string" || !op.path.startsWith("/")) return false;
-    const keys = op.path.slice(1).split("/").map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~"));
+    if (!Array.isArray(op) || op.length < 1 || op.length > 2) return false;
+    const path = op[0];
+    if (typeof path !== "string" || !path.startsWith("/")) return false;
+    const keys = path.slice(1).split("/").map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~"));
     let parent = doc;
     for (const k of keys.slice(0, -1)) {
       if (!isObject(parent) || !own(parent, k)) return false;
@@ -269,9 +273,8 @@ function applyPatch(doc, ops) {
     }
     const last = keys[keys.length - 1];
     if (!isObject(parent)) return false;
-    if (op.op === "add") { delete parent[last]; put(parent, last, op.value); }
-    else if (op.op === "replace" && own(parent, last)) put(parent, last, op.value);
-    else if (op.op === "remove" && own(parent, last)) delete parent[last];
+    if (op.length === 2) put(parent, last, op[1]);
+    else if (own(parent, last)) delete parent[last];
     else return false;
   }
   return true;
@@ -302,14 +305,19 @@ function crc32hex(text) {
   return ((c ^ 0xFFFFFFFF) >>> 0).toString(16).padStart(8, "0");
 }
 
-/** The stored record of a live push: protocol 3 leaves out what this page holds (the fight, the push's seq,
- * the view's ruleset_version, and prev_hash: the previous event's hash; docs/protocol.md "Views and patches"). */
+/** The record of a live push with what it leaves out put back (the fight, the push's seq, the view's
+ * ruleset_version; docs/protocol.md "The pushed record"). This page does not ask for the chain (subscribe.chain,
+ * protocol 4), so a push has no command_id, recorded_at or hash: it says what happened (type, payload) and who
+ * did it (actor). */
 function fullRecord(m) {
   const e = m.event;
-  return { fight_id: S.fightId, seq: m.seq, type: e.type, payload: e.payload, actor: e.actor,
-           command_id: e.command_id, recorded_at: e.recorded_at,
-           ruleset_version: S.state ? S.state.ruleset_version : "",
-           prev_hash: m.seq === S.lastSeq + 1 ? (S.lastHash || "") : "", hash: e.hash };
+  const record = { fight_id: S.fightId, seq: m.seq, type: e.type, payload: e.payload, actor: e.actor,
+                   ruleset_version: S.state ? S.state.ruleset_version : "" };
+  if (e.hash !== undefined) {
+    Object.assign(record, { command_id: e.command_id, recorded_at: e.recorded_at,
+                            prev_hash: m.seq === S.lastSeq + 1 ? (S.lastHash || "") : "", hash: e.hash });
+  }
+  return record;
 }
 
 /** A whole view (subscribed, full_view): the base the following pushes patch. */

@@ -72,16 +72,16 @@ async def test_sigkill_mid_fight_loses_and_doubles_nothing(tmp_path: Path, spawn
     url = f"ws://127.0.0.1:{port}/ws"
     server = await spawn(db, port)
 
-    gm = await CombatClient.connect(url, reconnect_timeout=60)
+    gm = await CombatClient.connect(url, reconnect_timeout=60, chain=True)
     created = await gm.create_fight("gurps", dice_mode="seeded", seed="crash")
     await gm.subscribe(created["token"])
     for cid, side in (("alice", "pc"), ("orc", "npc")):
         await gm.command("add_combatant", {"id": cid, "name": cid.title(), "side": side, "sheet": SHEET})
     alice_token = (await gm.add_seat("player", ["alice"]))["token"]
     spectator_token = (await gm.add_seat("spectator"))["token"]
-    alice = await CombatClient.connect(url, reconnect_timeout=60)
+    alice = await CombatClient.connect(url, reconnect_timeout=60, chain=True)
     await alice.subscribe(alice_token)
-    spectator = await CombatClient.connect(url, reconnect_timeout=60)
+    spectator = await CombatClient.connect(url, reconnect_timeout=60, chain=True)
     await spectator.subscribe(spectator_token)
 
     acknowledged: dict[str, tuple[int, int]] = {}

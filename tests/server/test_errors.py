@@ -149,7 +149,7 @@ async def _database_fails(t: Table) -> tuple[CombatClient, ServerError]:
 
 async def _reused(t: Table) -> tuple[CombatClient, ServerError]:
     """The command id of the GM's add_combatant (seq 2) sent again with an adjust."""
-    used = next(e.event["command_id"] for e in t.gm.events if e.seq == 2).split(":", 1)[1]
+    used = next(i["event"]["command_id"] for i in await t.gm.replay(after=1, upto=2)).split(":", 1)[1]
     return t.gm, await _request(t.gm, cmd("adjust", {"combatant": "alice", "changes": {"hp": 3}, "reason": "r"},
                                           command_id=used))
 

@@ -33,8 +33,11 @@ class Fight:
 
 @pytest.fixture
 async def fight(server: CombatServer, connect: Connect) -> Fight:
-    """Manual dice; Alice (PC) and a hidden Orc; the GM, Alice's player and a spectator subscribed."""
-    gm = await connect()
+    """Manual dice; Alice (PC) and a hidden Orc; the GM, Alice's player and a spectator subscribed.
+
+    Every client asks for whole records (``chain``, protocol 4), so live records compare with catch-up
+    and ``replay`` ones field by field."""
+    gm = await connect(chain=True)
     created = await gm.create_fight("gurps", dice_mode="manual")
     await gm.subscribe(created["token"])
     await gm.command("add_combatant", {"id": "alice", "name": "Alice", "side": "pc", "sheet": SHEET})
@@ -43,7 +46,7 @@ async def fight(server: CombatServer, connect: Connect) -> Fight:
     clients = []
     for role, combatants in (("player", ["alice"]), ("spectator", [])):
         tokens[role] = (await gm.add_seat(role, combatants, role))["token"]
-        client = await connect()
+        client = await connect(chain=True)
         await client.subscribe(tokens[role])
         clients.append(client)
     return Fight(gm, clients[0], clients[1], tokens)

@@ -4,7 +4,7 @@ message a player or spectator receives carries a number of a hidden sheet: not t
 live pushes, not a catch-up from 0 or from midway (from the hub's cache or, as after
 a restart, from the store), not ``replay`` (whole and in pages), not ``state_at`` at
 any seq, not the whole view on request (`view`), not the patches of the seat's view that live pushes carry (protocol 2,
-issue 16: a patch is read as the values it writes under its path's last key), and
+issue 16: a patch is read as the values it writes under its path's last key; its ops are arrays since protocol 4), and
 the view those patches build is, at the end, exactly the full view the seat is sent.
 
 Each hidden combatant has numbers that appear nowhere else at the table (skill 37+,
@@ -70,8 +70,12 @@ def numbers(value: Any, key: str = "") -> Iterator[tuple[str, int]]:
     elif isinstance(value, str) and key not in IDENTIFIERS:
         for m in NUMBER.finditer(NOT_SHEET.sub("", value)):
             yield f"{key}: {value!r}", int(m.group())
-    elif isinstance(value, dict) and isinstance(value.get("path"), str) and "op" in value:  # a patch op
-        yield from numbers(value.get("value"), value["path"].rsplit("/", 1)[-1])
+    elif key == "patch" and isinstance(value, list):  # a push's ops (protocol 4): [path, value] or [path]
+        for op in value:
+            if isinstance(op, list) and len(op) == 2 and isinstance(op[0], str):
+                yield from numbers(op[1], op[0].rsplit("/", 1)[-1])
+            else:
+                yield from numbers(op, key)
     elif isinstance(value, dict):
         for k, v in value.items():
             yield from numbers(v, str(k))

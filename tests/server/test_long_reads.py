@@ -106,7 +106,7 @@ async def test_a_players_paged_replay_matches_the_paged_catch_up(make_server: Ma
     srv, _fid, gm = await _long(make_server, connect, url=databases.new_url())
     await gm.subscribe(gm.token or "")
     seat = await gm.add_seat("player", ["a"], "player")
-    player = await connect(srv.ws_url)
+    player = await connect(srv.ws_url, chain=True)  # whole live records, to compare with replay's
     await player.subscribe(seat["token"], after=0)
     await player.wait_for_seq(EVENTS)
     assert [e.seq for e in player.events] == list(range(1, EVENTS + 1))

@@ -1,8 +1,9 @@
 """Protocol 2 (issue 16): a live push carries the event, its explanation and a patch of the seat's view
 since the previous seq with the hash of the whole view; whole views come with ``subscribed`` and on
 request (``view`` -> ``full_view``). Protocol 3: the pushed record leaves out what the client holds
-(fight, seq, ruleset version, previous hash) and the patch the view's seq. docs/protocol.md, "Views and
-patches"."""
+(fight, seq, ruleset version, previous hash) and the patch the view's seq. Protocol 4: the chain's fields
+(command id, stored time, hash) only for a subscriber that asks (``chain``), patch ops as ``[path, value]``
+and ``[path]``. docs/protocol.md, "Views and patches" and "The pushed record"."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ async def test_a_push_carries_a_patch_and_the_hash_of_the_whole_view_not_the_vie
         await watcher.wait_for_seq(seq)
         push = next(m for m in watcher.received or [] if m.get("type") == "event" and m["seq"] == seq)
         assert "state" not in push
-        assert {"op": "replace", "path": "/combatants/alice/condition/hp", "value": 7} in push["patch"]
+        assert ["/combatants/alice/condition/hp", 7] in push["patch"]
         assert push["view_hash"] == view_hash(watcher.state)
     finally:
         await watcher.close()
@@ -93,13 +94,14 @@ async def test_a_one_hp_change_costs_the_same_bytes_whatever_the_fight_size(serv
     assert abs(sizes[0] - sizes[1]) <= 8, sizes
 
 
-async def test_a_client_is_told_this_server_speaks_protocol_3(table: Table) -> None:
-    assert table.gm.welcome["protocol"] == 3
+async def test_a_client_is_told_this_server_speaks_protocol_4(table: Table) -> None:
+    assert table.gm.welcome["protocol"] == 4
 
 
 async def test_a_push_leaves_out_what_the_client_already_holds(table: Table) -> None:
-    """Protocol 3: no fight id (the subscription's), no seq, ruleset version or previous hash in the record
-    (the push's seq, the view's version, the previous event's hash), and no patch op for the view's seq."""
+    """No fight id (the subscription's), no seq, ruleset version or previous hash in the record (the
+    push's seq, the view's version, the previous event's hash: protocol 3), no patch op for the view's
+    seq; and, for a subscriber that did not ask for the chain, no command id, time or hash (protocol 4)."""
     watcher = await CombatClient.connect(table.server.ws_url, record=True)
     try:
         await watcher.subscribe(table.tokens["spectator"])
@@ -107,20 +109,48 @@ async def test_a_push_leaves_out_what_the_client_already_holds(table: Table) -> 
         await watcher.wait_for_seq(seq)
         push = next(m for m in watcher.received or [] if m.get("type") == "event" and m["seq"] == seq)
         assert "fight_id" not in push
-        assert set(push["event"]) == {"type", "payload", "actor", "command_id", "recorded_at", "hash"}
-        assert [op["path"] for op in push["patch"]] == ["/combatants/alice/condition/hp"]
+        assert set(push["event"]) == {"type", "payload", "actor"}
+        assert push["patch"] == [["/combatants/alice/condition/hp", 7]]
         assert watcher.state is not None and watcher.state["seq"] == seq
     finally:
         await watcher.close()
 
 
-async def test_the_client_rebuilds_the_stored_record_of_every_push(table: Table) -> None:
-    """The record a ``CombatClient`` hands on is the stored one, as ``replay`` reads it, prev_hash included."""
-    first = await _adjust(table.gm, "bob", 5)
-    last = await _adjust(table.gm, "bob", 4)
-    await table.bob.wait_for_seq(last)
-    stored = {item["seq"]: item["event"] for item in await table.bob.replay(after=first - 1)}
-    assert [dict(e.event) for e in table.bob.events if e.seq >= first] == [stored[first], stored[last]]
+async def test_a_subscriber_that_asks_for_the_chain_gets_what_checking_it_takes(table: Table) -> None:
+    watcher = await CombatClient.connect(table.server.ws_url, record=True, chain=True)
+    try:
+        await watcher.subscribe(table.tokens["spectator"])
+        seq = await _adjust(table.gm, "alice", 7)
+        await watcher.wait_for_seq(seq)
+        push = next(m for m in watcher.received or [] if m.get("type") == "event" and m["seq"] == seq)
+        assert set(push["event"]) == {"type", "payload", "actor", "command_id", "recorded_at", "hash"}
+    finally:
+        await watcher.close()
+
+
+async def test_a_chain_client_rebuilds_the_stored_record_of_every_push(table: Table) -> None:
+    """The record a ``CombatClient(chain=True)`` hands on is the stored one, as ``replay`` reads it,
+    prev_hash included."""
+    watcher = await CombatClient.connect(table.server.ws_url, chain=True)
+    try:
+        await watcher.subscribe(table.tokens["bob"])
+        first = await _adjust(table.gm, "bob", 5)
+        last = await _adjust(table.gm, "bob", 4)
+        await watcher.wait_for_seq(last)
+        stored = {item["seq"]: item["event"] for item in await watcher.replay(after=first - 1)}
+        assert [dict(e.event) for e in watcher.events if e.seq >= first] == [stored[first], stored[last]]
+    finally:
+        await watcher.close()
+
+
+async def test_a_plain_client_gets_what_the_event_says_and_who_did_it(table: Table) -> None:
+    """Without the chain a pushed record is the stored one's fight, seq, type, payload, actor and
+    ruleset version (protocol 4)."""
+    seq = await _adjust(table.gm, "bob", 5)
+    await table.bob.wait_for_seq(seq)
+    stored = (await table.bob.replay(after=seq - 1))[0]["event"]
+    kept = ("fight_id", "seq", "type", "payload", "actor", "ruleset_version")
+    assert dict(table.bob.events[-1].event) == {k: stored[k] for k in kept}
 
 
 async def test_a_client_that_wants_it_verifies_the_hash_chain_of_the_pushes(table: Table) -> None:
