@@ -110,14 +110,17 @@ def test_a_refused_sheet_field_is_named_and_nothing_is_added(browser: Any, serve
 
 
 def test_the_eyes_block_is_typed_in_the_sheet_form(browser: Any, server: ServerProcess) -> None:
-    """V-46: the sheet's eyes block (a map field of the form) takes text, numbers and true/false as
-    such: Night Blindness true and sunglasses 1 are stored as the boolean and the number."""
+    """V-46: the sheet's eyes block is a group of the form, one choice per field: Night Blindness true,
+    sunglasses 1 and partial Night Vision are stored as the boolean, the number and the text."""
     title = "Sheet form eyes"
     gm = _gm(browser, server, title)
     form = gm.locator("#add-form")
     form.locator("[name=name]").fill("Owl")
     form.locator("#sheet-editor > details.sheet-more > summary").click()
-    form.locator("[data-path='eyes']").fill("night_blindness: true\neyewear: 1\nnight_vision: partial")
+    eyes = form.locator("[data-path='eyes']")
+    eyes.locator("[data-path='eyes.night_blindness']").select_option(label="true")
+    eyes.locator("[data-path='eyes.eyewear']").select_option(label="1")
+    eyes.locator("[data-path='eyes.night_vision']").select_option(label="partial")
     form.get_by_role("button", name="Add combatant").click()
     expect(gm.locator("#roster li.combatant", has_text="Owl")).to_be_visible()
     assert _stored_sheet(server, title, "Owl")["eyes"] == {"night_blindness": True, "eyewear": 1,
