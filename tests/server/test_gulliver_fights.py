@@ -1,9 +1,10 @@
-"""A GURPS fight with GULLIVER's fatigue options on, created from what welcome offers and played
-over the protocol on real websockets, on SQLite and PostgreSQL (issue #11): Fatigue on Combat ST
-(V-53, A-50) with its HT roll on every cost, Extra Effort and heat (V-48), the encumbrance factor
-(V-52), movement by pace (V-47, A-48) and the DX/IQ penalty (V-50, A-49). After each step the
-pushed state (condition and derived view) and the log's sentence are checked against numbers
-worked by hand."""
+"""GURPS fights with GULLIVER options on, created from what welcome offers and played over the
+protocol on real websockets, on SQLite and PostgreSQL (issue #11). One with the fatigue options:
+Fatigue on Combat ST (V-53, A-50) with its HT roll on every cost, Extra Effort and heat (V-48), the
+encumbrance factor (V-52), movement by pace (V-47, A-48) and the DX/IQ penalty (V-50, A-49). One with
+a size-block monster under the combined approach (V-62: V-60's knockout bonus, V-61's death zone).
+After each step the pushed state (condition and derived view) and the log are checked against
+numbers worked by hand."""
 
 from __future__ import annotations
 
@@ -128,3 +129,77 @@ async def test_a_fatigue_fight_with_gulliver_options_over_the_protocol(
     said = " ".join(e.explanation for e in gm.events)
     for cited in ("V-47", "V-48", "V-50", "V-52", "V-53"):
         assert cited in said, cited
+
+
+# --------------------------------------------------------------------------- size-block monsters (V-60 ... V-62)
+
+#: A maul of fixed 10d crushing, a dagger of 1d-5 (a 6 does 1).
+MAULER = {"st": 12, "dx": 12, "ht": 11, "weapons": [
+    {"name": "maul", "skill": 14, "damage": "10d", "damage_type": "cr"},
+    {"name": "dagger", "skill": 14, "damage": "1d-5", "damage_type": "cr"}]}
+#: An ogre of a monster race, racial IQ 6 (the size block, A-27): 20 HP, HT 12.
+OGRE = {"st": 20, "ht": 12, "hp": 20, "iq": 6, "gulliver": {"non_pc_race": True}}
+
+
+async def _hit(gm: CombatClient, weapon: str, faces: list[int]) -> None:
+    """The mauler hits the ogre (3d 11 against 14), the ogre does not defend, the damage dice show ``faces``."""
+    await _sent(gm, "maneuver", {"combatant": "hero", "maneuver": "attack", "target": "ogre", "weapon": weapon},
+                faces=[[3, 4, 4]])
+    defend = await gm.wait_for_prompt("defend", "ogre")
+    await gm.command("defend", {"prompt": defend["id"], "defense": "none"})
+    damage = await gm.wait_for_prompt("roll", "hero")
+    await _sent(gm, "roll", {"prompt": damage["id"]}, faces=[faces])
+
+
+async def _roll(gm: CombatClient, purpose: str, faces: list[int]) -> dict[str, Any]:
+    """The ogre's open roll for ``purpose``, rolled with ``faces``: its prompt."""
+    prompt = await gm.wait_for_prompt("roll", "ogre")
+    assert prompt["options"]["purpose"] == purpose
+    await _sent(gm, "roll", {"prompt": prompt["id"]}, faces=[faces])
+    return dict(prompt)
+
+
+async def test_a_monster_fight_with_the_combined_approach_over_the_protocol(
+        databases: Databases, make_server: MakeServer, connect: Connect) -> None:
+    """V-62 (V-60 with V-61): the maul's 22 takes the ogre to -2 (no check: its zone is x6/10, the first at
+    -12); its major-wound roll passes; at its turn HT 12 + 4 (IQ 6) against 15 keeps it up for good. The
+    dagger's 1 (under 20/10 fresh) asks nothing. The maul's 10 takes it to -13: past -12, a death check
+    (passed), and 11 fresh injury: at its turn the roll is due again; 18 fails: unconscious."""
+    server = await make_server(url=databases.new_url())
+    gm = await connect(server.ws_url)
+    (gurps,) = [r for r in gm.welcome["rulesets"] if r["name"] == "gurps"]
+    assert {o["name"]: o for o in gurps["options"]}["monster_combined"]["group"] == "GULLIVER: monsters"
+    created = await gm.create_fight("gurps", dice_mode="manual", options={"monster_combined": True})
+    await gm.subscribe(created["token"])
+    await gm.command("add_combatant", {"id": "hero", "name": "Hero", "side": "pc", "sheet": MAULER})
+    await gm.command("add_combatant", {"id": "ogre", "name": "Ogre", "side": "npc", "sheet": OGRE})
+    await _sent(gm, "start_combat", {"order": ["hero", "ogre"]})
+
+    await _hit(gm, "maul", [6, 6, 3, 1, 1, 1, 1, 1, 1, 1])
+    injury = _last(gm, "injury_applied").event["payload"]
+    assert (injury["hp_after"], injury["death_thresholds"], injury["death_zone"]) == (
+        -2, [], {"factor": "3/5", "rule": "V-62"})
+    await _roll(gm, "major_wound", [3, 3, 3])
+    await _roll(gm, "consciousness", [5, 5, 5])
+    check = _last(gm, "check_rolled")
+    assert [(m["value"], m["rule"]) for m in check.event["payload"]["record"]["modifiers"]] == [(4, "V-62")]
+    assert check.event["payload"]["stays_up"] == "V-62" and "V-62" in check.explanation
+    assert gm.state is not None and gm.state["combatants"]["ogre"]["condition"]["stays_up"] is True
+    await _sent(gm, "maneuver", {"combatant": "ogre", "maneuver": "do_nothing"})
+
+    await _hit(gm, "dagger", [6])
+    assert _last(gm, "injury_applied").event["payload"]["fresh_injury"] == {"total": 1, "roll_again": False,
+                                                                            "rule": "V-62"}
+    assert not gm.prompts("roll", "ogre")
+    await _sent(gm, "maneuver", {"combatant": "ogre", "maneuver": "do_nothing"})
+
+    await _hit(gm, "maul", [1] * 10)
+    injury = _last(gm, "injury_applied").event["payload"]
+    assert (injury["hp_after"], injury["death_thresholds"]) == (-13, [1])
+    assert injury["fresh_injury"] == {"total": 11, "roll_again": True, "rule": "V-62"}
+    death = await _roll(gm, "death_check", [3, 3, 3])
+    assert "x IQ/10 = 3/5, V-62" in death["text"]
+    await _roll(gm, "consciousness", [6, 6, 6])
+    assert gm.state is not None
+    ogre = gm.state["combatants"]["ogre"]["condition"]
+    assert (ogre["hp"], ogre["dead"], ogre["unconscious"]) == (-13, False, True)
