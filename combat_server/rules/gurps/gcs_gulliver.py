@@ -24,7 +24,7 @@ The mapping (each a reading, docs/gulliver.md):
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import attrs
 
@@ -47,7 +47,7 @@ class GulliverRead:
 
 
 def read(data: Mapping[str, Any], traits: Iterable[Mapping[str, Any]], st: int,
-         weight_lb: Any) -> GulliverRead:
+         weight_lb: Callable[[Any], float]) -> GulliverRead:
     """GULLIVER's numbers from a GCS character: ``data`` the file, ``traits`` its enabled trait rows,
     ``st`` the imported ST, ``weight_lb`` the importer's weight parser (text with units -> lb)."""
     block: dict[str, JSON] = {}
