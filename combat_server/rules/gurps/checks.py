@@ -343,7 +343,7 @@ def lose_fatigue(b: Batch, cid: str, points: int, reason: str, *, exertion: bool
         rec = record(purpose="fatigue_ht", roller=cid, dice=faces, base=sheet.ht, base_reason="HT", mods=[],
                      rule="V-53", criticals=bool(b.option("generic_criticals")))
     ok = rec is not None and succeeded(str(rec["outcome"]))
-    cost, steps = policy.fatigue_charge(points, st=st, encumbrance=derived.fatigue_load(sheet), ht_success=ok,
+    cost, steps = policy.fatigue_charge(points, st=st, encumbrance=derived.fatigue_load(sheet, policy), ht_success=ok,
                                         margin=int(rec["margin"]) if rec is not None else 0, exertion=exertion,
                                         loaded=loaded)
     after, hp_loss = policy.spend_fatigue(before, full, cost)

@@ -31,13 +31,26 @@ def basic_move(sheet: Sheet) -> int:
     return math.floor(basic_speed(sheet)) + sheet.move_bonus
 
 
-def encumbrance_level(sheet: Sheet) -> int:
-    """G-02: the lowest level whose limit (a multiple of BL) covers the carried weight."""
+def lift_st(sheet: Sheet, policy: Policy = OFF) -> int:
+    """The ST that lifts and carries: GULLIVER V-01's Load ST (the ``gulliver`` block's, A-27) when
+    the fight uses Combat and Load ST, else the sheet's ST (G-02)."""
+    return policy.lift_st(sheet.st, scale_of(sheet))
+
+
+def carrying_bl(sheet: Sheet, policy: Policy = OFF) -> Fraction:
+    """Basic Lift for what the combatant carries (G-02's encumbrance, V-52's Super-Heavy): BL of
+    :func:`lift_st` (V-01: Load ST's)."""
+    return basic_lift(lift_st(sheet, policy))
+
+
+def encumbrance_level(sheet: Sheet, policy: Policy = OFF) -> int:
+    """G-02: the lowest level whose limit (a multiple of BL) covers the carried weight; V-01: BL of
+    Load ST (a typed-in level stays as typed)."""
     if sheet.encumbrance is not None:
         return sheet.encumbrance
     if sheet.carried <= 0:
         return 0
-    bl = basic_lift(sheet.st)
+    bl = carrying_bl(sheet, policy)
     carried = Fraction(sheet.carried).limit_denominator(1000)
     for level, (limit, _mult, _dodge) in enumerate(ENCUMBRANCE):
         if carried <= limit * bl:
@@ -45,12 +58,12 @@ def encumbrance_level(sheet: Sheet) -> int:
     return 4  # over 10 x BL: still Extra-Heavy (the FP cost per second is the GM's call, G-08)
 
 
-def fatigue_load(sheet: Sheet) -> int:
+def fatigue_load(sheet: Sheet, policy: Policy = OFF) -> int:
     """V-52's load level: G-02's 0..4, or Super-Heavy (5) for a carried weight over 10 x BL
-    (a typed-in level stays as typed)."""
-    level = encumbrance_level(sheet)
+    (V-01: Load ST's BL; a typed-in level stays as typed)."""
+    level = encumbrance_level(sheet, policy)
     if sheet.encumbrance is None and level == 4 and Fraction(sheet.carried).limit_denominator(1000) > \
-            ENCUMBRANCE[4][0] * basic_lift(sheet.st):
+            ENCUMBRANCE[4][0] * carrying_bl(sheet, policy):
         return SUPER_HEAVY
     return level
 
@@ -80,9 +93,10 @@ def halvings(value: int, sheet: Sheet, cond: Condition | None, policy: Policy = 
     return value
 
 
-def unhurt_move(sheet: Sheet) -> int:
-    """G-02 / A-21 step 1: Basic Move x the encumbrance multiplier, floor, minimum 1."""
-    return max(1, math.floor(basic_move(sheet) * ENCUMBRANCE[encumbrance_level(sheet)][1]))
+def unhurt_move(sheet: Sheet, policy: Policy = OFF) -> int:
+    """G-02 / A-21 step 1: Basic Move x the encumbrance multiplier, floor, minimum 1 (V-01: the
+    level by Load ST)."""
+    return max(1, math.floor(basic_move(sheet) * ENCUMBRANCE[encumbrance_level(sheet, policy)][1]))
 
 
 def defence_bonus(sheet: Sheet) -> int:
@@ -91,19 +105,19 @@ def defence_bonus(sheet: Sheet) -> int:
     return sheet.db + (1 if "Combat Reflexes" in sheet.traits else 0)
 
 
-def unhurt_dodge(sheet: Sheet) -> int:
-    """G-39 / G-02: floor(Basic Speed + 3) + defence bonus - EL, minimum 1."""
-    return max(1, math.floor(basic_speed(sheet) + 3) + defence_bonus(sheet) - encumbrance_level(sheet))
+def unhurt_dodge(sheet: Sheet, policy: Policy = OFF) -> int:
+    """G-39 / G-02: floor(Basic Speed + 3) + defence bonus - EL, minimum 1 (V-01: EL by Load ST)."""
+    return max(1, math.floor(basic_speed(sheet) + 3) + defence_bonus(sheet) - encumbrance_level(sheet, policy))
 
 
 def move(sheet: Sheet, cond: Condition | None = None, policy: Policy = OFF) -> int:
     """A-21 order: encumbrance (floor, min 1), injury halving (ceil), fatigue halving (ceil)."""
-    return halvings(unhurt_move(sheet), sheet, cond, policy)
+    return halvings(unhurt_move(sheet, policy), sheet, cond, policy)
 
 
 def dodge(sheet: Sheet, cond: Condition | None = None, policy: Policy = OFF) -> int:
     """G-39: floor(Basic Speed + 3) - EL, min 1 (G-02); then G-43 and G-51 halvings."""
-    return halvings(unhurt_dodge(sheet), sheet, cond, policy)
+    return halvings(unhurt_dodge(sheet, policy), sheet, cond, policy)
 
 
 def effective_st(sheet: Sheet, cond: Condition, policy: Policy = OFF) -> int:

@@ -129,7 +129,7 @@ _MEMO_LIMIT = 4096
 _PARTS: dict[tuple[int, bool], tuple[Combatant, Policy, tuple[tuple[Bar, ...], tuple[Badge, ...], Summary]]] = {}
 _ACTIONS: dict[tuple[Any, ...], tuple[Sheet, tuple[Action, ...]]] = {}
 _WEAPON_CHOICES: dict[int, tuple[Sheet, Policy, dict[str, Choice]]] = {}
-_UNHURT: dict[int, tuple[Sheet, int, int]] = {}
+_UNHURT: dict[int, tuple[Sheet, Policy, int, int]] = {}
 _FRIGHT: dict[tuple[Choice, ...], Action] = {}
 
 
@@ -580,10 +580,10 @@ def _fatigue_numbers(sheet: Sheet, cond: Condition, policy: Policy) -> str:
 def _move_dodge(sheet: Sheet, cond: Condition, policy: Policy) -> tuple[int, int]:
     """Move and Dodge now (G-43, G-51 halvings of the sheet's), the sheet's part memoized."""
     hit = _UNHURT.get(id(sheet))
-    if hit is None or hit[0] is not sheet:
-        hit = (sheet, derived.unhurt_move(sheet), derived.unhurt_dodge(sheet))
+    if hit is None or hit[0] is not sheet or hit[1] is not policy:  # V-01: the encumbrance by Load ST
+        hit = (sheet, policy, derived.unhurt_move(sheet, policy), derived.unhurt_dodge(sheet, policy))
         _remember(_UNHURT, id(sheet), hit)
-    return derived.halvings(hit[1], sheet, cond, policy), derived.halvings(hit[2], sheet, cond, policy)
+    return derived.halvings(hit[2], sheet, cond, policy), derived.halvings(hit[3], sheet, cond, policy)
 
 
 def _badges(c: Combatant, seen: bool, policy: Policy) -> list[Badge]:

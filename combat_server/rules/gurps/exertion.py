@@ -47,8 +47,8 @@ def end_of_turn(b: Batch, cid: str) -> None:
         return
     if cond.moved > 0:
         _paced(b, cid)
-    elif b.policy.standing_fatigue(derived.fatigue_load(sheet)) and cond.posture not in RESTING:
-        checks.lose_fatigue(b, cid, b.policy.standing_fatigue(derived.fatigue_load(sheet)),
+    elif b.policy.standing_fatigue(derived.fatigue_load(sheet, b.policy)) and cond.posture not in RESTING:
+        checks.lose_fatigue(b, cid, b.policy.standing_fatigue(derived.fatigue_load(sheet, b.policy)),
                             "standing under a Super-Heavy load", rule="V-52", loaded=False)
 
 

@@ -552,7 +552,7 @@ def _sheet_view(sheet: Sheet, policy: Policy) -> dict[str, JSON]:
     hit = _SHEET_VIEWS.get(id(sheet))
     if hit is not None and hit[0] is sheet and hit[1] is policy:
         return hit[2]
-    el = derived.encumbrance_level(sheet)
+    el = derived.encumbrance_level(sheet, policy)  # V-01: by Load ST's BL
     weapons = []
     for w in sheet.all_weapons():
         roll = derived.weapon_roll(sheet, w, policy)  # V-01 Combat ST, V-03's low-ST scale
@@ -560,11 +560,14 @@ def _sheet_view(sheet: Sheet, policy: Policy) -> dict[str, JSON]:
                         "parry": derived.parry(w, sheet), "reach": w.reach, "acc": w.acc, "max_range": w.max_range})
     view: dict[str, JSON] = {
         "hp_max": sheet.hp_max, "fp_max": sheet.fp_max, "basic_speed": str(derived.basic_speed(sheet)),
-        "basic_move": derived.basic_move(sheet), "basic_lift": str(derived.basic_lift(sheet.st)),
+        "basic_move": derived.basic_move(sheet), "basic_lift": str(derived.carrying_bl(sheet, policy)),
         "encumbrance": el, "encumbrance_name": ENCUMBRANCE_NAMES[el], "block": derived.block(sheet),
         "weapons": weapons, "will": sheet.will_score, "per": sheet.per_score,
-        "_move": derived.unhurt_move(sheet), "_dodge": derived.unhurt_dodge(sheet),
+        "_move": derived.unhurt_move(sheet, policy), "_dodge": derived.unhurt_dodge(sheet, policy),
     }
+    lift = derived.lift_st(sheet, policy)
+    if lift != sheet.st:  # V-01: Basic Lift and encumbrance by Load ST (left out when it is the sheet's ST)
+        view["load_st"] = {"st": lift, "rule": "V-01"}
     if len(_SHEET_VIEWS) > 4096:
         _SHEET_VIEWS.clear()
     _SHEET_VIEWS[id(sheet)] = (sheet, policy, view)

@@ -18,7 +18,7 @@ from typing import Any, Iterator, Mapping
 import attrs
 
 from combat_server.errors import Rejected, reject
-from combat_server.rules.gurps import derived
+from combat_server.rules.gurps import derived, gcs_gulliver
 from combat_server.rules.gurps.sheet import TRAITS, Sheet, sheet_to_json, validate_sheet
 from combat_server.rules.gurps.tables import DAMAGE_TYPES, format_dice, parse_dice
 from combat_server.rules.model import JSON
@@ -33,7 +33,8 @@ _SOURCE = {"st": "attributes[st]", "dx": "attributes[dx]", "iq": "attributes[iq]
            "speed_bonus_quarters": "attributes[basic_speed]", "move_bonus": "attributes[basic_move]",
            "sm": "profile.SM", "carried": "equipment[].calc.extended_weight", "db": "equipment[].features",
            "dr": "settings.body_type.locations[torso].calc.dr", "dr_locations": "settings.body_type.locations",
-           "shield_skill": "weapons[].calc.level", "weapons": "weapons"}
+           "shield_skill": "weapons[].calc.level", "weapons": "weapons", "gulliver": "profile",
+           "eyes": "traits"}
 
 
 @attrs.frozen
@@ -174,7 +175,16 @@ def _character(data: Mapping[str, Any], version: int, digest: str, at: list[str]
     names = sorted({str(t.get("name", "")) for t in traits})
     sheet["traits"] = [n for n in names if n in TRAITS]
     armed = {str(t.get("name", "")) for t in traits if t.get("weapons")}  # their attacks are imported below
-    others = [n for n in names if n and n not in TRAITS and n not in armed]
+    # GULLIVER's size block and eyes (#11): SM, striking/lifting ST, weight, body type, the eye traits
+    at[0] = "profile, calc.striking_st_bonus, calc.lifting_st_bonus, settings.body_type, traits"
+    scale = gcs_gulliver.read(data, traits, st, _weight_lb)
+    if scale.gulliver:
+        sheet["gulliver"] = scale.gulliver
+    if scale.eyes:
+        sheet["eyes"] = scale.eyes
+    unused.extend(scale.unused)
+    at[0] = "traits"
+    others = [n for n in names if n and n not in TRAITS and n not in armed and n not in scale.traits_used]
     if others:
         unused.append(f"traits the rules do not use: {', '.join(others)}")
 

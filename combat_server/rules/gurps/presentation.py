@@ -69,7 +69,12 @@ def _card(c: Combatant, policy: Policy) -> Iterator[Stat]:
     yield Stat(cid, "Scores", "Will", str(sheet.will_score), "G-18")
     yield Stat(cid, "Scores", "Per", str(sheet.per_score))
     yield Stat(cid, "Scores", "Move", str(derived.move(sheet, cond, policy)), "G-09")
-    yield Stat(cid, "Scores", "Encumbrance", str(derived.encumbrance_level(sheet)), "G-02")
+    lift = derived.lift_st(sheet, policy)
+    if lift == sheet.st:
+        yield Stat(cid, "Scores", "Encumbrance", str(derived.encumbrance_level(sheet)), "G-02")
+    else:  # V-01: the level from Load ST's Basic Lift
+        yield Stat(cid, "Scores", "Encumbrance", str(derived.encumbrance_level(sheet, policy)), "V-01",
+                   f"by Load ST {lift} (Basic Lift {derived.carrying_bl(sheet, policy)} lb)")
     for w in sheet.weapons:
         left = maneuvers.shots_left(cond, w)  # #14: counted down by each attack, refilled by a reload
         if left is not None:

@@ -7,7 +7,7 @@ import fnmatch
 import re
 from pathlib import Path
 
-from combat_server.rules.gurps.gulliver.options import OPTION_SPECS
+from combat_server.rules.gurps.gulliver.options import OPTION_SPECS, SUPPORT, SWITCHES
 
 ROOT = Path(__file__).resolve().parents[3]
 GUIDE = (ROOT / "docs" / "gulliver.md").read_text(encoding="utf-8")
@@ -47,3 +47,20 @@ def test_every_test_the_coverage_names_exists() -> None:
             assert any(fnmatch.fnmatch(n, pattern) for n in names[last_file]), f"{last_file}::{pattern}"
             checked += 1
     assert checked > 60  # every combat-option row names its tests
+
+
+def _section(title: str) -> str:
+    start = GUIDE.index(f"\n## {title}\n")
+    end = GUIDE.find("\n## ", start + 1)
+    return GUIDE[start:end if end != -1 else len(GUIDE)]
+
+
+def test_each_switch_has_one_row_in_the_options_table_and_one_in_the_wired_table() -> None:
+    """gulliver.md's "The options" and "Wired and offered" each hold one row per switch (no row of
+    one table's format inside the other)."""
+    switches = [spec.name for spec in (*SWITCHES, *SUPPORT)]
+    for title in ("The options", "Wired and offered"):
+        text = _section(title)
+        for name in switches:
+            rows = [line for line in text.splitlines() if line.startswith(f"| `{name}` |")]
+            assert len(rows) == 1, (title, name, len(rows))
