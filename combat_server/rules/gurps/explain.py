@@ -331,7 +331,7 @@ def _shock_effect(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str
 def _heart_attack_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     dice = ", ".join(str(d) for d in p["dice"])
     done = "" if p["combatant"] in h else f" = {p['injury']} HP"
-    ls = f" x LS {p['linear_scale']}" if p.get("linear_scale") else ""
+    ls = f" x LS {p['linear_scale']}" if p.get("linear_scale") and p["combatant"] not in h else ""  # A-27
     return f"{_n(s, p['combatant'])}'s {p['kind']} heart attack does {len(p['dice'])}d [{dice}]{ls}{done} ({p['rule']})."
 
 
