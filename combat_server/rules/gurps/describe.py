@@ -253,10 +253,12 @@ def _options(maneuver: str, allowed: Iterable[str]) -> Field:
 
 def _memo_actions(ruleset: Ruleset, state: FightState, cid: str) -> tuple[Action, ...]:
     """The maneuvers depend on the sheet, the posture, the weapons not ready and the Move left
-    (G-43, G-51 halve it), the others' names, sides and deaths (targets) and the options."""
+    (G-43, G-51 halve it), the others' names, sides, deaths and bodies (targets; A-63: the locations
+    to aim at) and the options."""
     c = state.combatants[cid]
     sheet, cond = c.sheet, c.condition
-    others = tuple((o.id, o.name, o.side, o.condition.dead) for o in state.combatants.values())
+    others = tuple((o.id, o.name, o.side, o.condition.dead, scale_of(o.sheet).body if isinstance(o.sheet, Sheet) else "")
+                   for o in state.combatants.values())
     key = (cid, id(sheet), cond.posture, cond.unready, _move_dodge(sheet, cond, fight_policy(state.options))[0], others,
            tuple(sorted(state.options.items())), cond.concentrating, cond.concentrate_left,
            tuple(sorted(cond.ammo_used.items())), tuple(sorted(cond.reload_progress.items())))
