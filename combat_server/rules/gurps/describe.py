@@ -469,8 +469,11 @@ def _prompt(state: FightState, p: Any, sees: Callable[[str], bool]) -> PromptCho
     elif p.kind == "roll":
         count, sides = int(o.get("count", 3)), int(o.get("sides", 6))
         purpose = str(o.get("purpose", ""))
-        label = f"Roll {count}d{sides}" + (f" for {_human(purpose)}" if purpose else "")
-        answers.append(Answer(label, "roll", {"prompt": p.id}, None, "", "", f"{count}d{sides}"))
+        if count:
+            label = f"Roll {count}d{sides}" + (f" for {_human(purpose)}" if purpose else "")
+        else:  # nothing to roll (V-59's maximum damage): the answer applies it
+            label = "Apply" + (f" {_human(purpose)}" if purpose else "")
+        answers.append(Answer(label, "roll", {"prompt": p.id}, None, "", "", f"{count}d{sides}" if count else ""))
     return PromptChoices(p.id, p.kind, p.combatant, p.text, tuple(answers))
 
 
