@@ -85,3 +85,27 @@ async def test_v44_a_hidden_victims_linear_scale_is_for_the_gm_only(server: Comb
     assert seen["dice"] == [3, 4] and "linear_scale" not in seen and "injury" not in seen
     (said,) = [e.explanation for e in player.events if e.type == "heart_attack_rolled"]
     assert said == "Orc's minor heart attack does 2d [3, 4] (V-44)."
+
+
+async def test_v47_a_hidden_movers_pace_is_for_the_gm_only(server: CombatServer, connect: Connect) -> None:
+    """V-47 / A-48: the pace is the yards moved as a share of Move, so with the visible yards it gives the
+    hidden Move away (6 yd sprinting: 6/Move in (1, 6/5], Move 5). The orc (DX 10, HT 10: Move 5) runs
+    5 yd forward (1/20), then sprints 6 yd ten times (1/10 each, G-09: after a turn running): the tenth
+    sprint makes 1/20 + 10/10 = 21/20, 1 fatigue. The GM sees each second's pace and the point's; the
+    player sees the yards and the point, not the pace, its interval or the seconds at it."""
+    gm, player = await _table(connect, {"st": 10, "dx": 10, "ht": 10}, "movement_fatigue")
+    for yards in [5] + [6] * 10:
+        await player.command("maneuver", {"combatant": "alice", "maneuver": "do_nothing"})
+        await gm.command("maneuver", {"combatant": "orc", "maneuver": "move", "yards": yards, "sprint": True})
+    await player.wait_for_seq(gm.last_seq)
+    gm_paced = [e.event["payload"] for e in gm.events if e.type == "pace_timed"]
+    assert [(p["pace"], p["move"]) for p in gm_paced] == [("running", 5)] + [("sprinting", 5)] * 10
+    assert _payload(gm, "fatigue_spent")["pace"] == "sprinting: 1 per 10 s"
+    seen = [e for e in player.events if e.type == "pace_timed"]
+    assert [e.event["payload"]["moved"] for e in seen] == [5] + [6] * 10
+    assert not {"pace", "interval", "seconds", "move"} & {k for e in seen for k in e.event["payload"]}
+    assert seen[-1].explanation == "Orc moved 6 yd (V-47 (in place of G-10), A-48)."
+    spent = _payload(player, "fatigue_spent")
+    assert spent["points"] == 1 and spent["reason"] == "movement" and "pace" not in spent
+    said = " ".join(e.explanation for e in player.events)
+    assert "sprint" not in said and "per 10 s" not in said
