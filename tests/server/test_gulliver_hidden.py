@@ -23,11 +23,11 @@ async def _table(connect: Connect, orc: dict[str, Any], *options: str) -> tuple[
     """Manual dice, the options on; Alice (PC, her player's seat) and a hidden orc; Alice's turn."""
     gm = await connect()
     created = await gm.create_fight("gurps", dice_mode="manual", options={name: True for name in options})
-    await gm.subscribe(created["token"])
+    await gm.subscribe(created["token"], describe=True)
     await gm.command("add_combatant", {"id": "alice", "name": "Alice", "side": "pc", "sheet": ALICE})
     await gm.command("add_combatant", {"id": "orc", "name": "Orc", "side": "npc", "sheet": orc, "hidden": True})
     player = await connect()
-    await player.subscribe((await gm.add_seat("player", ["alice"], "Alice"))["token"])
+    await player.subscribe((await gm.add_seat("player", ["alice"], "Alice"))["token"], describe=True)
     await gm.command("start_combat", {"order": ["alice", "orc"]})
     return gm, player
 
@@ -109,3 +109,17 @@ async def test_v47_a_hidden_movers_pace_is_for_the_gm_only(server: CombatServer,
     assert spent["points"] == 1 and spent["reason"] == "movement" and "pace" not in spent
     said = " ".join(e.explanation for e in player.events)
     assert "sprint" not in said and "per 10 s" not in said
+
+
+async def test_v61_waiting_for_a_hidden_monsters_roll_names_no_number(server: CombatServer, connect: Connect) -> None:
+    """V-61 / A-52: the orc (HP 4, racial IQ 7) takes 10 (4 + 3 = 7 cut, x1.5): HP -6, past its first death
+    check at -4 x 7/10 = -14/5. The GM's description waits on "Orc reached -7/10 x HP: ..." (the zone gives
+    the racial IQ); a player's says only that the orc rolls, as its redacted prompt does."""
+    orc = {"st": 10, "ht": 10, "hp": 4, "gulliver": {"non_pc_race": True, "racial_iq": 7}}
+    gm, player = await _table(connect, orc, "monster_ko_zone")
+    await _alice_hits(gm, player, "broadsword", [4])
+    await player.wait_for_seq(gm.last_seq)
+    await gm.wait_until(lambda c: "7/10" in ((c.description or {}).get("waiting_for") or ""))
+    await player.wait_until(lambda c: "Orc" in ((c.description or {}).get("waiting_for") or ""))
+    waiting = str((player.description or {})["waiting_for"])
+    assert waiting == "Waiting for Orc: Orc rolls the dice"

@@ -118,7 +118,7 @@ def describe(ruleset: Ruleset, state: FightState, viewer: Viewer) -> Description
             badges.extend(_light_badges(c, light_of(combat), policy))
     stats = tuple(s for cid, c in state.combatants.items() if sees(cid) for s in card(c, policy))  # #13: the card
     return Description(tuple(actions), prompts, tuple(bars), tuple(badges), tuple(summaries),
-                       _waiting_for(state, blocking), stats)
+                       _waiting_for(ruleset, state, blocking, sees), stats)
 
 
 # Memos: a description is computed for each kind of seat after every command, and most
@@ -670,7 +670,10 @@ def _summary(c: Combatant, seen: bool, policy: Policy) -> str:
             + ("; " + ", ".join(words) if words else ""))
 
 
-def _waiting_for(state: FightState, blocking: bool) -> str:
+def _waiting_for(ruleset: Ruleset, state: FightState, blocking: bool, sees: Callable[[str], bool]) -> str:
+    """What the fight waits on; a prompt about a combatant this seat may not see is named by its neutral
+    text (``hidden_prompt_text``, as the redacted prompt is): its own text may give the sheet's numbers
+    away (a major wound's injury against HP/2, V-61's death zone of racial IQ/10)."""
     if state.status == "setup":
         return "The GM adds combatants and starts combat."
     if state.status == "ended":
@@ -679,7 +682,10 @@ def _waiting_for(state: FightState, blocking: bool) -> str:
         if p.kind != "dispute":
             who = state.combatants[p.combatant].name if p.combatant is not None and p.combatant in state.combatants \
                 else "the GM"
-            return f"Waiting for {who}: {p.text}"
+            text = p.text
+            if p.combatant is not None and p.combatant in state.combatants and not sees(p.combatant):
+                text = ruleset.hidden_prompt_text.get(p.kind, "{name}: " + _human(p.kind)).format(name=who)
+            return f"Waiting for {who}: {text}"
     combat = state.combat
     if isinstance(combat, Combat) and combat.current in state.combatants and not blocking:
         return f"Waiting for {state.combatants[combat.current].name} to choose a maneuver."
