@@ -19,7 +19,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 import attrs
 
 from combat_server.errors import reject
-from combat_server.rules.model import JSON, Command, DiceSource, Event, EventDraft, FightState
+from combat_server.rules.model import KEPT_BY_RULES, JSON, Command, DiceSource, Event, EventDraft, FightState
 from combat_server.rules.commands import ANY, GM, CommandSpec, check_command
 from combat_server.rules.core_events import CORE_EVENT_SPECS
 from combat_server.rules.ruleset import Ruleset
@@ -142,6 +142,11 @@ def adjustable_fields(condition_type: type) -> dict[str, Any]:
     return fields
 
 
+def _kept_by_rules(condition_type: type, name: str) -> str:
+    """What to set instead of a condition field the rules keep (its ``KEPT_BY_RULES`` metadata), or ""."""
+    return str(attrs.fields_dict(condition_type)[name].metadata.get(KEPT_BY_RULES, ""))
+
+
 def _value_fits(value: Any, hint: Any) -> bool:
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
@@ -169,6 +174,9 @@ def _decide_adjust(ruleset: Ruleset, state: FightState, command: Command) -> lis
     for name, value in changes.items():
         if name not in fields:
             raise reject("adjust/unknown_field", f"condition has no field {name!r}", known=sorted(fields))
+        kept = _kept_by_rules(type(combatant.condition), name)
+        if kept:
+            raise reject("adjust/bad_value", f"{name} is kept by the rules, not set by hand: {kept}", field=name)
         if not _value_fits(value, fields[name]):
             raise reject("adjust/bad_value", f"{name} cannot be set to {value!r}", field=name)
         before[name] = getattr(combatant.condition, name)

@@ -13,6 +13,9 @@ import attrs
 
 JSON = Any
 ROLES = ("gm", "player", "spectator", "system")
+#: attrs metadata key on a condition field the rules keep and a GM's ``adjust`` may not set; its value
+#: says what the GM sets instead (core._decide_adjust refuses the field with it, adjust/bad_value).
+KEPT_BY_RULES = "kept_by_rules"
 
 
 @attrs.frozen

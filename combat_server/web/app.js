@@ -609,13 +609,14 @@ function fillPrompt(card, p, st) {
     if (dice) card.append(dice);
     card.append(choices);
   } else {
-    const count = o.count || 3, sides = o.sides || 6;
-    const dice = manual() ? diceInputs(count, sides, `Your ${human(o.purpose)} roll (${count}d${sides})`) : null;
+    const count = o.count ?? 3, sides = o.sides || 6;  // count 0: nothing to roll (V-59's maximum damage)
+    const dice = manual() && count ? diceInputs(count, sides, `Your ${human(o.purpose)} roll (${count}d${sides})`) : null;
     const btn = h("button", { type: "button", class: "primary roll-btn", onclick: async () => {
       let faces;
       if (dice) { faces = readDice(card); if (faces === false) { toast("Enter every die first.", "error"); return; } }
       await act("roll", { prompt: p.id }, faces, btn);
-    } }, dice ? "Use these dice" : `Roll ${count}d${sides === 6 ? "" : sides}` + (o.purpose ? ` for ${human(o.purpose)}` : ""));
+    } }, dice ? "Use these dice" : !count ? "Apply" + (o.purpose ? ` ${human(o.purpose)}` : "")
+      : `Roll ${count}d${sides === 6 ? "" : sides}` + (o.purpose ? ` for ${human(o.purpose)}` : ""));
     if (dice) card.append(dice);
     card.append(h("div", { class: "row" }, btn));
   }

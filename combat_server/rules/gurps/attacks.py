@@ -260,7 +260,7 @@ def damage_prompt(b: Batch, attack: Attack) -> dict[str, JSON]:
     return roll_prompt(attack.attacker, "damage",
                        f"{b.name(attack.attacker)} rolls {format_dice(attack.damage_dice, attack.damage_adds)}{scaled} "
                        f"{what} against {b.name(attack.target)}{finishing}",
-                       count=max(1, attack.damage_dice), sides=6)
+                       count=0 if attack.finishing else max(1, attack.damage_dice), sides=6)  # V-59: no die rolled
 
 
 def _shock_only(b: Batch, attack: Attack) -> bool:

@@ -326,13 +326,14 @@ def spend_fatigue(b: Batch, args: Mapping[str, Any]) -> None:
 
 
 def lose_fatigue(b: Batch, cid: str, points: int, reason: str, *, exertion: bool = True, rule: str = "",
-                 loaded: bool = True) -> None:
+                 loaded: bool = True, pace: str = "") -> None:
     """G-51: FP lost (spent, or dealt by a GM tool); at FP <= 0 each point also costs 1 HP (A-26),
     which is injury (R-06), and at -FPmax the combatant falls unconscious. Through the fight's
     policy (GULLIVER): V-48's heat, V-52's encumbrance factor, V-53's ST scaling and HT roll (a roll
     record in the event), and V-53's / V-54's thresholds (collapse outright, out at 0, the rest off
     HP); exact fractions kept (A-50). ``rule``: the GULLIVER rule that charged it (V-47, V-48, V-52);
-    ``loaded`` false: V-52's load factor is in the points already (its standing cost)."""
+    ``loaded`` false: V-52's load factor is in the points already (its standing cost); ``pace``: V-47's
+    pace that charged it (hidden with a hidden sheet: it bounds Move)."""
     sheet, cond, policy = b.sheet(cid), b.cond(cid), b.policy
     st = fatigue.combat_st(sheet)
     full = fatigue.maximum(sheet, policy)
@@ -354,6 +355,8 @@ def lose_fatigue(b: Batch, cid: str, points: int, reason: str, *, exertion: bool
     basis = policy.fatigue_basis()
     if rule:
         payload["rule"] = rule
+    if pace:
+        payload["pace"] = pace
     if basis != "G-51":
         payload["basis"] = basis
         if now.collapse == "collapsed" and not cond.collapsed:

@@ -118,7 +118,7 @@ def describe(ruleset: Ruleset, state: FightState, viewer: Viewer) -> Description
             badges.extend(_light_badges(c, light_of(combat), policy))
     stats = tuple(s for cid, c in state.combatants.items() if sees(cid) for s in card(c, policy))  # #13: the card
     return Description(tuple(actions), prompts, tuple(bars), tuple(badges), tuple(summaries),
-                       _waiting_for(state, blocking), stats)
+                       _waiting_for(ruleset, state, blocking, sees), stats)
 
 
 # Memos: a description is computed for each kind of seat after every command, and most
@@ -253,10 +253,12 @@ def _options(maneuver: str, allowed: Iterable[str]) -> Field:
 
 def _memo_actions(ruleset: Ruleset, state: FightState, cid: str) -> tuple[Action, ...]:
     """The maneuvers depend on the sheet, the posture, the weapons not ready and the Move left
-    (G-43, G-51 halve it), the others' names, sides and deaths (targets) and the options."""
+    (G-43, G-51 halve it), the others' names, sides, deaths and bodies (targets; A-63: the locations
+    to aim at) and the options."""
     c = state.combatants[cid]
     sheet, cond = c.sheet, c.condition
-    others = tuple((o.id, o.name, o.side, o.condition.dead) for o in state.combatants.values())
+    others = tuple((o.id, o.name, o.side, o.condition.dead, scale_of(o.sheet).body if isinstance(o.sheet, Sheet) else "")
+                   for o in state.combatants.values())
     key = (cid, id(sheet), cond.posture, cond.unready, _move_dodge(sheet, cond, fight_policy(state.options))[0], others,
            tuple(sorted(state.options.items())), cond.concentrating, cond.concentrate_left,
            tuple(sorted(cond.ammo_used.items())), tuple(sorted(cond.reload_progress.items())))
@@ -467,8 +469,11 @@ def _prompt(state: FightState, p: Any, sees: Callable[[str], bool]) -> PromptCho
     elif p.kind == "roll":
         count, sides = int(o.get("count", 3)), int(o.get("sides", 6))
         purpose = str(o.get("purpose", ""))
-        label = f"Roll {count}d{sides}" + (f" for {_human(purpose)}" if purpose else "")
-        answers.append(Answer(label, "roll", {"prompt": p.id}, None, "", "", f"{count}d{sides}"))
+        if count:
+            label = f"Roll {count}d{sides}" + (f" for {_human(purpose)}" if purpose else "")
+        else:  # nothing to roll (V-59's maximum damage): the answer applies it
+            label = "Apply" + (f" {_human(purpose)}" if purpose else "")
+        answers.append(Answer(label, "roll", {"prompt": p.id}, None, "", "", f"{count}d{sides}" if count else ""))
     return PromptChoices(p.id, p.kind, p.combatant, p.text, tuple(answers))
 
 
@@ -665,7 +670,10 @@ def _summary(c: Combatant, seen: bool, policy: Policy) -> str:
             + ("; " + ", ".join(words) if words else ""))
 
 
-def _waiting_for(state: FightState, blocking: bool) -> str:
+def _waiting_for(ruleset: Ruleset, state: FightState, blocking: bool, sees: Callable[[str], bool]) -> str:
+    """What the fight waits on; a prompt about a combatant this seat may not see is named by its neutral
+    text (``hidden_prompt_text``, as the redacted prompt is): its own text may give the sheet's numbers
+    away (a major wound's injury against HP/2, V-61's death zone of racial IQ/10)."""
     if state.status == "setup":
         return "The GM adds combatants and starts combat."
     if state.status == "ended":
@@ -674,7 +682,10 @@ def _waiting_for(state: FightState, blocking: bool) -> str:
         if p.kind != "dispute":
             who = state.combatants[p.combatant].name if p.combatant is not None and p.combatant in state.combatants \
                 else "the GM"
-            return f"Waiting for {who}: {p.text}"
+            text = p.text
+            if p.combatant is not None and p.combatant in state.combatants and not sees(p.combatant):
+                text = ruleset.hidden_prompt_text.get(p.kind, "{name}: " + _human(p.kind)).format(name=who)
+            return f"Waiting for {who}: {text}"
     combat = state.combat
     if isinstance(combat, Combat) and combat.current in state.combatants and not blocking:
         return f"Waiting for {state.combatants[combat.current].name} to choose a maneuver."

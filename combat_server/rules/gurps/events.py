@@ -283,6 +283,9 @@ class FatigueSpent:
     fatigue_after: str = ""
     collapsed: bool = False  # V-53 / V-54: at the collapse mark, outright
     record: Obj | None = None  # V-53: the HT roll on fatigue applied
+    #: V-47: the pace whose seconds completed the point ("running: 1 per 20 s"); with the yards moved it
+    #: bounds Move, so it is kept apart from ``reason`` ("movement") and hidden with the sheet
+    pace: str = ""
 
 
 @attrs.frozen
@@ -446,12 +449,12 @@ EVENTS = EventRegistry(
               secrets=(Secret("combatant", ("blow", "taken", "threshold")),)),
     EventSpec("limb_severed", LimbSevered, on_payload(apply._limb_severed), explain._limb_severed),
     EventSpec("heart_attack_rolled", HeartAttackRolled, on_payload(apply._noop), explain._heart_attack_rolled,
-              secrets=(Secret("combatant", ("injury",)),)),
+              secrets=(Secret("combatant", ("injury", "linear_scale")),)),
     EventSpec("shock_effect", ShockEffect, on_payload(apply._shock_effect), explain._shock_effect,
               secrets=(Secret("combatant", ("points",)),)),
     EventSpec("injury_applied", InjuryApplied, on_payload(apply._injury_applied), explain._injury_applied,
               secrets=(Secret("combatant", ("injury", "hp_before", "hp_after", "hp_max", "shock_added",
-                                            "shock_pending", "fresh_injury", "shock")),)),
+                                            "shock_pending", "fresh_injury", "shock", "death_zone")),)),
     EventSpec("check_rolled", CheckRolled, on_payload(apply._check_rolled), explain._check_rolled,
               roller="combatant", secrets=(Secret("combatant", ("margin", "shock_left", "shock_pending")),)),
     EventSpec("turn_ending", TurnEnding, on_payload(apply._turn_ending), explain._turn_ending),
@@ -460,9 +463,10 @@ EVENTS = EventRegistry(
               explain._simple("{combatant} is {reason}: the turn is skipped (G-19).")),
     EventSpec("fatigue_spent", FatigueSpent, on_payload(apply._fatigue_spent), explain._fatigue_spent,
               roller="combatant", secrets=(Secret("combatant", ("fp_before", "fp_after", "fp_max", "hp_loss", "cost",
-                                                                "steps", "fatigue_before", "fatigue_after")),)),
+                                                                "steps", "fatigue_before", "fatigue_after", "pace")),)),
+    # V-47: the pace is the yards as a share of Move: with the visible yards it would give Move away
     EventSpec("pace_timed", PaceTimed, on_payload(apply._pace_timed), explain._pace_timed,
-              secrets=(Secret("combatant", ("move",)),)),
+              secrets=(Secret("combatant", ("move", "pace", "interval", "seconds")),)),
     EventSpec("wait_triggered", WaitTriggered, on_payload(apply._wait_triggered),
               explain._simple("{combatant}'s Wait triggers ({trigger}): the {action} interrupts the sequence (G-34).")),
     EventSpec("action_declared", ActionDeclared, on_payload(apply._action_declared),

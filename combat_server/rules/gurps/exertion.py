@@ -65,7 +65,8 @@ def _paced(b: Batch, cid: str) -> None:
                           "interval": pace.seconds_per_point, "moved": cond.moved, "move": move, "rule": "V-47"})
     points = owed(seconds) - owed(cond.pace_seconds)
     if points:
-        checks.lose_fatigue(b, cid, points, f"{pace.name}: 1 per {pace.seconds_per_point} s", rule="V-47")
+        checks.lose_fatigue(b, cid, points, "movement", rule="V-47",
+                            pace=f"{pace.name}: 1 per {pace.seconds_per_point} s")
 
 
 def extra_effort(b: Batch, cid: str, wanted: object) -> None:

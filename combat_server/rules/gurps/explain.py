@@ -331,7 +331,7 @@ def _shock_effect(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str
 def _heart_attack_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     dice = ", ".join(str(d) for d in p["dice"])
     done = "" if p["combatant"] in h else f" = {p['injury']} HP"
-    ls = f" x LS {p['linear_scale']}" if p.get("linear_scale") else ""
+    ls = f" x LS {p['linear_scale']}" if p.get("linear_scale") and p["combatant"] not in h else ""  # A-27
     return f"{_n(s, p['combatant'])}'s {p['kind']} heart attack does {len(p['dice'])}d [{dice}]{ls}{done} ({p['rule']})."
 
 
@@ -462,9 +462,10 @@ def _fatigue_spent(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> st
 def _pace_timed(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     """V-47: the second's pace, and how long at it so far."""
     who = _n(s, p["combatant"])
-    moved = f"{p['moved']} yd" if p["combatant"] in h else f"{p['moved']} yd of Move {p['move']}"
-    return (f"{who} moved {moved}: {p['pace']}, {p['seconds']} s at that pace so far, 1 fatigue per "
-            f"{p['interval']} s ({cite(p['rule'])}, A-48).")
+    if p["combatant"] in h:  # the pace is the yards as a share of Move: it would give Move away
+        return f"{who} moved {p['moved']} yd ({cite(p['rule'])}, A-48)."
+    return (f"{who} moved {p['moved']} yd of Move {p['move']}: {p['pace']}, {p['seconds']} s at that pace so far, "
+            f"1 fatigue per {p['interval']} s ({cite(p['rule'])}, A-48).")
 
 
 def _gulliver_fatigue(who: str, why: str, p: Mapping[str, Any], hidden: bool) -> str:
@@ -472,8 +473,9 @@ def _gulliver_fatigue(who: str, why: str, p: Mapping[str, Any], hidden: bool) ->
     them with its rule, the exact level (A-50) and what the basis's thresholds do."""
     basis = p.get("basis") or "G-51"
     word = "FP" if basis == "G-51" else "fatigue"
-    if p.get("rule"):  # charged by a GULLIVER rule: what for, and which
-        why = f" for {p['reason']} ({cite(p['rule'])})" if p.get("reason") else f" ({cite(p['rule'])})"
+    if p.get("rule"):  # charged by a GULLIVER rule: what for (V-47: at which pace, unless hidden), and which
+        pace = f" ({p['pace']})" if p.get("pace") and not hidden else ""
+        why = f" for {p['reason']}{pace} ({cite(p['rule'])})" if p.get("reason") else f" ({cite(p['rule'])})"
     text = f"{who} takes {p['points']} {word}{why}"
     if hidden:
         text += "."

@@ -8,6 +8,8 @@ from typing import Any, Mapping
 
 import attrs
 
+from combat_server.rules.model import KEPT_BY_RULES
+
 
 @attrs.frozen
 class Condition:
@@ -61,13 +63,17 @@ class Condition:
     crippled: tuple[str, ...] = ()  # V-11 (GULLIVER): hit locations crippled by a single heavy blow
     severed: tuple[str, ...] = ()  # V-12 (GULLIVER): limbs cut off
     stunned_limbs: tuple[str, ...] = ()  # V-21 (GULLIVER): limbs stunned by shock, until a HT roll (V-24)
-    hp_exact: str = ""  # V-03 (GULLIVER): the exact HP ("p/q") when fractional damage left it between whole points
+    #: V-03 (GULLIVER): the exact HP ("p/q") when fractional damage left it between whole points; the
+    #: rules' bookkeeping beside ``hp`` (the GM adjusts ``hp``: a typed fraction would be read as a number)
+    hp_exact: str = attrs.field(default="", metadata={KEPT_BY_RULES: "set hp (V-03 keeps the fraction)"})
     stays_up: bool = False  # V-60 (GULLIVER): a monster that passed its roll to stay conscious, until fresh injury
     fresh_injury: int = 0  # V-60: injury taken since then (HPmax/10 of it calls for another roll)
     #: V-59 (GULLIVER): attacker -> the weapon whose finishing blow got past this combatant's skull DR;
     #: that attacker's further finishing blows to the skull with it are twists that ignore DR.
     skull_breached: Mapping[str, str] = attrs.field(factory=dict)
-    fp_exact: str = ""  # A-50 (GULLIVER V-52, V-53): the exact Fatigue "p/q" when not whole; fp holds its floor
+    #: A-50 (GULLIVER V-52, V-53): the exact Fatigue "p/q" when not whole; fp holds its floor (the GM
+    #: adjusts ``fp``, which drops the fraction: apply._fatigue_set)
+    fp_exact: str = attrs.field(default="", metadata={KEPT_BY_RULES: "set fp (A-50 keeps the fraction)"})
     pace_seconds: Mapping[str, int] = attrs.field(factory=dict)  # V-47: seconds moved at each pace this fight
 
 

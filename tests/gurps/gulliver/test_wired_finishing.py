@@ -73,6 +73,23 @@ def test_v59_the_damage_prompt_says_no_dice_are_needed(engine: Engine) -> None:
     assert text == "Hero rolls 1d+2 cut damage against Foe: maximum damage on a helpless foe (V-59)"
 
 
+def test_v59_the_damage_prompt_asks_for_no_dice(engine: Engine) -> None:
+    """V-59: no die is rolled for a finishing blow, so its damage prompt asks for none (count 0) and the
+    seat's answer rolls nothing: a manual-dice page then sends no faces (faces would be refused as
+    unused). Off, the same prompt asks for the axe's 1d."""
+    from combat_server.rules.gurps.ruleset import GurpsRuleset
+    from combat_server.rules.model import GM_ACTOR
+
+    def asked(table: Table) -> tuple[object, str]:
+        _attack(table)
+        prompt = table.prompt("roll")
+        (choices,) = [c for c in GurpsRuleset().describe(table.state, GM_ACTOR).prompts if c.id == prompt.id]
+        return prompt.options["count"], choices.answers[0].dice
+
+    assert asked(_knocked_out(engine)) == (1, "1d6")
+    assert asked(_knocked_out(engine, "finishing_blow")) == (0, "")
+
+
 def test_v59_a_stunned_foe_is_not_helpless(engine: Engine) -> None:
     """V-59: a stunned foe still defends (G-48): no finishing blow; the face 1 gives 3 basic."""
     table = _knocked_out(engine, "finishing_blow", stunned=True, stun_kind="physical")

@@ -127,3 +127,19 @@ def test_a24_the_attack_form_offers_the_locations_only_with_the_option(engine: E
     labels = {c.value: c.label for c in field.choices}
     assert labels[None] == "roll 3d" and labels["skull"] == "skull (-7)" and labels["torso"] == "torso"
     assert field.rule == "A-24" and not field.required
+
+
+def test_a63_the_attack_form_follows_a_foes_body_changed_mid_fight(engine: Engine) -> None:
+    """A-63: the form offers the locations of each foe's body. The GM makes the foe a quadruped
+    (update_combatant): the hero's form, built before for a humanoid foe, now offers its forelegs."""
+    from combat_server.rules.gurps.ruleset import GurpsRuleset
+    from combat_server.rules.model import GM_ACTOR
+
+    def offered(table: Table) -> set[Any]:
+        attack = next(a for a in GurpsRuleset().describe(table.state, GM_ACTOR).actions if a.id == "attack")
+        return {c.value for f in attack.fields if f.name == "location" for c in f.choices}
+
+    table = fight(engine, FIGHTER, ARMOURED, "hit_locations")
+    assert "foreleg" not in offered(table)
+    table.send("update_combatant", {"id": "foe", "sheet": {**ARMOURED, "gulliver": {"body": "quadruped"}}})
+    assert "foreleg" in offered(table)

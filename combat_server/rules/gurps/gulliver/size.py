@@ -239,7 +239,7 @@ def validate_scale(raw: JSON) -> Scale:
             kw[key] = v
     body = raw.get("body")
     if body is not None:
-        if body not in BODIES:
+        if not isinstance(body, str) or body not in BODIES:  # a list or an object is no table's name
             raise _bad("body", f"must be one of {', '.join(BODIES)}, got {body!r}")
         kw["body"] = body
     halves = raw.get("other_half_locations")
