@@ -16,8 +16,8 @@ synchronous and in memory; everything that awaits is an effect.
 
 Why generators and not a state machine of callbacks: the requests are short sequences (lock, read,
 decide, run, publish, unlock, reply) whose steps depend on earlier results; a generator keeps each one
-in one function, in order, with ``try``/``finally`` for the lock, and costs a few hundred
-nanoseconds per step on the hot path (docs/benchmarks.md).
+in one function, in order, with ``try``/``finally`` for the lock, and driving a command's five
+effects costs about 6 µs against about 0.8 ms of server CPU per command (docs/architecture.md).
 """
 
 from __future__ import annotations
