@@ -3,7 +3,8 @@ same port, many fights in one asyncio process.
 
 The loop stays thin (STYLE.md principle 1): decode and validate a message,
 authorise it against the connection's seat, hand it to the engine under the
-fight's lock, publish what was appended, reply. The engine is synchronous and
+fight's lock, publish what was appended, reply. Those steps are decided sans I/O by
+``connection.Connection`` (issue 16), whose effects :class:`Session` performs here. The engine is synchronous and
 fast (about a millisecond per command on SQLite), so it is called directly on
 the loop there: a thread hop would cost more than it saves. On PostgreSQL it
 runs in worker threads (round trips release the GIL). Reads of the log that can be
@@ -506,6 +507,7 @@ class Session:
     def hold_live(self) -> None:
         """Hold live messages until the catch-up read from the store is sent (:meth:`_catch_up`)."""
         self._held, self._held_size = [], 0
+
     def _deliver_now(self, text: str, bounded: bool = True) -> bool:
         if self._closing:
             return False
