@@ -349,7 +349,8 @@ class Connection:
         if answer.forget_fight and seat is not None:
             yield Forget(seat.fight_id)  # the database is down or dropped us mid-command
         if answer.log == "internal_error":  # a bug: say so, keep serving the others
-            yield Log("error", "internal_error", {"seat": seat_id}, outcome if isinstance(outcome, BaseException) else None)
+            bug = outcome if isinstance(outcome, BaseException) else None
+            yield Log("error", "internal_error", {"seat": seat_id}, bug)
         elif answer.log is not None:
             yield Log("warning", answer.log, {"seat": seat_id, "error": getattr(outcome, "message", str(outcome))})
         if answer.message is not None:
@@ -510,7 +511,8 @@ class Connection:
             rows: Sequence[SeatRow] = yield Seats(seat.fight_id)
             row = next((r for r in rows if r.seat_id == target), None)
             if row is None:
-                raise ProtocolError("seat/unknown", f"no seat {target!r} in this fight", known=[r.seat_id for r in rows])
+                raise ProtocolError("seat/unknown", f"no seat {target!r} in this fight",
+                                    known=[r.seat_id for r in rows])
             command = Command("reissue_links", {"seats": [target], "reason": f"new link for {row.label or target}"},
                               SYSTEM_ACTOR, f"{seat.seat_id}:new-link:{uuid.uuid4().hex[:12]}")
             yield from self._execute(hub, command, {})
