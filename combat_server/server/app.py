@@ -1,17 +1,17 @@
 """The live server: websockets on ``/ws``, the web client's static files on the
 same port, many fights in one asyncio process.
 
-The loop stays thin (STYLE.md principle 1): decode and validate a message,
-authorise it against the connection's seat, hand it to the engine under the
-fight's lock, publish what was appended, reply. Those steps are decided sans I/O
-by ``connection.Connection`` (issue 16); :class:`Session` performs its effects
-here. The engine is synchronous and fast (about a millisecond per command on
-SQLite), so it is called directly on the loop there: a thread hop would cost more than it saves. On PostgreSQL it
-runs in worker threads (round trips release the GIL). Reads of the log that can be
-long (replay and catch-up pages, ``state_at``) always run in read worker threads
-(:meth:`CombatServer.read`). Fights are independent:
-one fight's lock never waits for another's. Several processes can serve the
-same fights on one PostgreSQL database (store/pg_listen.py).
+The loop stays thin (STYLE.md principle 1): decode and validate a message, authorise it
+against the connection's seat, hand it to the engine under the fight's lock, publish
+what was appended, reply. Those steps are decided sans I/O by ``connection.Connection``
+(issue 16); :class:`Session` performs its effects here. The engine is synchronous and
+fast (about a millisecond per command on SQLite), so it is called directly on the loop
+there: a thread hop would cost more than it saves. On PostgreSQL it runs in worker
+threads (round trips release the GIL). Reads of the log that can be long (replay and
+catch-up pages, ``state_at``) always run in read worker threads
+(:meth:`CombatServer.read`). Fights are independent: one fight's lock never waits for
+another's. Several processes can serve the same fights on one PostgreSQL database
+(store/pg_listen.py).
 """
 
 from __future__ import annotations
