@@ -1,16 +1,17 @@
 """The live server: websockets on ``/ws``, the web client's static files on the
 same port, many fights in one asyncio process.
 
-The loop stays thin (STYLE.md principle 1): decode and validate a message,
-authorise it against the connection's seat, hand it to the engine under the
-fight's lock, publish what was appended, reply. The engine is synchronous and
-fast (about a millisecond per command on SQLite), so it is called directly on
-the loop there: a thread hop would cost more than it saves. On PostgreSQL it
-runs in worker threads (round trips release the GIL). Reads of the log that can be
-long (replay and catch-up pages, ``state_at``) always run in read worker threads
-(:meth:`CombatServer.read`). Fights are independent:
-one fight's lock never waits for another's. Several processes can serve the
-same fights on one PostgreSQL database (store/pg_listen.py).
+The loop stays thin (STYLE.md principle 1): decode and validate a message, authorise it
+against the connection's seat, hand it to the engine under the fight's lock, publish
+what was appended, reply. Those steps are decided sans I/O by ``connection.Connection``
+(issue 16); :class:`Session` performs its effects here. The engine is synchronous and
+fast (about a millisecond per command on SQLite), so it is called directly on the loop
+there: a thread hop would cost more than it saves. On PostgreSQL it runs in worker
+threads (round trips release the GIL). Reads of the log that can be long (replay and
+catch-up pages, ``state_at``) always run in read worker threads
+(:meth:`CombatServer.read`). Fights are independent: one fight's lock never waits for
+another's. Several processes can serve the same fights on one PostgreSQL database
+(store/pg_listen.py).
 """
 
 from __future__ import annotations
@@ -39,20 +40,15 @@ from websockets.protocol import State
 from websockets.http11 import Request, Response
 
 from combat_server.engine.fight import CommandResult, Engine
-from combat_server.errors import CombatError
-from combat_server.rules.core import command_specs
-from combat_server.rules.model import GM_ACTOR, SYSTEM_ACTOR, Command, Event, FightState
-from combat_server.rules.ruleset import default_ruleset_name, rulesets_json
+from combat_server.rules.model import GM_ACTOR, Event, FightState
+from combat_server.server.connection import (
+    AddSeat, Calculate, CatchUp, CommandRange, Connection, CreateFight, Disconnect, Evict, Execute, Forget, Granted,
+    HistoryPage, Lock, Log, OpenHub, Policy, Preview, Refresh, ReplaceLink, SeatForToken, Seats, Send, StateAt, Steps,
+    Unlock,
+)
 from combat_server.server.httpbody import HTTP_METHODS, BodyAwareConnection, method_not_allowed
-from combat_server.server.hub import MAX_PAGE, FightHub, Seat
-from combat_server.server.inbound import Close, Inbound, Refuse
-from combat_server.server.requests import (
-    check_server_key, gm_only, needs_seat, new_link_target, replay_window, seat_request, subscribe_after,
-)
-from combat_server.server.protocol import (
-    CLOSE_LINK_REPLACED, CLOSE_REASONS, CLOSE_SHUTDOWN, CLOSE_TOO_SLOW, MAX_DEPTH, MAX_TEXT, PROTOCOL_VERSION,
-    ProtocolError, dumps, error_message,
-)
+from combat_server.server.hub import FightHub, Seat
+from combat_server.server.protocol import CLOSE_REASONS, CLOSE_SHUTDOWN, CLOSE_TOO_SLOW, ProtocolError, dumps
 from combat_server.store.pg_listen import PeerListener
 from combat_server.store.recorder import SeatRow
 
@@ -60,8 +56,6 @@ WEB_DIR = Path(__file__).resolve().parents[1] / "web"
 WS_PATH = "/ws"
 #: Bytes buffered in a socket's transport before sends wait for it to drain.
 WRITE_LIMIT = 32 * 1024
-#: Close code when a catch-up read from the store failed half-way (server error; reconnect from the last seq).
-CLOSE_CATCH_UP_FAILED = 1011
 #: Worker threads for reads of the log (replay and catch-up pages, state_at); each read checks
 #: out its own store connection (issue 15 item 2).
 READ_WORKERS = 2
@@ -434,22 +428,26 @@ class CombatServer:
 
 
 class Session:
-    """One websocket connection: at most one seat, a bounded outgoing queue, a rate limit."""
+    """One websocket connection's asyncio side: a bounded outgoing queue, the socket, and the
+    effects of its :class:`~combat_server.server.connection.Connection` (the logic, sans I/O)
+    performed on the loop. It is the fight hub's subscriber (``seat`` and ``chain``, set by the
+    connection when it joins)."""
 
     def __init__(self, server: CombatServer, ws: ServerConnection) -> None:
         self.server = server
         self.ws = ws
         self.seat: Seat | None = None
-        self.hub: FightHub | None = None
         #: Live pushes carry what checking the hash chain takes (``subscribe.chain``, protocol 4).
         self.chain = False
         #: Texts waiting for the writer, each with the characters it counts against ``queue_bytes``.
         self._queue: asyncio.Queue[tuple[str, int] | None] = asyncio.Queue(maxsize=server.config.queue_size)
         self._queued = 0  # characters counted in the queue
         cfg = server.config
-        #: Rate, size, decoding and schema checks, sans I/O (server/inbound.py).
-        self.inbound = Inbound(rate=cfg.rate, burst=cfg.burst, flood_close=cfg.flood_close,
-                               max_message=cfg.max_message, clock=time.monotonic)
+        #: The requests, replies and limits of this connection, sans I/O (server/connection.py).
+        self.connection = Connection(self, Policy(
+            create_policy=cfg.create_policy, server_key=cfg.server_key, rate=cfg.rate, burst=cfg.burst,
+            flood_close=cfg.flood_close, max_message=cfg.max_message, queue_size=cfg.queue_size,
+            queue_bytes=cfg.queue_bytes, peers=server.peers is not None), time.monotonic)
         self._closing = False
         self._sending = False  # the writer task is inside ws.send (maybe waiting for the socket to drain)
         #: Live messages held back while a catch-up is read from the store (``None``: not holding).
@@ -460,19 +458,23 @@ class Session:
         #: socket; they go out together, in one write, at the end of the loop's turn (:meth:`_flush`).
         self._unflushed = 0
         self._flush_soon = False
-        self._handlers: dict[str, Callable[[dict[str, Any]], Awaitable[dict[str, Any] | None]]] = {
-            "create_fight": self._create_fight,
-            "subscribe": self._subscribe,
-            "command": self._command,
-            "preview": self._preview,
-            "calculate": self._calculate,
-            "add_seat": self._add_seat,
-            "list_seats": self._list_seats,
-            "new_link": self._new_link,
-            "state_at": self._state_at,
-            "replay": self._replay,
-            "view": self._view,
+        #: How each effect is performed: the plain ones at once, the awaited ones in ``_awaited``.
+        self._plain: dict[type, Callable[[Any], Any]] = {
+            Send: self._send, Disconnect: self._disconnect, Log: self._log, Forget: self._forget,
+            Evict: self._evict, Unlock: self._unlock, CreateFight: self._create_fight,
+            SeatForToken: self._seat_for_token, OpenHub: self._open_hub, CommandRange: self._command_range,
+            AddSeat: self._add_seat, Seats: self._seats, ReplaceLink: self._replace_link,
+            Preview: self._preview, Calculate: self._calculate,
         }
+        self._awaited: dict[type, Callable[[Any], Awaitable[Any]]] = {
+            Lock: self._lock, Refresh: self._refresh, Execute: self._execute, CatchUp: self._catch_up,
+            StateAt: self._state_at, HistoryPage: self._history_page,
+        }
+
+    @property
+    def hub(self) -> FightHub | None:
+        """The fight this connection joined (``None`` before ``subscribe``)."""
+        return self.connection.hub
 
     # ------------------------------------------------------------------ outgoing
 
@@ -501,6 +503,10 @@ class Session:
             self._held.append((text, bounded))
             return True
         return self._deliver_now(text, bounded)
+
+    def hold_live(self) -> None:
+        """Hold live messages until the catch-up read from the store is sent (:meth:`_catch_up`)."""
+        self._held, self._held_size = [], 0
 
     def _deliver_now(self, text: str, bounded: bool = True) -> bool:
         if self._closing:
@@ -589,18 +595,12 @@ class Session:
 
     async def run(self) -> None:
         writer = asyncio.get_running_loop().create_task(self._writer())
-        cfg = self.server.config
-        self.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "server": "combat-server",
-                   "create_policy": cfg.create_policy,
-                   "limits": {"max_message": cfg.max_message, "rate": cfg.rate, "burst": cfg.burst,
-                              "queue": cfg.queue_size, "queue_bytes": cfg.queue_bytes, "max_text": MAX_TEXT,
-                              "max_depth": MAX_DEPTH},
-                   "rulesets": rulesets_json()})
+        self.send(self.connection.welcome())
         try:
             async for raw in self.ws:
                 if self._closing:
                     continue  # keep reading so the closing handshake is seen (reading pauses when full)
-                await self._receive(raw)
+                await self.perform(self.connection.receive(raw))
         except ConnectionClosed:
             pass
         finally:
@@ -613,256 +613,124 @@ class Session:
             except (asyncio.CancelledError, ConnectionClosed):
                 pass
 
-    async def _receive(self, raw: str | bytes) -> None:
-        step = self.inbound.receive(raw)
-        if isinstance(step, Close):
-            self._closing = True
-            asyncio.get_running_loop().create_task(self.close(step.code))
-            return
-        if isinstance(step, Refuse):
-            self.send(error_message(step.error, step.ref, None))
-            return
-        outcome: dict[str, Any] | None | BaseException
-        kind = step.message["type"]
-        try:
-            if needs_seat(kind) and (self.seat is None or self.hub is None):
-                raise ProtocolError("auth/not_joined")
-            outcome = await self._handlers[kind](step.message)
-        except Exception as exc:  # what it means for the client is Inbound.answer's to say
-            outcome = exc
-        answer = self.inbound.answer(step, outcome)
-        seat_id = self.seat.seat_id if self.seat else None
-        if answer.forget_fight and self.seat is not None:
-            self.server.engine.forget(self.seat.fight_id)  # the database is down or dropped us mid-command
-        if answer.log == "internal_error":  # a bug: say so, keep serving the others
-            log.error("internal_error", seat=seat_id, exc_info=outcome)
-        elif answer.log is not None:
-            log.warning(answer.log, seat=seat_id, error=getattr(outcome, "message", str(outcome)))
-        if answer.message is not None:
-            self.send(answer.message)
+    async def perform(self, steps: Steps) -> None:
+        """Perform a request's effects in order, sending each result (or throwing each failure) back in."""
+        plain, awaited = self._plain, self._awaited
+        send, throw = steps.send, steps.throw
+        value: Any = None
+        failure: BaseException | None = None
+        while True:
+            try:
+                effect = send(value) if failure is None else throw(failure)
+            except StopIteration:
+                return
+            failure = None
+            try:
+                run = plain.get(type(effect))
+                value = run(effect) if run is not None else await awaited[type(effect)](effect)
+            except BaseException as exc:  # the connection's to handle (a cancellation is re-raised by it)
+                value, failure = None, exc
 
-    # ------------------------------------------------------------------ handlers
+    # ------------------------------------------------------------------ effects
 
-    def _joined(self) -> tuple[Seat, FightHub]:
-        if self.seat is None or self.hub is None:
-            raise ProtocolError("auth/not_joined")
-        return self.seat, self.hub
+    def _send(self, e: Send) -> None:
+        self.send(e.message)
 
-    async def _create_fight(self, m: dict[str, Any]) -> dict[str, Any]:
-        cfg = self.server.config
-        check_server_key(cfg.create_policy, cfg.server_key, m)
-        # A client that names no ruleset (written when there was one) gets the registry's default.
-        ruleset = m["ruleset"] if "ruleset" in m else default_ruleset_name()
-        fight_id, seat, token = self.server.create_fight(
-            ruleset=ruleset, version=m.get("version"), options=m.get("options"),
-            dice_mode=m.get("dice_mode", "server"), title=m.get("title", ""), seed=m.get("seed"),
-        )
-        log.info("fight_created", fight_id=fight_id, ruleset=ruleset)
-        return {"type": "fight_created", "fight_id": fight_id, "seat_id": seat.seat_id, "token": token,
-                "link": self.server.link(token)}
+    def _disconnect(self, e: Disconnect) -> None:
+        self._closing = True
+        asyncio.get_running_loop().create_task(self.close(e.code))
 
-    async def _subscribe(self, m: dict[str, Any]) -> None:
-        seat = self.server.seat_for_token(m["token"])
-        if self.seat is not None and self.seat != seat:
-            raise ProtocolError("auth/already_joined")
-        hub = self.server.hub(seat.fight_id)
-        async with hub.lock:
-            if self.server.peers is not None:
-                await self.server._refresh(hub)  # another process may have moved the fight on
-            after = subscribe_after(m, hub.state().seq, seat.fight_id)
-            self.seat, self.hub = seat, hub
-            self.chain = bool(m.get("chain", False))
-            state, catchup, from_store = hub.add(self, after, live=bool(m.get("live", True)))
-            if from_store:
-                self._held, self._held_size = [], 0  # before the lock is released: nothing live is pushed ahead
-            seq, view, digest = hub.live_view(self)  # the view its live patches start from (protocol 2)
-            reply = {"type": "subscribed", "fight_id": seat.fight_id, "seat": seat.to_json(),
-                     "last_seq": seq, "last_hash": hub.last_hash(), "after": after, "state": view, "view_hash": digest,
-                     "commands": [spec.to_json() for spec in command_specs(hub.ruleset())],
-                     "tools": [spec.to_json() for spec in hub.ruleset().calculators.values()]}
-            if m.get("describe"):  # a client that renders descriptions asks for them (#9, describe)
-                reply["description"] = hub.describe(self, state)
-            else:
-                hub.forget_description(self)
-            if "ref" in m:
-                reply["ref"] = m["ref"]
-            self.send(reply)
-            for text in catchup:
-                if not self.deliver(text, bounded=False):
-                    hub.remove(self)
-                    self.drop_too_slow()
-                    break
-        if from_store:
-            await self._catch_up_from_store(hub, seat, state, after)
-        return None
+    @staticmethod
+    def _log(e: Log) -> None:
+        if e.exc is not None:
+            getattr(log, e.level)(e.event, exc_info=e.exc, **e.fields)
+        else:
+            getattr(log, e.level)(e.event, **e.fields)
 
-    async def _catch_up_from_store(self, hub: FightHub, seat: Seat, state: FightState, after: int) -> None:
+    def _forget(self, e: Forget) -> None:
+        self.server.engine.forget(e.fight_id)
+
+    @staticmethod
+    def _evict(e: Evict) -> None:
+        loop = asyncio.get_running_loop()
+        for sub in e.subscribers:
+            if isinstance(sub, Session):
+                loop.create_task(sub.close(e.code))
+
+    @staticmethod
+    async def _lock(e: Lock) -> None:
+        await e.hub.lock.acquire()
+
+    @staticmethod
+    def _unlock(e: Unlock) -> None:
+        e.hub.lock.release()
+
+    async def _refresh(self, e: Refresh) -> None:
+        await self.server._refresh(e.hub)
+
+    def _create_fight(self, e: CreateFight) -> Granted:
+        _, seat, token = self.server.create_fight(ruleset=e.ruleset, version=e.version, options=e.options,
+                                                  dice_mode=e.dice_mode, title=e.title, seed=e.seed)
+        return Granted(seat, token, self.server.link(token))
+
+    def _seat_for_token(self, e: SeatForToken) -> Seat:
+        return self.server.seat_for_token(e.token)
+
+    def _open_hub(self, e: OpenHub) -> FightHub:
+        return self.server.hub(e.fight_id)
+
+    def _command_range(self, e: CommandRange) -> tuple[int, int] | None:
+        return self.server.engine.store.command_range(e.fight_id, e.command_id)
+
+    async def _execute(self, e: Execute) -> CommandResult:
+        """On PostgreSQL the engine runs in a worker thread, so one fight's round trips to the
+        database do not stall the other fights (the GIL is released while psycopg waits); on
+        SQLite a call takes well under a millisecond and the thread hop would cost more than it
+        saves. Either way the fight's lock keeps its commands one at a time."""
+        return await self.server.call_engine(self.server.engine.execute, e.fight_id, e.command, e.faces, e.expect_seq)
+
+    def _add_seat(self, e: AddSeat) -> Granted:
+        seat, token = self.server.add_seat(e.fight_id, e.role, e.label, e.combatants)
+        return Granted(seat, token, self.server.link(token))
+
+    def _seats(self, e: Seats) -> list[SeatRow]:
+        return list(self.server.engine.store.seats(e.fight_id))
+
+    def _replace_link(self, e: ReplaceLink) -> Granted:
+        token = new_token()
+        self.server.engine.store.replace_tokens(e.seat.fight_id, {e.seat.seat_id: token_hash(token)})
+        self.server.forget_seat(e.seat.fight_id, e.seat.seat_id)
+        return Granted(e.seat, token, self.server.link(token))
+
+    def _preview(self, e: Preview) -> dict[str, Any]:
+        return self.server.engine.preview(e.fight_id, e.command)
+
+    def _calculate(self, e: Calculate) -> dict[str, Any]:
+        return self.server.engine.calculate(e.fight_id, e.actor, e.tool, e.inputs, e.combatant)
+
+    async def _state_at(self, e: StateAt) -> FightState:
+        return await self.server.read(self.server.engine.state_at, e.fight_id, e.seq)
+
+    async def _history_page(self, e: HistoryPage) -> list[dict[str, Any]]:
+        return await self.server.read(e.hub.history_page, e.seat, e.now, e.after, e.upto, e.limit)
+
+    async def _catch_up(self, e: CatchUp) -> bool:
         """Send the stored events (after, state.seq] page by page, each read in a worker thread,
         then the live events held meanwhile: a subscribe from 0 to a long fight costs the loop
-        only the sending, and the fight's lock is not held (its log up to ``state`` is fixed)."""
+        only the sending, and the fight's lock is not held (its log up to ``state`` is fixed).
+        ``False``: the client was too slow for them; a store failure is raised (held ones dropped)."""
+        after = e.after
         try:
-            while after < state.seq and not self._closing:
-                text, after = await self.server.read(hub.catch_up_page, seat, state, after)
+            while after < e.state.seq and not self._closing:
+                text, after = await self.server.read(e.hub.catch_up_page, e.seat, e.state, after)
                 if not self._deliver_now(text, bounded=False):  # catch-up: the message count bounds it
-                    hub.remove(self)
-                    self.drop_too_slow()
-                    return
-        except Exception:  # the store failed mid-way: the client has a gap, so it must reconnect
-            hub.remove(self)
-            log.exception("catch_up_failed", fight_id=seat.fight_id, seat=seat.seat_id, after=after)
-            self._closing = True
-            asyncio.get_running_loop().create_task(self.close(CLOSE_CATCH_UP_FAILED))
-            return
+                    return False
         finally:
             held, self._held = self._held or [], None
         for text, bounded in held:
             if not self._deliver_now(text, bounded):
-                hub.remove(self)
-                self.drop_too_slow()
-                return
-
-    async def _command(self, m: dict[str, Any]) -> dict[str, Any]:
-        seat, hub = self._joined()
-        client_id: str = m["command_id"]
-        # Who may send it (a spectator: nothing) is the command's spec's to say (rules/commands.py: check_command).
-        command = Command(m["command"], m.get("args", {}), seat.actor(), f"{seat.seat_id}:{client_id}")
-        started = time.perf_counter()
-        outcome, first, last = "ok", 0, 0
-        try:
-            async with hub.lock:
-                result = await self._execute(hub, command, m)
-            first, last = result.first_seq, result.last_seq
-            if result.duplicate:
-                outcome = "duplicate"
-            return {"type": "result", "command_id": client_id, "first_seq": first, "last_seq": last,
-                    "duplicate": result.duplicate}
-        except CombatError as exc:
-            outcome = exc.code
-            raise
-        except Exception:
-            outcome = "internal/error"
-            self.server.engine.forget(seat.fight_id)
-            raise
-        finally:
-            log.info("command", fight_id=seat.fight_id, seat=seat.seat_id, command_id=client_id,
-                     command=command.type, first_seq=first or None, last_seq=last or None, outcome=outcome,
-                     latency_ms=round((time.perf_counter() - started) * 1000, 3))
-
-    async def _execute(self, hub: FightHub, command: Command, m: Mapping[str, Any]) -> CommandResult:
-        """Run one command with the fight's lock held: stale check, engine, publish.
-
-        On PostgreSQL the engine runs in a worker thread, so one fight's round trips
-        to the database do not stall the other fights (the GIL is released while
-        psycopg waits); on SQLite a call takes well under a millisecond and the
-        thread hop would cost more than it saves. Either way the fight's lock keeps
-        its commands one at a time, and publishing happens here, on the loop.
-        """
-        engine = self.server.engine
-        before = hub.state()
-        expect = m.get("expect_seq")
-        if expect is not None and expect > before.seq and self.server.peers is not None:
-            await self.server._refresh(hub)  # another process may have moved the fight on
-            before = hub.state()
-        if expect is not None and expect != before.seq:
-            done = engine.store.command_range(hub.fight_id, command.command_id)
-            if done is None:
-                raise ProtocolError("command/stale_seq", f"the fight is at seq {before.seq}, not {expect}",
-                                    expected=expect, actual=before.seq)
-        faces = m.get("faces")
-        result = await self.server.call_engine(engine.execute, hub.fight_id, command, faces, expect)
-        if not result.duplicate:
-            hub.publish(result, before)
-        elif result.last_seq > hub.synced_seq:
-            # Applied, but its acknowledgement was lost (a dropped connection after the commit) or it
-            # was applied by another process: the table has not seen it yet.
-            await self.server._refresh(hub)
-        return result
-
-    async def _add_seat(self, m: dict[str, Any]) -> dict[str, Any]:
-        seat, hub = self._joined()
-        gm_only(seat.role, "adds seats")
-        async with hub.lock:
-            role, combatants, label = seat_request(seat.role, m, hub.state().combatants)
-            new, token = self.server.add_seat(seat.fight_id, role, label, combatants)
-        log.info("seat_added", fight_id=seat.fight_id, seat=new.seat_id, role=role)
-        return {"type": "seat_added", "seat": new.to_json(), "token": token, "link": self.server.link(token)}
-
-    async def _list_seats(self, m: dict[str, Any]) -> dict[str, Any]:
-        seat, _hub = self._joined()
-        gm_only(seat.role, "lists seats")
-        rows = self.server.engine.store.seats(seat.fight_id)
-        return {"type": "seats", "seats": [Seat(r.fight_id, r.seat_id, r.role, r.label, tuple(r.combatants))
-                                           .to_json() for r in rows]}
-
-    async def _new_link(self, m: dict[str, Any]) -> dict[str, Any]:
-        """A new link for one seat whose link was lost (#13, links recovery), its old token revoked.
-
-        Why here and not the ``reissue_links`` command alone: only the server holds the seat table
-        and can hand the new token to the GM who asked. The change is recorded as that command's
-        ``links_reissued`` event (sent as the system, as ``combat-server links`` does), so the table
-        sees when the old link stopped working. Connections open with the old link are closed
-        (CLOSE_LINK_REPLACED) once the event is published; the old link cannot join again.
-        """
-        seat, hub = self._joined()
-        target = new_link_target(seat.role, seat.seat_id, m)
-        store = self.server.engine.store
-        async with hub.lock:
-            row = next((r for r in store.seats(seat.fight_id) if r.seat_id == target), None)
-            if row is None:
-                raise ProtocolError("seat/unknown", f"no seat {target!r} in this fight",
-                                    known=[r.seat_id for r in store.seats(seat.fight_id)])
-            command = Command("reissue_links", {"seats": [target], "reason": f"new link for {row.label or target}"},
-                              SYSTEM_ACTOR, f"{seat.seat_id}:new-link:{uuid.uuid4().hex[:12]}")
-            await self._execute(hub, command, {})
-            token = new_token()
-            store.replace_tokens(seat.fight_id, {target: token_hash(token)})
-            self.server.forget_seat(seat.fight_id, target)
-            loop = asyncio.get_running_loop()
-            for sub in [s for s in hub.subscribers if s.seat is not None and s.seat.seat_id == target]:
-                if isinstance(sub, Session):
-                    loop.create_task(sub.close(CLOSE_LINK_REPLACED))
-        log.info("link_reissued", fight_id=seat.fight_id, seat=target)
-        new = Seat(row.fight_id, row.seat_id, row.role, row.label, tuple(row.combatants))
-        return {"type": "seat_added", "seat": new.to_json(), "token": token, "link": self.server.link(token)}
-
-    async def _preview(self, m: dict[str, Any]) -> dict[str, Any]:
-        """The number a command would roll against, computed by the rules (nothing appended):
-        clients show it before anyone rolls instead of re-implementing the modifiers."""
-        seat, hub = self._joined()
-        command = Command(m["command"], m.get("args", {}), seat.actor(), "")  # checked against its spec
-        async with hub.lock:
-            result = self.server.engine.preview(seat.fight_id, command)
-        return {"type": "preview_result", **result}
-
-    async def _calculate(self, m: dict[str, Any]) -> dict[str, Any]:
-        """Run a GM tool read-only (#12): the GM any tool, a player a players' tool for its own
-        combatant; nothing is rolled or appended (applying it is a command of the ruleset)."""
-        seat, hub = self._joined()
-        async with hub.lock:
-            result = self.server.engine.calculate(seat.fight_id, seat.actor(), m["tool"], m.get("inputs", {}),
-                                                  m.get("combatant"))
-        return {"type": "calculation", **result}
-
-    async def _state_at(self, m: dict[str, Any]) -> dict[str, Any]:
-        seat, hub = self._joined()
-        state = await self.server.read(self.server.engine.state_at, seat.fight_id, int(m["seq"]))
-        return {"type": "state", "fight_id": seat.fight_id, "seq": state.seq, "state": hub.view(seat, state)}
-
-    async def _view(self, m: dict[str, Any]) -> dict[str, Any]:
-        """The seat's whole view at the seq its pushes have reached, with its hash: what a client
-        whose patched copy no longer matches a push's ``view_hash`` asks for (protocol 2, issue 16).
-        The next push's patch starts from exactly this view."""
-        seat, hub = self._joined()
-        seq, view, digest = hub.live_view(self)
-        return {"type": "full_view", "fight_id": seat.fight_id, "seq": seq, "state": view, "view_hash": digest}
-
-    async def _replay(self, m: dict[str, Any]) -> dict[str, Any]:
-        seat, hub = self._joined()
-        now = hub.state()
-        after, upto, limit = replay_window(m, now.seq, MAX_PAGE)
-        items = await self.server.read(hub.history_page, seat, now, after, upto, limit) if after < upto else []
-        more = bool(items) and int(items[-1]["seq"]) < upto
-        return {"type": "history", "fight_id": seat.fight_id, "items": items, "upto": upto, "more": more}
+                return False
+        return True
 
 
 __all__ = ["CombatServer", "ServerConfig", "Session", "is_loopback", "token_hash", "WS_PATH"]

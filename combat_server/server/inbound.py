@@ -2,9 +2,9 @@
 checks as a plain object fed raw frames and the time, answering what to do with each: hand the
 message to its handler, refuse it with an error, or close the connection; and, once the handler
 returned or raised, what to answer (:meth:`Inbound.answer`: the reply with its ``ref``, or the error
-its exception means, and whether the fight's cached state must be dropped). The asyncio layer
-(``app.Session``) only moves bytes and runs the handlers; everything here is tested with a hand-set
-clock, no sockets and no sleeping.
+its exception means, and whether the fight's cached state must be dropped). ``connection.Connection``
+runs it before and after each request's handler; everything here is tested with a hand-set clock, no
+sockets and no sleeping.
 """
 
 from __future__ import annotations

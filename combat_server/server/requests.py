@@ -1,8 +1,9 @@
 """What a client request asks for and whether this seat may ask it, sans I/O (issue 16, "A sans-I/O
 connection"): the checks and the arithmetic of the request handlers, as plain functions of the message,
-the seat and what the fight holds, raising the refusal the client gets. ``app.Session`` keeps only what
-needs the event loop (the fight's lock, the engine and the store, worker threads) and calls these; they
-are tested by feeding messages, without sockets (tests/server/test_requests.py).
+the seat and what the fight holds, raising the refusal the client gets. The handlers
+(``connection.Connection``, sans I/O too) call these and ask for the rest (the fight's lock, the engine
+and the store, worker threads) as effects; these are tested by feeding messages, without sockets
+(tests/server/test_requests.py).
 """
 
 from __future__ import annotations
