@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 import attrs
 import structlog
 
-from combat_server.canonical import GENESIS_HASH, canonical_json, chain_hash, plain_json
+from combat_server.canonical import GENESIS_HASH, canonical_bytes, canonical_json, chain_hash, plain_json
 from combat_server.engine.dice import ManualDice, SeededDice, ServerDice
 from combat_server.engine.history import decide_redo, decide_undo
 from combat_server.errors import CombatError, Conflict, Corrupt, IntegrityFailure, InvariantBroken, Rejected, reject
@@ -52,8 +52,8 @@ CONFLICT_ATTEMPTS = 10
 
 def command_digest(command: Command) -> str:
     """What a command asks for (type and args), hashed: a retry must ask for the same thing."""
-    body = canonical_json({"type": command.type, "args": plain_json(command.args)})
-    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+    body = canonical_bytes({"type": command.type, "args": plain_json(command.args)})
+    return hashlib.sha256(body).hexdigest()
 
 
 def utc_now() -> str:
