@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections import abc
 from typing import Any, Mapping
 
 import orjson
@@ -24,11 +25,13 @@ _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=
 #: orjson for the values it writes exactly as ``_ENCODER`` does; everything else goes to it by ``default``.
 _FAST_OPTIONS = (orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS
                  | orjson.OPT_PASSTHROUGH_DATETIME)
-#: Where orjson's text may differ from ``_ENCODER``'s: a float (orjson writes ``1e16`` and ``0.00001``
-#: where ``json`` writes ``1e+16`` and ``1e-05``; every float has a ``.`` or an exponent right after a
-#: digit) or a ``null`` (orjson's NaN and infinities, which ``json`` refuses). A match in a string only
-#: costs the slow path.
+#: Where orjson's text may differ from ``_ENCODER``'s, looked for outside strings: a float (orjson writes
+#: ``1e16`` and ``0.00001`` where ``json`` writes ``1e+16`` and ``1e-05``; every float has a ``.`` or an
+#: exponent right after a digit) or a ``null`` (orjson's NaN and infinities, which ``json`` refuses).
 _MAY_DIFFER = re.compile(rb"[0-9][.eE]|null")
+#: A JSON string with its escapes: taken out before looking for :data:`_MAY_DIFFER` (an event's
+#: ``recorded_at`` has a digit and a dot in every event).
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
 
 
 def _not_plain(value: Any) -> Any:
@@ -50,7 +53,7 @@ def _fast(value: Any) -> bytes | None:
         data = orjson.dumps(value, default=_not_plain, option=_FAST_OPTIONS)
     except TypeError:
         return None
-    return data if _MAY_DIFFER.search(data) is None else None
+    return data if _MAY_DIFFER.search(_STRING.sub(b"", data)) is None else None
 
 
 def canonical_bytes(value: Any) -> bytes:
@@ -91,8 +94,11 @@ _DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
 def plain_json(value: Any) -> Any:
     """Deep-copy a payload into plain JSON types (tuples -> lists), as the store returns it: a state
     folded from a fresh draft must equal the one refolded from the stored log."""
-    if isinstance(value, Mapping):
+    kind = type(value)  # exact types first: isinstance against typing's Mapping is slow (issue 16)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is dict or isinstance(value, abc.Mapping):
         return {str(k): plain_json(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
+    if kind is list or kind is tuple or isinstance(value, (list, tuple)):
         return [plain_json(v) for v in value]
     return value

@@ -70,3 +70,22 @@ def test_the_chain_hash_is_sha256_of_the_previous_hash_and_the_text() -> None:
     body = {"seq": 1, "type": "fight_created", "payload": {"title": "t"}}
     expected = hashlib.sha256((prev + '{"payload":{"title":"t"},"seq":1,"type":"fight_created"}').encode()).hexdigest()
     assert chain_hash(prev, body) == expected
+
+
+@pytest.mark.parametrize("value", [
+    {"recorded_at": "2026-11-26T04:13:52.123456+00:00", "seq": 3},
+    {"reason": 'a "quoted" 1.5 and \\ null', "n": 2},
+    {"k": "\\", "x": "\\\""},
+])
+def test_strings_that_look_like_floats_or_null_are_written_fast_and_alike(value: dict[str, Any]) -> None:
+    """A float or a null is looked for outside strings only, so an event's time does not send it to the slow path."""
+    from combat_server.canonical import _fast
+
+    assert _fast(value) == REFERENCE.encode(value).encode("utf-8")
+
+
+@given(st.dictionaries(st.text(max_size=6), st.text(alphabet='"\\\\1.eEnul :,{}[]', max_size=12) | st.floats(), max_size=4))
+def test_strings_full_of_quotes_and_backslashes_never_hide_a_float(value: dict[str, Any]) -> None:
+    expected = _reference(value)
+    if isinstance(expected, str):
+        assert canonical_json(value) == expected
