@@ -76,8 +76,16 @@ def free_port() -> int:
 
 def proc_cpu_s(pid: int) -> float:
     """CPU seconds (user + system) process ``pid`` used so far."""
+    user, system = proc_cpu_split_s(pid)
+    return user + system
+
+
+def proc_cpu_split_s(pid: int) -> tuple[float, float]:
+    """CPU seconds process ``pid`` used so far in user mode and in the kernel (its system calls):
+    which of the two a change moves says whether it cut Python work or socket work."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 class ServerProcess:
@@ -184,18 +192,25 @@ class CpuMeter:
 
     def __init__(self, server: ServerProcess) -> None:
         self.server = server
-        self.s0, self.c0, self.t0 = server.cpu_s(), own_cpu_s(), time.perf_counter()
+        assert server.proc is not None
+        self.u0, self.k0 = proc_cpu_split_s(server.proc.pid)
+        self.c0, self.t0 = own_cpu_s(), time.perf_counter()
 
     def done(self, commands: int) -> dict[str, float]:
         wall = time.perf_counter() - self.t0
-        s, c = self.server.cpu_s() - self.s0, own_cpu_s() - self.c0
+        assert self.server.proc is not None
+        user, system = proc_cpu_split_s(self.server.proc.pid)
+        u, k = user - self.u0, system - self.k0
+        s, c = u + k, own_cpu_s() - self.c0
         return {"server_cpu_ms_per_cmd": s * 1000 / commands, "client_cpu_ms_per_cmd": c * 1000 / commands,
+                "server_user_ms_per_cmd": u * 1000 / commands, "server_system_ms_per_cmd": k * 1000 / commands,
                 "server_cpu_share": s / wall, "client_cpu_share": c / wall, "loadavg_1m": os.getloadavg()[0]}
 
 
 def cpu_note(cpu: dict[str, float]) -> str:
-    return (f"    cpu per command: server {cpu['server_cpu_ms_per_cmd']:.2f} ms, client {cpu['client_cpu_ms_per_cmd']:.2f} ms"
-            f" (busy {cpu['server_cpu_share']:.0%} / {cpu['client_cpu_share']:.0%} of a core; load avg "
+    return (f"    cpu per command: server {cpu['server_cpu_ms_per_cmd']:.2f} ms (user "
+            f"{cpu['server_user_ms_per_cmd']:.2f}, system {cpu['server_system_ms_per_cmd']:.2f}), client "
+            f"{cpu['client_cpu_ms_per_cmd']:.2f} ms (busy {cpu['server_cpu_share']:.0%} / {cpu['client_cpu_share']:.0%} of a core; load avg "
             f"{cpu['loadavg_1m']:.2f})")
 
 

@@ -179,12 +179,15 @@ def view_hash(view: Any) -> str:
 
 
 class ViewHasher:
-    """:func:`view_hash` of a server's successive views, computed from the canonical text of each
-    combatant's entry (``combatants`` and ``derived``) cached by identity: the server's views share
-    every unchanged entry with the view before (``server.views.ViewBuilder``), so a push re-encodes
-    the entries that changed and joins the rest, instead of encoding the whole view; with 500
-    combatants that is most of a push's CPU (issue 16, docs/benchmarks.md). The entries must not be
-    changed in place once hashed (the server's are not: a changed entry is a new object).
+    """:func:`view_hash` of a server's successive views, computed from cached canonical texts: each
+    top-level member's (``"name":value``) and, inside ``combatants`` and ``derived``, each combatant's
+    entry, all cached by identity. The server's views share every unchanged part with the view before
+    (``server.views.ViewBuilder``: an unchanged member or entry is the same object), so a push
+    re-encodes only what changed and joins the rest, instead of encoding the whole view: with 500
+    combatants that was most of a push's CPU, and with 4 the Python work of encoding each member
+    again was a tenth of the hub's (issue 16, docs/benchmarks.md). The members and entries must not
+    be changed in place once hashed (the server's are not: a changed one is a new object); a cached
+    text holds its value, so an identity is never reused while it is cached.
 
     The result is byte for byte :func:`view_hash`'s (the same canonical text): clients keep that one.
     """
@@ -195,6 +198,8 @@ class ViewHasher:
     def __init__(self) -> None:
         #: member -> entry key -> (the entry hashed last, its text ``"key":{...}``)
         self._texts: dict[str, dict[str, tuple[object, bytes]]] = {name: {} for name in self.SPLIT}
+        #: member -> (the value hashed last, its text ``"name":value``), for the members not split
+        self._whole: dict[str, tuple[object, bytes]] = {}
 
     def _member(self, name: str, value: dict[str, Any], out: list[bytes]) -> None:
         """Append the canonical text of ``value`` to ``out`` in pieces: each entry's text is the cached one."""
@@ -218,12 +223,21 @@ class ViewHasher:
     def __call__(self, view: Mapping[str, Any]) -> str:
         # One flat list of pieces, joined once: the big members are never copied piece by piece.
         pieces: list[bytes] = [b"{"]
+        whole = self._whole
         for i, name in enumerate(sorted(view)):
             value = view[name]
-            pieces.append((b"," if i else b"") + orjson.dumps(name) + b":")
+            if i:
+                pieces.append(b",")
             if name in self._texts and type(value) is dict and all(type(k) is str for k in value):
+                pieces.append(orjson.dumps(name) + b":")
                 self._member(name, value, pieces)
-            else:
-                pieces.append(orjson.dumps(value, option=orjson.OPT_SORT_KEYS))
+                continue
+            hit = whole.get(name)
+            if hit is None or hit[0] is not value:
+                hit = whole[name] = (value, orjson.dumps(name) + b":" + orjson.dumps(value, option=orjson.OPT_SORT_KEYS))
+            pieces.append(hit[1])
         pieces.append(b"}")
+        if len(whole) > len(view):
+            for gone in set(whole).difference(view):
+                del whole[gone]
         return format(zlib.crc32(b"".join(pieces)), "08x")

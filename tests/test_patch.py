@@ -142,3 +142,25 @@ def test_a_pushed_set_replaces_in_place_and_adds_at_the_end() -> None:
 def test_a_pushed_op_that_does_not_fit_is_refused(doc: Any, op: Any) -> None:
     with pytest.raises(PatchError):
         apply_wire(doc, [op])
+
+
+@given(st.lists(st.dictionaries(st.sampled_from(["seq", "prompts", "combat", "title"]),
+                                st.one_of(st.integers(0, 3), st.lists(st.integers(0, 2), max_size=2), st.none()),
+                                max_size=4), min_size=1, max_size=6))
+def test_the_server_hasher_sees_every_top_level_member_change(steps: list[dict[str, Any]]) -> None:
+    """Members other than the per-combatant ones are cached by identity too (issue 16): a member kept as the
+    same object reuses its text, a new object (equal or not), an added or a removed member is hashed anew."""
+    hasher = ViewHasher()
+    previous: dict[str, Any] = {}
+    for members in steps:
+        shared = {k: previous[k] if k in previous and previous[k] == v else v for k, v in members.items()}
+        view = {**shared, "combatants": {}}
+        assert hasher(view) == view_hash(view)
+        previous = shared
+
+
+def test_the_server_hasher_sees_a_member_replaced_by_a_new_object() -> None:
+    hasher = ViewHasher()
+    first = {"prompts": [{"id": 1}], "combatants": {}}
+    second = {"prompts": [{"id": 2}], "combatants": {}}
+    assert hasher(first) == view_hash(first) and hasher(second) == view_hash(second) != view_hash(first)

@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 import attrs
 import structlog
 
-from combat_server.canonical import GENESIS_HASH, canonical_json, chain_hash, plain_json
+from combat_server.canonical import GENESIS_HASH, canonical_bytes, canonical_json, chain_hash, plain_json
 from combat_server.engine.dice import ManualDice, SeededDice, ServerDice
 from combat_server.engine.history import decide_redo, decide_undo
 from combat_server.errors import CombatError, Conflict, Corrupt, IntegrityFailure, InvariantBroken, Rejected, reject
@@ -52,12 +52,30 @@ CONFLICT_ATTEMPTS = 10
 
 def command_digest(command: Command) -> str:
     """What a command asks for (type and args), hashed: a retry must ask for the same thing."""
-    body = canonical_json({"type": command.type, "args": plain_json(command.args)})
-    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+    body = canonical_bytes({"type": command.type, "args": plain_json(command.args)})
+    return hashlib.sha256(body).hexdigest()
+
+
+def iso_utc(ns: int) -> str:
+    """``ns`` nanoseconds since the epoch as ``datetime.isoformat(timespec="microseconds")`` writes a UTC time
+    (``2026-11-26T04:13:52.123456+00:00``), microseconds truncated as ``datetime.now`` does; the date and
+    time of day are formatted once per second (issue 16: ``datetime.now().isoformat()`` was 2% of a
+    command's server CPU)."""
+    global _SECOND
+    seconds, micros = divmod(ns // 1000, 1_000_000)
+    cached = _SECOND
+    if cached[0] != seconds:
+        cached = (seconds, dt.datetime.fromtimestamp(seconds, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S"))
+        _SECOND = cached
+    return f"{cached[1]}.{micros:06d}+00:00"
+
+
+#: The last second :func:`iso_utc` formatted, and its text (one tuple: threads read it whole).
+_SECOND: tuple[int, str] = (-1, "")
 
 
 def utc_now() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
+    return iso_utc(time.time_ns())
 
 
 @attrs.frozen

@@ -66,6 +66,18 @@ log = structlog.get_logger("combat_server.server")
 T = TypeVar("T")
 
 
+def text_frame(data: bytes) -> bytes:
+    """A whole (FIN), unmasked websocket text frame of ``data``: what ``websockets`` writes for a
+    server's ``send_text`` without extensions (RFC 6455 section 5.2), built once per pushed text
+    and shared by every connection it goes to (issue 16, server CPU; :meth:`CombatServer.frame`)."""
+    n = len(data)
+    if n < 126:
+        return bytes((0x81, n)) + data
+    if n < 65536:
+        return bytes((0x81, 126)) + n.to_bytes(2, "big") + data
+    return bytes((0x81, 127)) + n.to_bytes(8, "big") + data
+
+
 @attrs.frozen
 class ServerConfig:
     """Everything ``serve`` can be told; defaults are safe for a laptop."""
@@ -150,6 +162,36 @@ class CombatServer:
         self._peer_tasks: set[asyncio.Task[None]] = set()
         self._peers_task: asyncio.Task[None] | None = None
         self._reader: ThreadPoolExecutor | None = None
+        #: The last text framed (:meth:`frame`) and its frame: a push goes to every seat that sees it alike.
+        self._framed: tuple[str, bytes] = ("", text_frame(b""))
+        #: Connections with frames handed to their protocol this turn of the loop (:meth:`_flush_all`).
+        self._unflushed: list[Session] = []
+
+    # ------------------------------------------------------------------ outgoing
+
+    def frame(self, text: str) -> bytes:
+        """``text`` as a websocket text frame, encoded once for every connection it is delivered to in a row.
+
+        The hub hands the same string object to every subscriber that sees the same push (issue 16):
+        the UTF-8 encode and the framing were done once per connection. Keyed by identity: the
+        cached text is held, so its identity cannot be reused while cached.
+        """
+        framed = self._framed
+        if framed[0] is not text:
+            framed = self._framed = (text, text_frame(text.encode("utf-8")))
+        return framed[1]
+
+    def flush_soon(self, session: "Session") -> None:
+        """Have ``session``'s frames written at the end of this turn of the loop: one callback per turn for
+        every connection (a command's push goes to every watcher in the same turn), not one each."""
+        if not self._unflushed:
+            asyncio.get_running_loop().call_soon(self._flush_all)
+        self._unflushed.append(session)
+
+    def _flush_all(self) -> None:
+        sessions, self._unflushed = self._unflushed, []
+        for session in sessions:
+            session._flush()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -513,14 +555,22 @@ class Session:
             return False
         if not self._sending and self._queue.empty():
             ws = self.ws
-            if (ws.protocol.state is State.OPEN
+            protocol = ws.protocol
+            if (protocol.state is State.OPEN
                     and ws.transport.get_write_buffer_size() + self._unflushed < self._write_limit):
-                data = text.encode("utf-8")
-                ws.protocol.send_text(data)
-                self._unflushed += len(data)
+                if protocol.extensions or protocol.debug:  # compressed per connection (or logged): the library frames it
+                    data = text.encode("utf-8")
+                    protocol.send_text(data)
+                    size = len(data)
+                else:
+                    # What send_text would append, framed once for every connection this text goes to.
+                    frame = self.server.frame(text)
+                    protocol.writes.append(frame)
+                    size = len(frame)
+                self._unflushed += size
                 if not self._flush_soon:
                     self._flush_soon = True
-                    asyncio.get_running_loop().call_soon(self._flush)
+                    self.server.flush_soon(self)
                 return True
         size = len(text) if bounded else 0
         if size and self._queued + size > self.server.config.queue_bytes:

@@ -355,28 +355,34 @@ class FightHub:
             for key, subs in self._groups(hidden).items():
                 shown = hidden - visible_to(key) if key != GM_VIEW else frozenset()
                 heads: dict[bool, str] = {}
+                #: The whole push per (chain, patch): one string object for every seat that gets the same
+                #: text, so a connection can reuse the frame the previous one made of it (issue 16).
+                texts: dict[tuple[bool, frozenset[str], frozenset[str]], str] = {}
                 for sub in subs:
                     if sub in dropped:
                         continue
                     seat = sub.seat
                     assert seat is not None
                     chain = sub.chain
-                    head = heads.get(chain)
-                    if head is None:
-                        head = heads[chain] = f'{{"type":"event",{self._live_item(entry, shown, state, chain)},'
                     held = self._holds.get(id(sub), frozenset())
                     now = seat_hidden(seat.role, seat.combatants, hidden_now)
-                    tail = patches.get((held, now))
-                    if tail is None:
-                        old = prev_views.get(held)
-                        old_view = old[0] if old is not None else self._builder.view(rs, prev, held)
-                        new_view, new_hash = self._view(rs, state, now)
-                        # The view's own seq is the push's: the client sets it, the patch leaves it out (protocol 3).
-                        ops = to_wire([op for op in diff(old_view, new_view) if op["path"] != "/seq"])
-                        tail = patches[(held, now)] = (f'"patch":{_dumps(ops)},'
-                                                       f'"view_hash":"{new_hash}"}}')
+                    text = texts.get((chain, held, now))
+                    if text is None:
+                        head = heads.get(chain)
+                        if head is None:
+                            head = heads[chain] = f'{{"type":"event",{self._live_item(entry, shown, state, chain)},'
+                        tail = patches.get((held, now))
+                        if tail is None:
+                            old = prev_views.get(held)
+                            old_view = old[0] if old is not None else self._builder.view(rs, prev, held)
+                            new_view, new_hash = self._view(rs, state, now)
+                            # The view's own seq is the push's: the client sets it, the patch leaves it out (protocol 3).
+                            ops = to_wire([op for op in diff(old_view, new_view) if op["path"] != "/seq"])
+                            tail = patches[(held, now)] = (f'"patch":{_dumps(ops)},'
+                                                           f'"view_hash":"{new_hash}"}}')
+                        text = texts[(chain, held, now)] = head + tail
                     self._holds[id(sub)] = now
-                    if not sub.deliver(head + tail):
+                    if not sub.deliver(text):
                         dropped.append(sub)
         if self.subscribers:
             self._push_descriptions(rs, state, dropped)

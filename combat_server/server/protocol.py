@@ -117,12 +117,28 @@ def decode_client_message(text: str) -> dict[str, Any]:
     if too_deep(text, MAX_DEPTH):
         raise ProtocolError("protocol/too_deep", limit=MAX_DEPTH)
     try:
-        message = json.loads(text)
+        message = _loads(text)
     except ValueError as exc:
         raise ProtocolError("protocol/bad_json", f"not JSON: {exc}") from None
     if not isinstance(message, dict):
         raise ProtocolError("protocol/bad_json", "a message is a JSON object")
     return message
+
+
+#: 19 digits in a row: a number orjson may read otherwise than json (below -2**63 it reads a float).
+_LONG_NUMBER = re.compile(r"[0-9]{19}")
+
+
+def _loads(text: str) -> Any:
+    """``json.loads(text)``, the same values and the same errors, by orjson where it reads alike
+    (issue 16: decoding was a tenth of the cost of receiving a command). What orjson refuses (NaN,
+    numbers out of range, lone surrogates, ...) or may read otherwise (long integers) goes to json."""
+    if _LONG_NUMBER.search(text) is None:
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(text)
 
 
 #: A JSON string (with its escapes) or a bracket: strings are skipped whole so brackets in them do not

@@ -3,6 +3,7 @@ state at a seq, fork, export/import and verify."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from typing import Any
 
@@ -359,3 +360,15 @@ def test_a_command_id_reused_for_another_command_is_refused(engine: Engine) -> N
     assert err.value.code == "command/id_reused" and "'c-1'" in err.value.message
     assert err.value.details["first_seq"] == first.first_seq
     assert dump_tables(engine.store) == before
+
+
+@pytest.mark.parametrize("ns", [0, 1_764_130_432_123_456_789, 1_764_130_432_999_999_999, 1_764_130_433_000_000_000,
+                                951_782_400_000_001_000])
+def test_the_event_clock_writes_what_datetime_writes(ns: int) -> None:
+    """Issue 16: the clock formats the date once per second; the text is isoformat's, microseconds truncated."""
+    from combat_server.engine.fight import iso_utc
+
+    epoch = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
+    expected = (epoch + dt.timedelta(microseconds=ns // 1000)).isoformat(timespec="microseconds")
+    assert iso_utc(ns) == expected
+    assert iso_utc(ns) == expected  # the cached second gives the same text
