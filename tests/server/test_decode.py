@@ -50,7 +50,7 @@ def test_what_orjson_refuses_or_reads_otherwise_is_read_as_json_reads_it(text: s
     assert _same(decode_client_message(text), json.loads(text))
 
 
-@pytest.mark.parametrize("text", ['{"a":', "[1]", "nul", '{"a": 1,}'])
+@pytest.mark.parametrize("text", ['{"a":', "[1]", "nul", '{"a": 1,}', '\ufeff{"a": 1}', '{"a": "x\ny"}', '{"a": 01}'])
 def test_bad_json_is_refused_with_the_same_code(text: str) -> None:
     with pytest.raises(ProtocolError) as caught:
         decode_client_message(text)
