@@ -821,10 +821,15 @@ def tool_help(tools: ToolSpecs | None, name: str = "", seat: Mapping[str, Any] |
         unit = f" ({prop['x-unit']})" if prop.get("x-unit") else ""
         notes = ["required" if key in required else None,
                  f"default {_word(prop['default'])}" if "default" in prop else None,
-                 f"as= fills it from {prefill[key]}" if key in prefill else None]
+                 f"as= fills it from {_paths(prefill[key])}" if key in prefill else None]
         lines.append(f"  {key}=  {prop.get('title', key)}{unit}: {_input_usage(prop)}"
                      + "".join(f"; {n}" for n in notes if n))
     return "\n".join(lines)
+
+
+def _paths(paths: str | Sequence[str]) -> str:
+    """A tool input's prefill paths as the help says them: "load_st.st or st"."""
+    return paths if isinstance(paths, str) else " or ".join(paths)
 
 
 def tool_completions(words: Sequence[str], after_space: bool, seat: Mapping[str, Any],

@@ -1972,9 +1972,10 @@ function prefillTool() {
   const cid = $("#tool-for").value;
   if (!tool || !cid) return;
   const numbers = toolNumbers(cid);
-  for (const [name, path] of Object.entries(tool.prefill || {})) {
+  for (const [name, paths] of Object.entries(tool.prefill || {})) {
     const el = $(`#tool-fields [data-path="${name}"]`);
-    const v = toolNumber(numbers, path);
+    // several paths: the first the combatant has (GULLIVER's Load ST where the view gives one, else ST)
+    const v = [].concat(paths).map((p) => toolNumber(numbers, p)).find((n) => n !== undefined);
     if (!el) continue;
     const whole = (tool.inputs.properties[name].type || "") === "integer";
     el.value = v === undefined || (whole && !Number.isInteger(v)) ? "" : String(v);

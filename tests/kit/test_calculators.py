@@ -103,6 +103,17 @@ def test_prefill_reads_a_combatants_numbers_by_dotted_path_and_fraction_text() -
     assert spec.prefilled({"st": "strong"}) == {}
 
 
+def test_prefill_of_several_paths_takes_the_first_the_combatant_has() -> None:
+    """A prefill may name several paths (GULLIVER's Load ST, else ST): the first that gives a number wins,
+    and the declaration sends them as a list."""
+    spec = CalculatorSpec(name="p", title="P", rules=("X-01",), run=_double, inputs={"st": {"type": "integer"}},
+                          prefill={"st": ("load_st.st", "st")})
+    assert spec.prefilled({"st": 10, "load_st": {"st": 20, "rule": "V-01"}}) == {"st": 20}
+    assert spec.prefilled({"st": 10}) == {"st": 10}
+    assert spec.prefilled({"st": 10, "load_st": {"st": "strong"}}) == {"st": 10}
+    assert spec.to_json()["prefill"] == {"st": ["load_st.st", "st"]}
+
+
 def test_harm_takes_minus_off_after_the_multiplier() -> None:
     """E-17's 6d-5 rolled as 3d x 2 - 5 (R-03, A-43): 3 + 4 + 5 = 12 -> 24 - 5 = 19; 1 + 1 + 1 -> 6 - 5 = 1."""
     harm = Harm(dice=3, adds=0, kind="cr", rule="X-01", multiplier=Fraction(2), minus=Fraction(5))

@@ -148,7 +148,8 @@ class CalculatorSpec:
     ``enum``, plus ``title`` and ``x-unit`` for the form); ``required`` lists the
     ones without a default. ``prefill`` maps an input to the name of a number of the
     chosen combatant (a sheet field or a derived number, e.g. ``"st"``, ``"hp"``,
-    ``"basic_move"``) the clients fill it with. ``players``: a player may run it for
+    ``"basic_move"``) the clients fill it with, or to several such names, the first the
+    combatant has winning (GULLIVER's Load ST where the view gives one, else ST). ``players``: a player may run it for
     its own combatant (read-only tools: jump distance, throwing range). ``run`` is
     pure: validated inputs (defaults filled in) -> :class:`Calculation`.
     """
@@ -161,7 +162,7 @@ class CalculatorSpec:
     required: tuple[str, ...] = ()
     group: str = ""
     help: str = ""
-    prefill: Mapping[str, str] = attrs.field(factory=dict)
+    prefill: Mapping[str, str | tuple[str, ...]] = attrs.field(factory=dict)
     players: bool = False
     _validator: Any = attrs.field(init=False, eq=False, repr=False)
 
@@ -186,7 +187,7 @@ class CalculatorSpec:
             if getattr(self, key):
                 out[key] = getattr(self, key)
         if self.prefill:
-            out["prefill"] = dict(self.prefill)
+            out["prefill"] = {k: v if isinstance(v, str) else list(v) for k, v in self.prefill.items()}
         if self.players:
             out["players"] = True
         return out
@@ -225,15 +226,13 @@ class CalculatorSpec:
         """The inputs ``prefill`` finds in a combatant's ``numbers`` (``Ruleset.tool_numbers``).
 
         A path may be dotted (``skills.Climbing``); a number written as ``"p/q"`` text
-        is read as a number; a value missing or of the wrong kind is left out (the
-        input keeps its default, or must be given).
+        is read as a number; of several paths the first that gives a number counts; a value
+        missing or of the wrong kind is left out (the input keeps its default, or must be given).
         """
         out: dict[str, JSON] = {}
-        for name, path in self.prefill.items():
-            value: Any = numbers
-            for part in path.split("."):
-                value = value.get(part) if isinstance(value, Mapping) else None
-            found = _as_number(value)
+        for name, paths in self.prefill.items():
+            candidates = (paths,) if isinstance(paths, str) else paths
+            found = next((n for n in (_as_number(_at_path(numbers, p)) for p in candidates) if n is not None), None)
             if found is None:
                 continue
             if self.inputs[name].get("type") == "integer":
@@ -267,3 +266,11 @@ def registry(*specs: CalculatorSpec) -> Mapping[str, CalculatorSpec]:
             raise ValueError(f"tool {spec.name} declared twice")
         out[spec.name] = spec
     return out
+
+
+def _at_path(numbers: Mapping[str, JSON], path: str) -> Any:
+    """The value a dotted prefill path names in a combatant's numbers, or None."""
+    value: Any = numbers
+    for part in path.split("."):
+        value = value.get(part) if isinstance(value, Mapping) else None
+    return value

@@ -109,3 +109,12 @@ def test_v01_a_typed_in_encumbrance_level_stays_as_typed(engine: Engine) -> None
     """G-02: a sheet that types its level (no weight carried) keeps it with Load ST on: Light (1)."""
     view = _view(fight(engine, {**HAULER, "encumbrance": 1}, FOE, "combat_load_st"))
     assert (view["encumbrance"], view["move"]) == (1, 4)
+
+
+def test_v01_the_lifting_tool_prefills_load_st(engine: Engine) -> None:
+    """V-01, G-08: the lifting tool run for the hauler (the GM names the combatant, types only the weight)
+    reads Load ST 20 from the view with the option on, the sheet's ST 10 off."""
+    for switches, st in (((), 10), (("combat_load_st",), 20)):
+        table = fight(engine, HAULER, FOE, *switches)
+        calc = engine.calculate(table.fight_id, GM_ACTOR, "lifting", {"weight": 100}, combatant="hero")
+        assert calc["inputs"]["st"] == st

@@ -542,7 +542,7 @@ POWERED_MASS = CalculatorSpec(
                          "title": "Traction cap for ground objects (advanced)"},
             "off_road": {"type": "number", "minimum": 0, "maximum": 100, "default": 1,
                          "title": "Vehicle's Off-Road Speed multiplier (with traction)"}},
-    required=("mass",), run=_run_powered, prefill={"mass": "mass", "load_st": "st"},
+    required=("mass",), run=_run_powered, prefill={"mass": "mass", "load_st": ("load_st.st", "st")},
     help="Motive power as extra mass for a collision (V-35); use the result as the mass in collision.",
 )
 

@@ -111,7 +111,8 @@ LIFTING = CalculatorSpec(
     inputs={"st": _ST, "weight": _WEIGHT, "helpers_bl": amount("Helpers' Basic Lift", 0, 1000000, "lb", 0),
             "running_start": flag("Running start (shove)"),
             "seconds_carried": whole("Seconds carried", 0, 86400, "s", 0)},
-    required=("st", "weight"), prefill={"st": "st"}, run=_lifting)
+    # V-01: lifting is Load ST's where the view gives one (combat_load_st on and the block's Load ST differs)
+    required=("st", "weight"), prefill={"st": ("load_st.st", "st")}, run=_lifting)
 
 
 # --------------------------------------------------------------------------- G-13
