@@ -54,6 +54,18 @@ def test_a_player_sees_only_the_players_tools_for_its_own_combatant(browser: Any
     gm.context.close()
 
 
+def test_a_prefill_of_several_paths_falls_back_to_the_sheets_st(browser: Any, server: ServerProcess) -> None:
+    """The lifting tool prefills ["load_st.st", "st"]: Brenna's view has no Load ST (no GULLIVER V-01 in the
+    demo), so the page fills her sheet's ST 12 from the second path."""
+    gm = _demo(browser, server)
+    panel = gm.locator("#tools-card")
+    panel.get_by_label("Tool").select_option(label="Strength: Lifting and moving things")
+    panel.get_by_label("Prefill from").select_option(label="Brenna the Bold")
+    expect(panel.locator("#tool-fields [data-path=st]")).to_have_value("12")
+    assert gm.js_errors == []
+    gm.context.close()
+
+
 def _run(panel: Any, tool: str, who: str, **inputs: str) -> None:
     panel.get_by_label("Tool").select_option(label=tool)
     panel.get_by_label("Prefill from").select_option(label=who)
