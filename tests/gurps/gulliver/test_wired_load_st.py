@@ -118,3 +118,12 @@ def test_v01_the_lifting_tool_prefills_load_st(engine: Engine) -> None:
         table = fight(engine, HAULER, FOE, *switches)
         calc = engine.calculate(table.fight_id, GM_ACTOR, "lifting", {"weight": 100}, combatant="hero")
         assert calc["inputs"]["st"] == st
+
+
+def test_the_falling_tool_prefills_the_size_blocks_typed_mass(engine: Engine) -> None:
+    """A-27: a creature whose size block types its mass (300 lb) gets it in the falling tool's form; the
+    tool then needs only the height and the surface (its HPmax, 10, is prefilled too)."""
+    ox = {**FOE, "gulliver": {"mass_lb": 300}}
+    table = fight(engine, HAULER, ox)
+    calc = engine.calculate(table.fight_id, GM_ACTOR, "falling", {"height": 3, "surface": "stone"}, combatant="foe")
+    assert (calc["inputs"]["mass"], calc["inputs"]["hp_max"]) == (300, 10)

@@ -262,7 +262,8 @@ def test_every_collision_tool_is_declared_for_the_gm_with_prefills_from_the_shee
         assert any(rule.startswith("V-") for rule in spec.rules)
         assert not spec.players
         paths = {p for v in spec.prefill.values() for p in ((v,) if isinstance(v, str) else v)}
-        assert paths <= {"hp_max", "mass", "st", "load_st.st"}  # load_st.st: V-01's Load ST where the view has it
+        # load_st.st: V-01's Load ST where the view has it; gulliver.mass_lb: the size block's typed mass (A-27)
+        assert paths <= {"hp_max", "mass", "st", "load_st.st", "gulliver.mass_lb"}
         for schema in spec.inputs.values():
             assert schema.get("title")
 

@@ -288,7 +288,8 @@ def test_every_falling_tool_is_declared_for_the_gm_with_prefills_from_the_sheet(
     for spec in falling.SPECS:
         assert any(rule.startswith("V-") for rule in spec.rules)
         assert not spec.players
-        assert set(spec.prefill.values()) <= {"hp_max", "mass"}
+        paths = {p for v in spec.prefill.values() for p in ((v,) if isinstance(v, str) else v)}
+        assert paths <= {"hp_max", "mass", "gulliver.mass_lb"}  # the size block's typed mass first
         for schema in spec.inputs.values():
             assert schema.get("title")
 

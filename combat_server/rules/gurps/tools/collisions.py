@@ -224,6 +224,9 @@ def pounds(title: str, **extra: JSON) -> dict[str, JSON]:
             **extra}
 
 
+#: A combatant's mass for the tools: the GULLIVER size block's typed ``mass_lb`` (A-27), else a ``mass``
+#: number where a ruleset's sheet has one; nothing found leaves the input to the GM.
+MASS_PREFILL: tuple[str, ...] = ("gulliver.mass_lb", "mass")
 HP_INPUT: dict[str, JSON] = {"type": "number", "minimum": 0, "maximum": 100_000, "title": "Victim's HPmax",
                              "x-unit": "HP"}
 
@@ -350,7 +353,7 @@ def _run_speeds(inputs: Mapping[str, JSON]) -> Calculation:
 COLLISION_SPEED = CalculatorSpec(
     name="collision_speed", title="Collision: speeds", group="Collisions", rules=("V-29", "V-30"),
     inputs=_SPEED_INPUTS, required=("speed_a", "mass_a", "mass_b"), run=_run_speeds,
-    prefill={"mass_a": "mass"},
+    prefill={"mass_a": MASS_PREFILL},
     help="Speed of impact and each object's speed change in an inelastic collision (no damage).",
 )
 
@@ -401,7 +404,7 @@ COLLISION = CalculatorSpec(
             "hp_max": HP_INPUT | {"title": "A's HPmax"},
             "impact": absorption_input("localised")},
     required=("speed_a", "mass_a", "mass_b", "material_b", "hp_max"), run=_run_collision,
-    prefill={"mass_a": "mass", "hp_max": "hp_max"},
+    prefill={"mass_a": MASS_PREFILL, "hp_max": "hp_max"},
     help="Damage to A (the chosen combatant) when A and B collide; use effective masses for a "
          "powered collision (tool powered_mass, V-35). A wall or a tank: give B a huge mass and "
          "friction leaves it unmoved (V-30). The result is A's injury before DR.",
@@ -542,7 +545,7 @@ POWERED_MASS = CalculatorSpec(
                          "title": "Traction cap for ground objects (advanced)"},
             "off_road": {"type": "number", "minimum": 0, "maximum": 100, "default": 1,
                          "title": "Vehicle's Off-Road Speed multiplier (with traction)"}},
-    required=("mass",), run=_run_powered, prefill={"mass": "mass", "load_st": ("load_st.st", "st")},
+    required=("mass",), run=_run_powered, prefill={"mass": MASS_PREFILL, "load_st": ("load_st.st", "st")},
     help="Motive power as extra mass for a collision (V-35); use the result as the mass in collision.",
 )
 

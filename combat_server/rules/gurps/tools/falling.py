@@ -19,8 +19,8 @@ import attrs
 
 from combat_server.errors import reject
 from combat_server.rules.gurps.tools.collisions import (
-    HP_INPUT, MATERIALS, Roll, absorb, absorption_input, exact, finish, fractional_dice, material_input, mph,
-    pounds, root, show, splat,
+    HP_INPUT, MASS_PREFILL, MATERIALS, Roll, absorb, absorption_input, exact, finish, fractional_dice,
+    material_input, mph, pounds, root, show, splat,
 )
 from combat_server.rules.kit.calculators import Calculation, CalculatorSpec, Step, number
 from combat_server.rules.model import JSON
@@ -299,7 +299,7 @@ FALLING = CalculatorSpec(
     name="falling", title="Falling", group="Falling",
     rules=("V-36", "V-37", "V-38", "V-40", "V-41", "A-45", "R-01", "R-03"),
     inputs={"height": _HEIGHT, "time": _TIME, **_TV_INPUTS, **_SLOWING_INPUTS, **_BODY_INPUTS},
-    required=("mass", "hp_max", "surface"), run=_run_falling, prefill={"mass": "mass", "hp_max": "hp_max"},
+    required=("mass", "hp_max", "surface"), run=_run_falling, prefill={"mass": MASS_PREFILL, "hp_max": "hp_max"},
     help="Damage from a fall of a height (or a time): speed, terminal velocity, softening rolls, "
          "mass, surface and absorption (V-36 … V-40). The result is injury before DR.",
 )
@@ -349,7 +349,7 @@ TRIP = CalculatorSpec(
             "posture": {"type": "string", "enum": list(_POSTURES), "default": "upright", "title": "Posture"},
             "stance": {"type": "string", "enum": list(_STANCES), "default": "normal", "title": "Stance"},
             "gravity": _GRAVITY, **_BODY_INPUTS},
-    required=("mass", "hp_max", "surface"), run=_run_trip, prefill={"mass": "mass", "hp_max": "hp_max"},
+    required=("mass", "hp_max", "surface"), run=_run_trip, prefill={"mass": MASS_PREFILL, "hp_max": "hp_max"},
     help="A trip as a fall from the creature's own linear dimension (V-39).",
 )
 
