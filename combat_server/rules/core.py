@@ -19,7 +19,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 import attrs
 
 from combat_server.errors import reject
-from combat_server.rules.model import KEPT_BY_RULES, JSON, Command, DiceSource, Event, EventDraft, FightState
+from combat_server.rules.model import KEPT_BY_RULES, JSON, Command, DiceSource, Event, EventDraft, FightState, evolve
 from combat_server.rules.commands import ANY, GM, CommandSpec, check_command
 from combat_server.rules.core_events import CORE_EVENT_SPECS
 from combat_server.rules.ruleset import Ruleset
@@ -327,7 +327,8 @@ def apply(ruleset: Ruleset, state: FightState, event: Event) -> FightState:
         raise AssertionError(f"{event.type} is folded by fold(), not apply()")
     else:
         state = spec.fold(ruleset, state, event)
-    return attrs.evolve(state, seq=event.seq)
+    new: FightState = evolve(state, {"seq": event.seq})  # every event: the cheap copy (issue 16)
+    return new
 
 
 def undone_after(undone: Iterable[int], events: Sequence[Event]) -> set[int]:

@@ -7,7 +7,7 @@ canonical JSON of a state is stable across replays, stores and processes.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Protocol
+from typing import Any, Callable, Mapping, Protocol
 
 import attrs
 
@@ -16,6 +16,56 @@ ROLES = ("gm", "player", "spectator", "system")
 #: attrs metadata key on a condition field the rules keep and a GM's ``adjust`` may not set; its value
 #: says what the GM sets instead (core._decide_adjust refuses the field with it, adjust/bad_value).
 KEPT_BY_RULES = "kept_by_rules"
+
+
+_Copier = Callable[[Any, Mapping[str, Any]], Any]
+_COPIERS: dict[type, _Copier | None] = {}
+
+
+def _make_copier(cls: type) -> _Copier | None:
+    """A function copying a frozen slotted attrs instance with some fields replaced, generated from
+    ``attrs.fields`` once per class; ``None`` (use ``attrs.evolve``) for a class whose ``__init__``
+    does more than store its arguments (validators, converters, aliases, ``init=False`` fields, a
+    post-init or a cached hash), where skipping ``__init__`` would change the result."""
+    fields = attrs.fields(cls)
+    slots = {name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ())}
+    if ("__attrs_cached_hash" in slots or hasattr(cls, "__attrs_post_init__")
+            or hasattr(cls, "__attrs_pre_init__")):
+        return None
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls,
+                                 "_names": frozenset(f.name for f in fields), "_slow": attrs.evolve}
+    lines = ["def copy(inst, changes):",
+             "    if not _names.issuperset(changes):",
+             "        return _slow(inst, **changes)",
+             "    new = _new(_cls)"]
+    for i, f in enumerate(fields):
+        descriptor = next((k.__dict__[f.name] for k in cls.__mro__ if f.name in k.__dict__), None)
+        if (f.validator is not None or f.converter is not None or not f.init or f.alias != f.name
+                or f.name not in slots or not hasattr(descriptor, "__set__")):
+            return None
+        namespace[f"_set{i}"] = descriptor.__set__  # type: ignore[union-attr]
+        lines.append(f"    _set{i}(new, changes[{f.name!r}] if {f.name!r} in changes else inst.{f.name})")
+    lines.append("    return new")
+    exec("\n".join(lines), namespace)  # noqa: S102 - source built only from the class's own field names
+    copier: _Copier = namespace["copy"]
+    return copier
+
+
+def evolve(inst: Any, changes: Mapping[str, Any]) -> Any:
+    """``attrs.evolve(inst, **changes)`` for the frozen slotted classes the rules fold on every event,
+    about three times cheaper (issue 16: 2.8 against 8.7 us for a 51-field GURPS ``Condition``): the
+    fields are stored straight into a new instance instead of going through ``__init__`` with every
+    field as a keyword. The result is equal, field for field, to ``attrs.evolve``'s (the classes it
+    accepts store their arguments unchanged); any other class, or an unknown field, goes to
+    ``attrs.evolve`` itself (tests/test_model_evolve.py)."""
+    cls = type(inst)
+    try:
+        copier = _COPIERS[cls]
+    except KeyError:
+        copier = _COPIERS[cls] = _make_copier(cls)
+    if copier is None:
+        return attrs.evolve(inst, **changes)
+    return copier(inst, changes)
 
 
 @attrs.frozen
@@ -201,8 +251,9 @@ class FightState:
     def with_combatant(self, combatant: Combatant) -> "FightState":
         combatants = dict(self.combatants)
         combatants[combatant.id] = combatant
-        return attrs.evolve(self, combatants=combatants)
+        new: FightState = evolve(self, {"combatants": combatants})
+        return new
 
     def with_condition(self, combatant_id: str, **changes: Any) -> "FightState":
         c = self.combatants[combatant_id]
-        return self.with_combatant(attrs.evolve(c, condition=attrs.evolve(c.condition, **changes)))
+        return self.with_combatant(evolve(c, {"condition": evolve(c.condition, changes)}))

@@ -48,8 +48,17 @@ def tired(sheet: Sheet, cond: Condition, policy: Policy) -> bool:
     return state(sheet, cond, policy).halved
 
 
+def fatigued_st_general(sheet: Sheet, cond: Condition, policy: Policy) -> int:
+    """``fatigued_st`` by the policy's general rule, without its G-51 shortcut (the definition the
+    shortcut is tested against: tests/gurps/test_condition_fast_paths.py)."""
+    return policy.fatigued_st(combat_st(sheet), level(cond), maximum(sheet, policy))
+
+
 def fatigued_st(sheet: Sheet, cond: Condition, policy: Policy) -> int:
     """ST as fatigue leaves it (G-51 halving, or V-53 / V-54's proportional loss)."""
+    if not cond.fp_exact and policy.fatigue_basis() == "G-51":  # the hot path: G-51 on whole FP, no Fraction
+        st = combat_st(sheet)
+        return -((-st) // 2) if cond.fp * 3 < sheet.fp_max else st  # G-51: halved, rounded up, below FPmax/3
     return policy.fatigued_st(combat_st(sheet), level(cond), maximum(sheet, policy))
 
 

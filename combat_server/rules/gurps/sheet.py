@@ -9,6 +9,7 @@ from typing import Any, Mapping
 import attrs
 
 from combat_server.errors import reject
+from combat_server.rules.gurps.json_hooks import drop_defaults, make_hook
 from combat_server.rules.gurps.gulliver.size import Scale, scale_to_json, validate_scale
 from combat_server.rules.gurps.gulliver.light import Eyes
 from combat_server.rules.gurps.state import (NEW_ATTACK_FIELDS, NEW_COMBAT_FIELDS, NEW_CONDITION_FIELDS, Attack, Combat,
@@ -354,11 +355,7 @@ def validate_sheet(raw: Mapping[str, JSON]) -> Sheet:
     return Sheet(**kw)
 
 
-def _drop_defaults(data: dict[str, Any], new_fields: Mapping[str, Any]) -> dict[str, Any]:
-    for key, default in new_fields.items():
-        if key in data and (data[key] == default or (isinstance(default, tuple) and data[key] == list(default))):
-            del data[key]
-    return data
+_drop_defaults = drop_defaults
 
 
 def _weapon_json(data: dict[str, Any]) -> dict[str, Any]:
@@ -386,16 +383,17 @@ def _unstructure_hooks() -> None:
     conv = converter()
     conv.register_unstructure_hook(Scale, scale_to_json)
     conv.register_structure_hook(Scale, lambda raw, _type: validate_scale(raw))
-    conv.register_unstructure_hook(Weapon, lambda w: _weapon_json(
-        {f.name: conv.unstructure(getattr(w, f.name)) for f in attrs.fields(Weapon)}))
-    conv.register_unstructure_hook(Sheet, lambda s: _drop_defaults(
-        {f.name: conv.unstructure(getattr(s, f.name)) for f in attrs.fields(Sheet)}, _NEW_SHEET_FIELDS))
-    conv.register_unstructure_hook(Combat, lambda c: _drop_defaults(
-        {f.name: conv.unstructure(getattr(c, f.name)) for f in attrs.fields(Combat)}, NEW_COMBAT_FIELDS))
-    conv.register_unstructure_hook(Attack, lambda a: _drop_defaults(
-        {f.name: conv.unstructure(getattr(a, f.name)) for f in attrs.fields(Attack)}, NEW_ATTACK_FIELDS))
-    conv.register_unstructure_hook(Condition, lambda c: _drop_defaults(
-        {f.name: conv.unstructure(getattr(c, f.name)) for f in attrs.fields(Condition)}, NEW_CONDITION_FIELDS))
+    weapon = make_hook(Weapon, conv.unstructure, {})
+    conv.register_unstructure_hook(Weapon, lambda w: _weapon_json(weapon(w)))
+    conv.register_unstructure_hook(Sheet, make_hook(Sheet, conv.unstructure, _NEW_SHEET_FIELDS))
+    conv.register_unstructure_hook(Combat, make_hook(Combat, conv.unstructure, NEW_COMBAT_FIELDS))
+    conv.register_unstructure_hook(Attack, make_hook(Attack, conv.unstructure, NEW_ATTACK_FIELDS))
+    conv.register_unstructure_hook(Condition, make_hook(Condition, conv.unstructure, NEW_CONDITION_FIELDS))
+
+
+#: The JSON each hook's class gets, by its new fields (tests/gurps/test_condition_fast_paths.py).
+NEW_FIELDS_OF: dict[type, Mapping[str, Any]] = {Sheet: _NEW_SHEET_FIELDS, Combat: NEW_COMBAT_FIELDS,
+                                                Attack: NEW_ATTACK_FIELDS, Condition: NEW_CONDITION_FIELDS}
 
 
 _unstructure_hooks()

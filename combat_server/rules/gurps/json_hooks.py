@@ -1,0 +1,95 @@
+"""The unstructure hooks of the GURPS state classes (``Condition``, ``Sheet``, ``Weapon``, ``Combat``,
+``Attack``), generated once from ``attrs.fields`` (issue 16: every view, snapshot and state hash of a
+changed combatant builds a condition's JSON, 51 fields).
+
+What a hook returns is defined by ``json_by_converter``: every field through the converter, then the
+fields added after fights were stored left out at their defaults (``drop_defaults``), so stored fights
+refold to the same bytes. The generated hook gives the same dict, key order and value types included
+(tests/gurps/test_condition_fast_paths.py), without a converter dispatch for the values that are
+their own JSON: an exact ``int``, ``str``, ``bool`` or ``None``, a tuple of them (a list, as cattrs
+makes it) and a dict of them (a copy). Anything else still goes through the converter."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+import attrs
+
+_PLAIN = frozenset({int, str, bool, type(None)})
+Hook = Callable[[Any], dict[str, Any]]
+
+
+def drop_defaults(data: dict[str, Any], new_fields: Mapping[str, Any]) -> dict[str, Any]:
+    """Leave out the fields added after fights were stored while they hold their defaults (a tuple
+    default also matches the list its JSON holds)."""
+    for key, default in new_fields.items():
+        if key in data and (data[key] == default or (isinstance(default, tuple) and data[key] == list(default))):
+            del data[key]
+    return data
+
+
+def json_by_converter(unstructure: Callable[[Any], Any], obj: Any, new_fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The definition: each field through ``unstructure``, the new fields at their defaults left out."""
+    return drop_defaults({f.name: unstructure(getattr(obj, f.name)) for f in attrs.fields(type(obj))}, new_fields)
+
+
+def _sequence(unstructure: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    def sequence(value: Any) -> Any:
+        if value.__class__ is tuple:
+            for item in value:
+                if item.__class__ not in _PLAIN:
+                    return unstructure(value)
+            return list(value)
+        return unstructure(value)
+    return sequence
+
+
+def _mapping(unstructure: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    def mapping(value: Any) -> Any:
+        if value.__class__ is dict:
+            for key, item in value.items():
+                if key.__class__ not in _PLAIN or item.__class__ not in _PLAIN:
+                    return unstructure(value)
+            return dict(value)
+        return unstructure(value)
+    return mapping
+
+
+def _default_of(field: Any) -> Any:
+    """The field's default value (a factory's product), only to pick which shortcut its line tries
+    first; every shortcut checks the value's type and falls back to the converter."""
+    default = field.default
+    if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+        return None if default.takes_self else default.factory()
+    return default
+
+
+def make_hook(cls: type, unstructure: Callable[[Any], Any], new_fields: Mapping[str, Any]) -> Hook:
+    """The generated hook for ``cls``: one line per field, in field order, reading the attribute
+    directly; a new field is written only when its JSON differs from its default."""
+    namespace: dict[str, Any] = {"_u": unstructure, "_P": _PLAIN, "_seq": _sequence(unstructure),
+                                 "_map": _mapping(unstructure)}
+    lines = ["def hook(obj):", "    data = {}"]
+    for i, f in enumerate(attrs.fields(cls)):
+        if not f.name.isidentifier():
+            raise ValueError(f"field {f.name!r} of {cls.__name__} is not an identifier")
+        kind = _default_of(f)
+        if isinstance(kind, tuple):
+            value = f"_seq(obj.{f.name})"
+        elif isinstance(kind, dict):
+            value = f"_map(obj.{f.name})"
+        else:
+            value = f"v if (v := obj.{f.name}).__class__ in _P else _u(v)"
+        if f.name in new_fields:
+            namespace[f"_d{i}"] = new_fields[f.name]
+            check = f"v{i} == _d{i}"
+            if isinstance(new_fields[f.name], tuple):
+                namespace[f"_l{i}"] = list(new_fields[f.name])
+                check += f" or v{i} == _l{i}"
+            lines += [f"    v{i} = {value}", f"    if not ({check}):", f"        data[{f.name!r}] = v{i}"]
+        else:
+            lines.append(f"    data[{f.name!r}] = {value}")
+    lines.append("    return data")
+    exec("\n".join(lines), namespace)  # noqa: S102 - source built only from the class's own field names
+    hook: Hook = namespace["hook"]
+    return hook

@@ -1,0 +1,160 @@
+"""Issue 16's shortcuts on the rules' hot path give exactly what the general path gives: the copy a
+condition change makes (``model.evolve`` against ``attrs.evolve``), the condition's JSON (the hook
+against asking the converter field by field), and G-51's fatigued ST on whole FP (against the
+policy's general rule, through G-51's fractions)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from combat_server.rules.core import walk
+from combat_server.rules.gurps import fatigue
+from combat_server.rules.gurps.gulliver.policy import OFF, Policy
+from combat_server.rules.gurps.gulliver.size import Scale
+from combat_server.rules.gurps.json_hooks import json_by_converter
+from combat_server.rules.gurps.sheet import NEW_FIELDS_OF, Sheet, _weapon_json
+from combat_server.rules.gurps.state import Condition
+from combat_server.rules.model import Event, evolve
+from combat_server.rules.ruleset import get_ruleset
+from combat_server.rules.serialize import converter
+from tests.fixtures import fixturekit as kit
+
+SETTINGS = settings(max_examples=200, deadline=None)
+NAMES = st.text(alphabet="abcxyz", min_size=1, max_size=4)
+
+
+def _value_for(field: Any) -> st.SearchStrategy[Any]:
+    """Values of the field's own kind (what the rules and a GM's adjust store in it)."""
+    default = field.default.factory() if isinstance(field.default, attrs.Factory) else field.default  # type: ignore[misc]
+    if field.type in ("int", int) or field.name in ("hp", "fp"):
+        return st.integers(-50, 50)
+    if isinstance(default, bool):
+        return st.booleans()
+    if isinstance(default, str):
+        return st.sampled_from(["", "standing", "kneeling", "3/2", "sword"])
+    if isinstance(default, int):
+        return st.integers(-50, 50)
+    if isinstance(default, tuple):
+        return st.lists(NAMES, max_size=3).map(tuple)
+    if "skull" in field.name:
+        return st.dictionaries(NAMES, NAMES, max_size=3)
+    return st.dictionaries(NAMES, st.integers(0, 30), max_size=3)
+
+
+FIELDS = attrs.fields(Condition)
+
+
+@st.composite
+def changes(draw: st.DrawFn) -> dict[str, Any]:
+    """Some of the condition's fields, each with a value of its kind (possibly its default)."""
+    chosen = draw(st.lists(st.sampled_from([f.name for f in FIELDS]), unique=True, max_size=12))
+    by_name = {f.name: f for f in FIELDS}
+    return {name: draw(_value_for(by_name[name])) for name in chosen}
+
+
+@st.composite
+def conditions(draw: st.DrawFn) -> Condition:
+    return attrs.evolve(Condition(hp=draw(st.integers(-30, 30)), fp=draw(st.integers(-30, 30))), **draw(changes()))
+
+
+@SETTINGS
+@given(conditions(), changes())
+def test_condition_copy_equals_attrs_evolve(cond: Condition, change: dict[str, Any]) -> None:
+    """A condition change (FightState.with_condition) gives the condition attrs.evolve gives: equal,
+    every field the same object, and still frozen."""
+    fast = evolve(cond, change)
+    slow = attrs.evolve(cond, **change)
+    assert type(fast) is Condition and fast == slow
+    assert all(getattr(fast, f.name) is getattr(slow, f.name) for f in FIELDS)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        fast.hp = 1  # type: ignore[misc]
+
+
+def test_condition_copy_of_an_unknown_field_fails_as_attrs_evolve_does() -> None:
+    """A field the condition does not have is refused with attrs.evolve's own TypeError."""
+    with pytest.raises(TypeError):
+        evolve(Condition(hp=10, fp=10), {"hp": 3, "no_such_field": 1})
+
+
+@SETTINGS
+@given(conditions())
+def test_condition_json_equals_the_converter_field_by_field(cond: Condition) -> None:
+    """The Condition hook's JSON (views, snapshots, the state hash) is the per-field converter's,
+    the new fields at their defaults left out (NEW_CONDITION_FIELDS), key order included."""
+    fast = converter().unstructure(cond)
+    _assert_same_json(fast, json_by_converter(converter().unstructure, cond, NEW_FIELDS_OF[Condition]))
+
+
+def _assert_same_json(fast: Any, slow: Any) -> None:
+    """Equal, with the same key order and the same types at every depth (so the same canonical bytes)."""
+    assert type(fast) is type(slow)
+    if isinstance(slow, dict):
+        assert list(fast) == list(slow)
+        for key in slow:
+            _assert_same_json(fast[key], slow[key])
+    elif isinstance(slow, list):
+        assert len(fast) == len(slow)
+        for a, b in zip(fast, slow):
+            _assert_same_json(a, b)
+    else:
+        assert fast == slow
+
+
+@pytest.mark.parametrize("name", kit.fight_names())
+def test_every_stored_state_s_json_equals_the_converter_field_by_field(name: str) -> None:
+    """Every sheet, condition, combat sequence and pending attack of every state the stored fights
+    pass through gets the JSON the per-field converter gives (the hooks' definition)."""
+    lines = kit.export_path(name).read_text(encoding="utf-8").splitlines()
+    events = [Event(**{k: v for k, v in json.loads(line).items() if k in attrs.fields_dict(Event)})
+              for line in lines[1:]]
+    ruleset = get_ruleset("gurps", events[0].ruleset_version)
+    seen = attacks = 0
+    for _event, _before, after in walk(ruleset, events):
+        parts: list[Any] = [c.sheet for c in after.combatants.values()]
+        parts += [c.condition for c in after.combatants.values()]
+        if after.combat is not None:
+            parts.append(after.combat)
+            parts += [a for a in attrs.astuple(after.combat, recurse=False) if type(a) in NEW_FIELDS_OF]
+        for obj in parts:
+            _assert_same_json(converter().unstructure(obj),
+                              json_by_converter(converter().unstructure, obj, NEW_FIELDS_OF[type(obj)]))
+            seen += 1
+        for weapon in {w for c in after.combatants.values() for w in c.sheet.weapons}:
+            _assert_same_json(converter().unstructure(weapon),
+                              _weapon_json(json_by_converter(converter().unstructure, weapon, {})))
+        attacks += after.combat is not None and after.combat.attack is not None
+    assert seen > len(events) and attacks > 0
+
+
+def test_condition_json_copies_its_mappings() -> None:
+    """The JSON holds copies, never the condition's own mappings (a view may be changed by its caller)."""
+    cond = Condition(hp=10, fp=10, ammo_used={"bow": 2})
+    data = converter().unstructure(cond)
+    assert data["ammo_used"] == {"bow": 2} and data["ammo_used"] is not cond.ammo_used
+
+
+@SETTINGS
+@given(st.integers(1, 40), st.integers(1, 40), st.integers(1, 40), st.none() | st.integers(1, 60),
+       st.integers(-45, 45), st.sampled_from(["", "7/2", "-5/3", "29/4"]),
+       st.sampled_from(["off", "on_st", "on_ht"]))
+def test_fatigued_st_shortcut_equals_the_general_rule(st_: int, ht: int, fp_max: int, combat_st: int | None,
+                                                      fp: int, fp_exact: str, basis: str) -> None:
+    """G-51: ST halved (rounded up) below FPmax/3 on whole FP; every other case (A-50's fractions,
+    V-53, V-54) is the policy's own rule. The shortcut gives the general rule's number."""
+    sheet = Sheet(st=st_, ht=ht, fp=fp_max, gulliver=Scale(combat_st=combat_st))
+    cond = Condition(hp=10, fp=fp, fp_exact=fp_exact)
+    policy = OFF if basis == "off" else Policy(fatigue_on_st=basis == "on_st", fatigue_on_ht=basis == "on_ht")
+    assert fatigue.fatigued_st(sheet, cond, policy) == fatigue.fatigued_st_general(sheet, cond, policy)
+
+
+def test_fatigued_st_halves_below_a_third_of_fpmax() -> None:
+    """G-51 by hand: FPmax 12, ST 13: FP 4 (not below 4) keeps 13; FP 3 gives 7 (13/2 rounded up)."""
+    sheet = Sheet(st=13, ht=12)
+    assert fatigue.fatigued_st(sheet, Condition(hp=13, fp=4), OFF) == 13
+    assert fatigue.fatigued_st(sheet, Condition(hp=13, fp=3), OFF) == 7

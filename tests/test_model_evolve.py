@@ -1,0 +1,63 @@
+"""model.evolve, the rules' cheap copy of a frozen slotted state (issue 16), is attrs.evolve: the
+same fields for the classes it copies itself, attrs.evolve itself for any class whose __init__ does
+more than store its arguments."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from combat_server.rules.model import Combatant, FightState, evolve
+
+
+@attrs.frozen
+class Plain:
+    a: int
+    b: str = "x"
+    c: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Checked:
+    a: int = attrs.field(validator=attrs.validators.instance_of(int))
+    b: int = attrs.field(default=0, converter=int)
+
+
+@attrs.frozen
+class Child(Plain):
+    d: int = 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(), st.text(max_size=3), st.lists(st.text(max_size=2)).map(tuple), st.integers(),
+       st.sets(st.sampled_from(["a", "b", "c", "d"])))
+def test_copy_equals_attrs_evolve(a: int, b: str, c: tuple[str, ...], d: int, which: set[str]) -> None:
+    """Any subset of fields replaced, on a class and a subclass: equal to attrs.evolve's result."""
+    values = {"a": a, "b": b, "c": c, "d": d}
+    for inst in (Plain(1), Child(2, "y", ("z",), 5)):
+        change = {k: values[k] for k in which if k in attrs.fields_dict(type(inst))}
+        fast = evolve(inst, change)
+        assert type(fast) is type(inst) and fast == attrs.evolve(inst, **change)
+
+
+def test_a_validated_class_goes_through_its_init() -> None:
+    """Validators and converters still run: the copy goes to attrs.evolve for such a class."""
+    assert evolve(Checked(1), {"b": "7"}).b == 7
+    with pytest.raises(TypeError):
+        evolve(Checked(1), {"a": "one"})
+
+
+def test_an_unknown_field_is_refused_like_attrs_evolve() -> None:
+    """A field the class lacks raises attrs.evolve's TypeError, not a silent copy."""
+    with pytest.raises(TypeError):
+        evolve(Plain(1), {"zz": 2})
+
+
+def test_fight_state_with_combatant_keeps_every_other_field() -> None:
+    """FightState.with_combatant (every fold step) changes only the combatants mapping."""
+    state = FightState(fight_id="f", ruleset="r", ruleset_version="1", options={}, dice_mode="auto", seq=4)
+    fighter = Combatant(id="c1", name="Ann", side="pc", sheet={}, condition={})
+    after = state.with_combatant(fighter)
+    assert after == attrs.evolve(state, combatants={"c1": fighter}) and state.combatants == {}
