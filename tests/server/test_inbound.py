@@ -53,6 +53,23 @@ def test_a_client_that_keeps_ignoring_the_limit_is_closed() -> None:
     assert inbound.receive(LIST) == Close(CLOSE_FLOODING)
 
 
+def test_a_steady_sender_at_four_times_the_rate_is_closed_though_refills_let_some_through() -> None:
+    """#15 item 9: 64 messages a second against a rate of 16 (burst 1, flood_close 40; times in 64ths of a
+    second, exact in binary): each message adds a quarter token, so every fourth gets through at a refill,
+    which does not reset the flood count (no quiet second). Messages 0, 4, ..., 52 pass (14), the three
+    between each pair are refused (39 by message 51), and message 53, at 53/64 s, is the 40th refusal."""
+    limiter = RateLimiter.starting(rate=16.0, burst=1, flood_close=40, now=0.0)
+    accepted = refused = 0
+    for k in range(240):
+        if limiter.allow(k / 64):
+            accepted += 1
+        else:
+            refused += 1
+        if limiter.flooding:
+            break
+    assert limiter.flooding and (k, accepted, refused) == (53, 14, 40)
+
+
 def test_a_quiet_second_starts_the_flood_count_again() -> None:
     limiter = RateLimiter.starting(rate=0.001, burst=0, flood_close=3, now=0.0)
     assert not limiter.allow(0.0) and not limiter.allow(0.5)
