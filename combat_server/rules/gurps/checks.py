@@ -12,7 +12,7 @@ from combat_server.rules.gurps import attacks, derived, fatigue
 from combat_server.rules.gurps.batch import Batch
 from combat_server.rules.gurps.gulliver import wounds
 from combat_server.rules.gurps.gulliver.exact import exact_text
-from combat_server.rules.gurps.gulliver.size import scale_of
+from combat_server.rules.gurps.gulliver.size import combat_st_of, scale_of
 from combat_server.rules.kit.prompts import answered, roll_prompt
 from combat_server.rules.gurps.rolls import Mod, record, succeeded
 from combat_server.rules.model import JSON, Prompt
@@ -335,7 +335,7 @@ def lose_fatigue(b: Batch, cid: str, points: int, reason: str, *, exertion: bool
     ``loaded`` false: V-52's load factor is in the points already (its standing cost); ``pace``: V-47's
     pace that charged it (hidden with a hidden sheet: it bounds Move)."""
     sheet, cond, policy = b.sheet(cid), b.cond(cid), b.policy
-    st = fatigue.combat_st(sheet)
+    st = combat_st_of(sheet)  # V-53: Fatigue on Combat ST (A-27)
     full = fatigue.maximum(sheet, policy)
     before = fatigue.level(cond)
     rec: dict[str, JSON] | None = None

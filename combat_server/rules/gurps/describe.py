@@ -22,7 +22,7 @@ from combat_server.rules.gurps.gulliver.locations import Location
 from combat_server.rules.gurps.explain import light_effect
 from combat_server.rules.gurps.gulliver.light import EXAMPLES, NAMES as LIGHT_NAMES, penalties
 from combat_server.rules.gurps.gulliver.policy import Policy, fight_policy
-from combat_server.rules.gurps.gulliver.size import Scale, scale_of
+from combat_server.rules.gurps.gulliver.size import Scale, combat_st_of, scale_of
 from combat_server.rules.gurps.presentation import card
 from combat_server.rules.gurps.sheet import Sheet, Weapon, eyes_of
 from combat_server.rules.gurps.state import DEFAULT_LIGHT, Combat, Condition, light_of
@@ -518,7 +518,7 @@ def _bars(c: Combatant, policy: Policy) -> list[Bar]:
         fp = sheet.fp_max
         fp_bar = Bar(c.id, "fp", "FP", cond.fp, fp, "G-51", _fp_thresholds(fp))
     else:  # V-53 / V-54: Fatigue on ST or HT, its own thresholds (the bar shows the whole part, A-50)
-        st = fatigue.combat_st(sheet)
+        st = combat_st_of(sheet)  # V-53: Fatigue on Combat ST
         fp_bar = Bar(c.id, "fp", "Fatigue", cond.fp, fatigue.maximum(sheet, policy), basis,
                      _basis_thresholds(basis, st))
     return [Bar(c.id, "hp", "HP", cond.hp, hp, "G-43", _hp_thresholds(hp)), fp_bar]

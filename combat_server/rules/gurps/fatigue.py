@@ -20,12 +20,6 @@ from combat_server.rules.gurps.sheet import Sheet
 from combat_server.rules.gurps.state import Condition
 
 
-def combat_st(sheet: Sheet) -> int:
-    """The ST that V-53 bases Fatigue on and scales exertion by: Combat ST from the sheet's size block
-    (V-01, A-27; the sheet's ST when the block types none), as V-63 reads it too."""
-    return combat_st_of(sheet)
-
-
 def level(cond: Condition) -> Fraction:
     """The current Fatigue (FP under G-51), exact (A-50)."""
     return Fraction(cond.fp_exact) if cond.fp_exact else Fraction(cond.fp)
@@ -33,12 +27,12 @@ def level(cond: Condition) -> Fraction:
 
 def maximum(sheet: Sheet, policy: Policy) -> int:
     """Full Fatigue: G-51's FPmax, V-53's Combat ST or V-54's HT (with bought Extra or Reduced Fatigue)."""
-    return policy.fatigue_max(sheet.fp_max, combat_st(sheet), sheet.ht)
+    return policy.fatigue_max(sheet.fp_max, combat_st_of(sheet), sheet.ht)
 
 
 def state(sheet: Sheet, cond: Condition, policy: Policy) -> FatigueState:
     """What the current level does under the fight's basis (G-51, V-53 or V-54)."""
-    return policy.fatigue_state(level(cond), maximum(sheet, policy), combat_st(sheet))
+    return policy.fatigue_state(level(cond), maximum(sheet, policy), combat_st_of(sheet))
 
 
 def tired(sheet: Sheet, cond: Condition, policy: Policy) -> bool:
@@ -51,15 +45,15 @@ def tired(sheet: Sheet, cond: Condition, policy: Policy) -> bool:
 def fatigued_st_general(sheet: Sheet, cond: Condition, policy: Policy) -> int:
     """``fatigued_st`` by the policy's general rule, without its G-51 shortcut (the definition the
     shortcut is tested against: tests/gurps/test_condition_fast_paths.py)."""
-    return policy.fatigued_st(combat_st(sheet), level(cond), maximum(sheet, policy))
+    return policy.fatigued_st(combat_st_of(sheet), level(cond), maximum(sheet, policy))
 
 
 def fatigued_st(sheet: Sheet, cond: Condition, policy: Policy) -> int:
     """ST as fatigue leaves it (G-51 halving, or V-53 / V-54's proportional loss)."""
     if not cond.fp_exact and policy.fatigue_basis() == "G-51":  # the hot path: G-51 on whole FP, no Fraction
-        st = combat_st(sheet)
+        st = combat_st_of(sheet)
         return -((-st) // 2) if cond.fp * 3 < sheet.fp_max else st  # G-51: halved, rounded up, below FPmax/3
-    return policy.fatigued_st(combat_st(sheet), level(cond), maximum(sheet, policy))
+    return policy.fatigued_st(combat_st_of(sheet), level(cond), maximum(sheet, policy))
 
 
 def text(value: Fraction | int) -> str:
