@@ -507,15 +507,8 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
     capped = capped_injury(wound.hp, cap)
     split = b.policy.split_factor(scale, tsheet.hp_max, where)
     hp = whole_or_exact(capped * split if exact else math.floor(capped * split))
-    payload: dict[str, JSON] = {
-        "attacker": attack.attacker, "target": target, "weapon": attack.weapon, "dice": list(faces),
-        "adds": attack.damage_adds, "modifiers": [m.to_json() for m in mods], "max_damage": attack.max_damage,
-        "half_damage": attack.half_damage, "basic": json_number(basic), "dr": dr, "penetrating": json_number(pen),
-        "damage_type": attack.damage_type, "multiplier": exact_text(wound.multiplier),
-        "injury": json_number(hp),
-    }
-    if attack.location:
-        payload["location"] = attack.location
+    payload = _damage_payload(attack, faces, mods, basic=json_number(basic), dr=dr, penetrating=json_number(pen),
+                              multiplier=exact_text(wound.multiplier), injury=json_number(hp))
     payload.update(gulliver_steps(b, attack.attacker, weapon, wound, cap, where, projectile))
     if roll.scale != 1:  # V-03: the ST 10 roll scaled (A-28)
         payload["low_st"] = {"scale": attack.damage_scale, "exact": exact, "rule": "V-03"}
@@ -529,6 +522,21 @@ def roll_damage(b: Batch, prompt_id: str) -> None:
         _wound(b, attack, weapon, where, wound, hp, follow)
     else:
         b.emit("damage_rolled", payload, opens=follow, answers=prompt_id)
+
+
+def _damage_payload(attack: Attack, faces: tuple[int, ...], mods: list[Mod], *, basic: JSON, dr: JSON,
+                    penetrating: JSON, multiplier: JSON, injury: JSON, **extra: JSON) -> dict[str, JSON]:
+    """A ``damage_rolled`` payload's fields in their stored order: the roll and what it did (G-42), then
+    ``extra`` (a stunner's ``shock_only``, V-17), then the hit location (A-24)."""
+    payload: dict[str, JSON] = {
+        "attacker": attack.attacker, "target": attack.target, "weapon": attack.weapon, "dice": list(faces),
+        "adds": attack.damage_adds, "modifiers": [m.to_json() for m in mods], "max_damage": attack.max_damage,
+        "half_damage": attack.half_damage, "basic": basic, "dr": dr, "penetrating": penetrating,
+        "damage_type": attack.damage_type, "multiplier": multiplier, "injury": injury, **extra,
+    }
+    if attack.location:
+        payload["location"] = attack.location
+    return payload
 
 
 def _shock_through_toughness(b: Batch, attack: Attack, weapon: Weapon | None, where: Location, wound: Injury) -> bool:
@@ -583,14 +591,8 @@ def _stunner(b: Batch, prompt_id: str, attack: Attack, weapon: Weapon, faces: tu
     """V-17: a stunner's roll is shock points dealt directly: no DR, no wound, no HP lost (the seed:
     "decide how many points or dice of shock the weapon inflicts, and apply normally"); the shock then
     does what any shock does (V-18's penalty, V-19 stun, V-20 brain x2, V-21 limb, V-22 knockout)."""
-    payload: dict[str, JSON] = {
-        "attacker": attack.attacker, "target": attack.target, "weapon": attack.weapon, "dice": list(faces),
-        "adds": attack.damage_adds, "modifiers": [m.to_json() for m in mods], "max_damage": attack.max_damage,
-        "half_damage": attack.half_damage, "basic": json_number(rolled), "dr": 0, "penetrating": 0,
-        "damage_type": attack.damage_type, "multiplier": "1", "injury": 0, "shock_only": True,
-    }
-    if attack.location:
-        payload["location"] = attack.location
+    payload = _damage_payload(attack, faces, mods, basic=json_number(rolled), dr=0, penetrating=0, multiplier="1",
+                              injury=0, shock_only=True)
     follow = _follow(b, attack, payload)
     if rolled <= 0:
         b.emit("damage_rolled", payload, opens=follow, answers=prompt_id)
