@@ -53,7 +53,7 @@ def fatigued_st(sheet: Sheet, cond: Condition, policy: Policy) -> int:
     if not cond.fp_exact and policy.fatigue_basis() == "G-51":  # the hot path: G-51 on whole FP, no Fraction
         st = combat_st_of(sheet)
         return -((-st) // 2) if cond.fp * 3 < sheet.fp_max else st  # G-51: halved, rounded up, below FPmax/3
-    return policy.fatigued_st(combat_st_of(sheet), level(cond), maximum(sheet, policy))
+    return fatigued_st_general(sheet, cond, policy)
 
 
 def text(value: Fraction | int) -> str:
