@@ -29,7 +29,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from combat_server.canonical import chain_hash
-from combat_server.patch import PatchError, apply_wire, view_hash
+from combat_server.patch import PatchError, ViewHasher, apply_wire
 
 __all__ = ["CombatClient", "ServerError", "PushedEvent", "GapError", "ChainError"]
 
@@ -115,6 +115,9 @@ class CombatClient:
         self.view_stale = False
         #: How many times a patched view did not match its hash (each time the full view was asked for).
         self.resyncs = 0
+        #: view_hash of the patched views, re-encoding only what each patch changed: a patched view shares
+        #: every unchanged member and combatant entry with the view before (issue 16, the clients' CPU).
+        self._hash = ViewHasher()
         #: What this seat can do and see now (``subscribed`` and ``description`` messages, #9 describe).
         self.description: dict[str, Any] | None = None
         #: The GM tools of the fight's ruleset (``subscribed.tools``, #12).
@@ -341,7 +344,7 @@ class CombatClient:
             view: dict[str, Any] = apply_wire(self.state, m["patch"])
             if isinstance(view, dict):
                 view = {**view, "seq": seq}  # the view's seq is the push's: no patch op carries it (protocol 3)
-            ok = isinstance(view, dict) and view_hash(view) == m["view_hash"]
+            ok = isinstance(view, dict) and self._hash(view) == m["view_hash"]
         except (PatchError, TypeError, ValueError):
             ok = False
         if not ok:

@@ -179,15 +179,17 @@ def view_hash(view: Any) -> str:
 
 
 class ViewHasher:
-    """:func:`view_hash` of a server's successive views, computed from cached canonical texts: each
-    top-level member's (``"name":value``) and, inside ``combatants`` and ``derived``, each combatant's
-    entry, all cached by identity. The server's views share every unchanged part with the view before
-    (``server.views.ViewBuilder``: an unchanged member or entry is the same object), so a push
-    re-encodes only what changed and joins the rest, instead of encoding the whole view: with 500
+    """:func:`view_hash` of successive views, computed from cached canonical texts: each top-level
+    member's (``"name":value``) and, inside ``combatants`` and ``derived``, each combatant's entry, all
+    cached by identity. Successive views share every unchanged part with the view before: the
+    server's (``server.views.ViewBuilder``: an unchanged member or entry is the same object) and a
+    client's patched copies (:func:`apply_wire` copies only the objects on the changed paths). So a
+    push re-encodes only what changed and joins the rest, instead of encoding the whole view: with 500
     combatants that was most of a push's CPU, and with 4 the Python work of encoding each member
-    again was a tenth of the hub's (issue 16, docs/benchmarks.md). The members and entries must not
-    be changed in place once hashed (the server's are not: a changed one is a new object); a cached
-    text holds its value, so an identity is never reused while it is cached.
+    again was a tenth of the hub's and a fifth of a client's (issue 16, docs/benchmarks.md). The
+    members and entries must not be changed in place once hashed (the server's are not: a changed one
+    is a new object; a client's views are read-only mappings); a cached text holds its value, so an
+    identity is never reused while it is cached.
 
     The result is byte for byte :func:`view_hash`'s (the same canonical text): clients keep that one.
     """
@@ -198,46 +200,40 @@ class ViewHasher:
     def __init__(self) -> None:
         #: member -> entry key -> (the entry hashed last, its text ``"key":{...}``)
         self._texts: dict[str, dict[str, tuple[object, bytes]]] = {name: {} for name in self.SPLIT}
-        #: member -> (the value hashed last, its text ``"name":value``), for the members not split
+        #: member -> (the value hashed last, its text ``"name":value``): a member kept as the same object
+        #: (a split one too) is not looked into
         self._whole: dict[str, tuple[object, bytes]] = {}
 
-    def _member(self, name: str, value: dict[str, Any], out: list[bytes]) -> None:
-        """Append the canonical text of ``value`` to ``out`` in pieces: each entry's text is the cached one."""
-        texts = self._texts[name]
-        out.append(b"{")
-        first = True
-        for key in sorted(value):
-            entry = value[key]
-            hit = texts.get(key)
+    def _text(self, name: str, value: Any) -> bytes:
+        """The canonical text ``"name":value`` of a member not hashed before (or not as this object)."""
+        key = orjson.dumps(name) + b":"
+        texts = self._texts.get(name)
+        if texts is None or type(value) is not dict or not all(type(k) is str for k in value):
+            return key + orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+        pieces = []
+        for entry_key in sorted(value):
+            entry = value[entry_key]
+            hit = texts.get(entry_key)
             if hit is None or hit[0] is not entry:
-                hit = texts[key] = (entry, orjson.dumps(key) + b":" + orjson.dumps(entry, option=orjson.OPT_SORT_KEYS))
-            if not first:
-                out.append(b",")
-            first = False
-            out.append(hit[1])
-        out.append(b"}")
+                hit = texts[entry_key] = (entry, orjson.dumps(entry_key) + b":"
+                                          + orjson.dumps(entry, option=orjson.OPT_SORT_KEYS))
+            pieces.append(hit[1])
         if len(texts) > len(value):
             for gone in set(texts).difference(value):
                 del texts[gone]
+        return key + b"{" + b",".join(pieces) + b"}"
 
     def __call__(self, view: Mapping[str, Any]) -> str:
-        # One flat list of pieces, joined once: the big members are never copied piece by piece.
-        pieces: list[bytes] = [b"{"]
         whole = self._whole
-        for i, name in enumerate(sorted(view)):
+        pieces: list[bytes] = []
+        for name in sorted(view):
             value = view[name]
-            if i:
-                pieces.append(b",")
-            if name in self._texts and type(value) is dict and all(type(k) is str for k in value):
-                pieces.append(orjson.dumps(name) + b":")
-                self._member(name, value, pieces)
-                continue
             hit = whole.get(name)
             if hit is None or hit[0] is not value:
-                hit = whole[name] = (value, orjson.dumps(name) + b":" + orjson.dumps(value, option=orjson.OPT_SORT_KEYS))
+                hit = whole[name] = (value, self._text(name, value))
             pieces.append(hit[1])
-        pieces.append(b"}")
         if len(whole) > len(view):
             for gone in set(whole).difference(view):
                 del whole[gone]
-        return format(zlib.crc32(b"".join(pieces)), "08x")
+        # "{" + the members + "}" without copying the joined members once more.
+        return format(zlib.crc32(b"}", zlib.crc32(b",".join(pieces), zlib.crc32(b"{"))), "08x")

@@ -113,6 +113,34 @@ def test_the_server_hasher_sees_an_entry_replaced_by_a_new_object() -> None:
     assert hasher(first) == view_hash(first) and hasher(second) == view_hash(second) != view_hash(first)
 
 
+
+_cids = st.sampled_from(["a", "b", "c/d", "é"])
+_client_views = st.fixed_dictionaries(
+    {"combatants": st.one_of(st.dictionaries(_cids, json_values, max_size=4), json_values),
+     "derived": st.dictionaries(_cids, json_values, max_size=4)},
+    optional={"title": json_values, "prompts": json_values, "combat": json_values})
+
+
+@given(st.lists(_client_views, min_size=1, max_size=6))
+def test_the_hasher_gives_view_hash_of_every_view_a_client_patches(steps: list[dict[str, Any]]) -> None:
+    """A client's copies (issue 16: CombatClient hashes them with ViewHasher): each is the one before with
+    the pushed ops applied (apply_wire copies only the objects on the changed paths, the rest stays the same
+    object) and the push's seq. The hash is byte for byte view_hash's, whatever a push changes, adds or
+    removes, at any depth, combatant entries or whole members."""
+    hasher = ViewHasher()
+    held: dict[str, Any] = {"seq": 0, "combatants": {}, "derived": {}}
+    for seq, target in enumerate(steps, 1):
+        view = {**apply_wire(held, to_wire(diff(held, {**target, "seq": held["seq"]}))), "seq": seq}
+        assert hasher(view) == view_hash(view)
+        held = view
+
+
+def test_the_hasher_sees_a_member_that_is_no_longer_split() -> None:
+    """combatants as an object of entries, then as an array, then as an object again: never a stale text."""
+    hasher = ViewHasher()
+    views = [{"combatants": {"a": {"hp": 1}}}, {"combatants": [1]}, {"combatants": {"a": {"hp": 1}}}]
+    assert [hasher(v) for v in views] == [view_hash(v) for v in views]
+
 @given(json_values, json_values)
 def test_applying_the_pushed_form_of_the_diff_gives_the_new_value(old: Any, new: Any) -> None:
     """Protocol 4's ops ([path, value] sets, [path] removes) do what the diff's RFC 6902 ops do."""

@@ -74,6 +74,22 @@ async def test_a_client_whose_view_drifted_asks_for_the_whole_view_and_recovers(
     assert spectator.resyncs == 1 and spectator.state["combatants"]["alice"]["condition"]["hp"] == 8
 
 
+
+async def test_a_client_whose_copy_of_a_combatant_the_push_left_alone_drifted_asks_for_the_whole_view(
+        table: Table) -> None:
+    """The client checks the whole view, not only what the patch changed (issue 16: it caches the texts of
+    the parts that stay the same object): a copy of bob gone wrong after a push was checked is found by the
+    next push, which changes alice only."""
+    spectator = table.spectator
+    await spectator.wait_for_seq(await _adjust(table.gm, "alice", 7))
+    assert spectator.state is not None and spectator.resyncs == 0
+    combatants = spectator.state["combatants"]
+    name = combatants["bob"]["name"]
+    spectator.state = {**spectator.state, "combatants": {**combatants, "bob": {**combatants["bob"], "name": "x"}}}
+    seq = await _adjust(table.gm, "alice", 9)
+    await spectator.wait_until(lambda c: c.resyncs == 1 and not c.view_stale and c.state_seq >= seq)
+    assert spectator.state is not None and spectator.state["combatants"]["bob"]["name"] == name
+
 async def test_a_one_hp_change_costs_the_same_bytes_whatever_the_fight_size(server: CombatServer,
                                                                              connect: Connect) -> None:
     """4 combatants or 60: the push of one HP change differs only by the digits of its numbers."""
