@@ -254,30 +254,42 @@ function accept(item) {
 // (docs/protocol.md, "Views and patches"; the same as combat_server/patch.py). A patch that does
 // not fit or does not give the hash: ask for the full view, patch nothing until it comes.
 
-/** Apply pushed ops to doc in place (protocol 4: [path, value] sets an object member, replacing it where it is
- * or adding it at the end; [path] removes one; the same as apply_wire in combat_server/patch.py); false if one
- * does not fit. A set of "" (the whole view) is not applied here: the caller asks for the full view. */
+/** doc with pushed ops applied (protocol 4: [path, value] sets an object member, replacing it where it is or
+ * adding it at the end; [path] removes one; the same as apply_wire in combat_server/patch.py), or null if one does
+ * not fit. Only the objects on the changed paths are copied: doc is left as it was and every other part of the
+ * result is the same object as in doc, which is what lets viewHash keep the texts of the parts that stayed.
+ * A set of "" (the whole view) is not applied here: the caller asks for the full view. */
 function applyPatch(doc, ops) {
   const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
   const isObject = (o) => o !== null && typeof o === "object" && !Array.isArray(o);
   const put = (o, k, value) => Object.defineProperty(o, k, { value, writable: true, enumerable: true, configurable: true });
+  const copies = new Set();  // the objects this call made: changed in place by the later ops
+  const mine = (o) => {
+    if (copies.has(o)) return o;
+    const c = { ...o };  // own members, in their order ("__proto__" too: spread defines, never sets)
+    copies.add(c);
+    return c;
+  };
+  let root = doc;
   for (const op of ops) {
-    if (!Array.isArray(op) || op.length < 1 || op.length > 2) return false;
+    if (!Array.isArray(op) || op.length < 1 || op.length > 2) return null;
     const path = op[0];
-    if (typeof path !== "string" || !path.startsWith("/")) return false;
+    if (typeof path !== "string" || !path.startsWith("/") || !isObject(root)) return null;
     const keys = path.slice(1).split("/").map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~"));
-    let parent = doc;
+    root = mine(root);
+    let parent = root;
     for (const k of keys.slice(0, -1)) {
-      if (!isObject(parent) || !own(parent, k)) return false;
-      parent = parent[k];
+      if (!own(parent, k) || !isObject(parent[k])) return null;
+      const child = mine(parent[k]);
+      put(parent, k, child);
+      parent = child;
     }
     const last = keys[keys.length - 1];
-    if (!isObject(parent)) return false;
     if (op.length === 2) put(parent, last, op[1]);
     else if (own(parent, last)) delete parent[last];
-    else return false;
+    else return null;
   }
-  return true;
+  return root;
 }
 
 /** Canonical JSON: keys sorted, no whitespace (JSON.stringify writes numbers and strings as the server does). */
@@ -305,6 +317,44 @@ function crc32hex(text) {
   return ((c ^ 0xFFFFFFFF) >>> 0).toString(16).padStart(8, "0");
 }
 
+/** Cached canonical texts for viewHash: member name -> [value, its text "name":value]; and for the members of
+ * per-combatant entries, member name -> entry key -> [entry, its text "key":entry]. */
+const VIEW_TEXTS = { members: new Map(), entries: new Map() };
+const VIEW_SPLIT = new Set(["combatants", "derived"]);
+
+/** crc32hex(canonicalJson(view)), re-encoding only the members and combatant entries that are not the ones (the
+ * same objects, or equal strings and numbers) hashed last: a patched view shares every unchanged part with the
+ * one before (applyPatch), so a push encodes what it changed, not the whole view (issue 16; the same scheme as
+ * ViewHasher in combat_server/patch.py). The views must not be changed in place once hashed. */
+function viewHash(view) {
+  const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+  const members = VIEW_TEXTS.members;
+  const parts = Object.keys(view).sort().map((name) => {
+    const value = view[name];
+    let hit = members.get(name);
+    if (!hit || hit[0] !== value) members.set(name, hit = [value, memberText(name, value)]);
+    return hit[1];
+  });
+  for (const name of members.keys()) if (!own(view, name)) members.delete(name);
+  return crc32hex("{" + parts.join(",") + "}");
+}
+
+function memberText(name, value) {
+  const head = JSON.stringify(name) + ":";
+  if (!VIEW_SPLIT.has(name) || value === null || typeof value !== "object" || Array.isArray(value)) {
+    return head + canonicalJson(value);
+  }
+  let texts = VIEW_TEXTS.entries.get(name);
+  if (!texts) VIEW_TEXTS.entries.set(name, texts = new Map());
+  const parts = Object.keys(value).sort().map((key) => {
+    let hit = texts.get(key);
+    if (!hit || hit[0] !== value[key]) texts.set(key, hit = [value[key], JSON.stringify(key) + ":" + canonicalJson(value[key])]);
+    return hit[1];
+  });
+  for (const key of texts.keys()) if (!Object.prototype.hasOwnProperty.call(value, key)) texts.delete(key);
+  return head + "{" + parts.join(",") + "}";
+}
+
 /** The record of a live push with what it leaves out put back (the fight, the push's seq, the view's
  * ruleset_version; docs/protocol.md "The pushed record"). This page does not ask for the chain (subscribe.chain,
  * protocol 4), so a push has no command_id, recorded_at or hash: it says what happened (type, payload) and who
@@ -327,9 +377,12 @@ function takeView(seq, state) {
 
 function takePatch(m) {
   if (S.viewStale || !S.state || m.seq !== S.stateSeq + 1) return;
-  const fits = applyPatch(S.state, m.patch || []);
-  if (fits) S.state.seq = m.seq;  // the view's seq is the push's: no op carries it (protocol 3)
-  if (fits && crc32hex(canonicalJson(S.state)) === m.view_hash) {
+  const view = applyPatch(S.state, m.patch || []);
+  if (view) {
+    S.state = view === S.state ? { ...view } : view;
+    S.state.seq = m.seq;  // the view's seq is the push's: no op carries it (protocol 3)
+  }
+  if (view && viewHash(S.state) === m.view_hash) {
     S.stateSeq = m.seq;
     return;
   }
@@ -340,6 +393,7 @@ function takePatch(m) {
 
 function resetFight() {
   S.stateSeq = 0; S.viewStale = false;
+  VIEW_TEXTS.members.clear(); VIEW_TEXTS.entries.clear();
   S.state = null; S.lastSeq = 0; S.lastHash = ""; S.log = []; S.entries.clear(); S.seats = null;
   S.viewSeq = null; S.viewState = null; S.actKey = ""; S.promptKey = ""; S.disputeKey = ""; S.waitKey = null; S.rulingDrafts = {};
   $("#log").replaceChildren();

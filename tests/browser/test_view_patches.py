@@ -74,3 +74,58 @@ def test_the_page_rebuilds_the_record_of_each_live_push(browser: Any, server: Se
     assert (before, last) == ({k: stored_before[k] for k in kept}, {k: stored_last[k] for k in kept})
     assert gm.js_errors == []
     gm.context.close()
+
+
+#: Patches applied one after another to the page's view: for each, whether the page's cached hash is the hash of
+#: the whole patched view, and whether the view before was left as it was.
+HASH_STEPS = """() => {
+  const cid = Object.keys(S.state.combatants)[0];
+  const steps = [
+    [["/combatants/" + cid + "/name", "Renamed"]],
+    [["/combatants/zz", { name: "New", sheet: { st: 10 } }], ["/title", "Another"]],
+    [["/combatants/zz/sheet/st", 11]],
+    [["/combatants/zz"], ["/derived", {}]],
+    [["/combatants", {}]],
+    [["/combatants", { a: 1 }], ["/derived", [1, 2]]],
+  ];
+  let view = S.state;
+  return steps.map((ops) => {
+    const was = canonicalJson(view);
+    const next = applyPatch(view, ops);
+    const checks = [viewHash(next) === crc32hex(canonicalJson(next)), canonicalJson(view) === was];
+    view = next;
+    return checks;
+  });
+}"""
+
+
+def test_the_page_hashes_each_patched_view_as_it_would_hash_the_whole_view(browser: Any,
+                                                                             server: ServerProcess) -> None:
+    """The page keeps the texts of the members and combatant entries a patch left alone (issue 16): its hash is
+    still the CRC-32 of the whole view's canonical JSON after replacements, additions and removals, of entries
+    and of whole members; a patch copies what it changes and leaves the view before as it was."""
+    gm = _demo(browser, server)
+    gm.wait_for_function("() => S.stateSeq === S.lastSeq")
+    assert gm.evaluate(HASH_STEPS) == [[True, True]] * 6
+    assert gm.js_errors == []
+    gm.context.close()
+
+
+def test_a_page_whose_copy_of_a_combatant_the_push_left_alone_drifted_asks_for_the_whole_view(
+        browser: Any, server: ServerProcess) -> None:
+    """The page checks its whole view, not only what a patch changed: a PC's entry gone wrong after pushes were
+    checked is found by the next push, which is about an NPC."""
+    gm = _demo(browser, server)
+    _hide_and_show_first_npc(gm)
+    gm.wait_for_function("() => S.stateSeq === S.lastSeq && S.resyncs === 0")
+    cid, name = gm.evaluate("""() => {
+      const cid = Object.keys(S.state.combatants).find((k) => S.state.combatants[k].side === "pc");
+      const c = S.state.combatants[cid];
+      S.state = { ...S.state, combatants: { ...S.state.combatants, [cid]: { ...c, name: "not what the server has" } } };
+      return [cid, c.name];
+    }""")
+    _hide_and_show_first_npc(gm)
+    gm.wait_for_function("() => S.resyncs === 1 && !S.viewStale && S.stateSeq === S.lastSeq")
+    assert gm.evaluate(f"S.state.combatants[{cid!r}].name") == name
+    assert gm.js_errors == []
+    gm.context.close()
