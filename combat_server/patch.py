@@ -133,17 +133,37 @@ def apply_wire(doc: Any, ops: list[Any]) -> Any:
     """``doc`` with the pushed ops (:func:`to_wire`) applied, copying only the changed paths (as
     :func:`apply_patch`). A set replaces a present member in place and appends a missing one at the
     end of its object; a set of ``""`` replaces the whole document. Raises :class:`PatchError` when an
-    op does not fit (a removal of a missing member, a path through a non-object, a malformed op)."""
+    op does not fit (a removal of a missing member, a path through a non-object, a malformed op).
+
+    Every client applies every push (issue 16), so this walks the path itself rather than going
+    through :func:`apply_patch`'s RFC 6902 ops: the same result and errors, without an op object
+    built and read again per op."""
     for op in ops:
         if not isinstance(op, list) or len(op) not in (1, 2):
             raise PatchError(f"bad op {op!r}")
         path = op[0]
-        if len(op) == 1:
-            doc = _apply_one(doc, {"op": "remove", "path": path})
-        elif path == "":
+        if path == "":
+            if len(op) == 1:
+                raise PatchError("remove of the whole document")
             doc = op[1]
+            continue
+        if not isinstance(path, str) or not path.startswith("/"):
+            raise PatchError(f"bad path {path!r}")
+        tokens = path[1:].split("/")
+        if "~" in path:
+            tokens = [_unescape(t) for t in tokens]
+        root = parent = _copy_object(doc, path)
+        for token in tokens[:-1]:
+            child = parent[token] = _copy_object(parent.get(token), path)
+            parent = child
+        last = tokens[-1]
+        if len(op) == 2:
+            parent[last] = op[1]
+        elif last in parent:
+            del parent[last]
         else:
-            doc = _apply_one(doc, {"op": "set", "path": path, "value": op[1]})
+            raise PatchError(f"remove of missing {path}")
+        doc = root
     return doc
 
 
@@ -200,40 +220,48 @@ class ViewHasher:
     def __init__(self) -> None:
         #: member -> entry key -> (the entry hashed last, its text ``"key":{...}``)
         self._texts: dict[str, dict[str, tuple[object, bytes]]] = {name: {} for name in self.SPLIT}
-        #: member -> (the value hashed last, its text ``"name":value``): a member kept as the same object
-        #: (a split one too) is not looked into
-        self._whole: dict[str, tuple[object, bytes]] = {}
+        #: member -> (the value hashed last, its text ``"name":value`` in pieces): a member kept as the same
+        #: object (a split one too) is not looked into
+        self._whole: dict[str, tuple[object, list[bytes]]] = {}
 
-    def _text(self, name: str, value: Any) -> bytes:
-        """The canonical text ``"name":value`` of a member not hashed before (or not as this object)."""
+    def _text(self, name: str, value: Any) -> list[bytes]:
+        """The canonical text ``"name":value`` of a member not hashed before (or not as this object), in
+        pieces: a split member's entries are its cached texts, never joined but once for the whole view."""
         key = orjson.dumps(name) + b":"
         texts = self._texts.get(name)
         if texts is None or type(value) is not dict or not all(type(k) is str for k in value):
-            return key + orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
-        pieces = []
+            return [key + orjson.dumps(value, option=orjson.OPT_SORT_KEYS)]
+        pieces = [key + b"{"]
         for entry_key in sorted(value):
             entry = value[entry_key]
             hit = texts.get(entry_key)
             if hit is None or hit[0] is not entry:
                 hit = texts[entry_key] = (entry, orjson.dumps(entry_key) + b":"
                                           + orjson.dumps(entry, option=orjson.OPT_SORT_KEYS))
-            pieces.append(hit[1])
+            pieces += (hit[1], b",")
+        if len(pieces) > 1:
+            pieces.pop()  # the last comma
+        pieces.append(b"}")
         if len(texts) > len(value):
             for gone in set(texts).difference(value):
                 del texts[gone]
-        return key + b"{" + b",".join(pieces) + b"}"
+        return pieces
 
     def __call__(self, view: Mapping[str, Any]) -> str:
+        # One flat list of pieces, joined once: the big members are never copied piece by piece.
         whole = self._whole
-        pieces: list[bytes] = []
+        pieces: list[bytes] = [b"{"]
         for name in sorted(view):
             value = view[name]
             hit = whole.get(name)
             if hit is None or hit[0] is not value:
                 hit = whole[name] = (value, self._text(name, value))
-            pieces.append(hit[1])
+            pieces += hit[1]
+            pieces.append(b",")
+        if len(pieces) > 1:
+            pieces.pop()  # the last comma
+        pieces.append(b"}")
         if len(whole) > len(view):
             for gone in set(whole).difference(view):
                 del whole[gone]
-        # "{" + the members + "}" without copying the joined members once more.
-        return format(zlib.crc32(b"}", zlib.crc32(b",".join(pieces), zlib.crc32(b"{"))), "08x")
+        return format(zlib.crc32(b"".join(pieces)), "08x")

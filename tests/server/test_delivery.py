@@ -144,3 +144,22 @@ async def test_catch_up_after_restart_of_the_hub_cache(table: Table, connect: Co
     assert all(e.explanation for e in c.events)
     expected = [i["explanation"] for i in await table.bob.replay(after=3)]
     assert [e.explanation for e in c.events] == expected
+
+
+async def test_a_request_not_answered_in_time_raises_timeout_error_and_is_forgotten() -> None:
+    """``request(timeout=...)``: a server that never answers gives ``TimeoutError`` (as ``asyncio.wait_for`` did
+    before issue 16 replaced it with a timer), and the request is not resent after a reconnect."""
+    from websockets.asyncio.server import ServerConnection, serve
+
+    async def silent(ws: ServerConnection) -> None:
+        await ws.wait_closed()
+
+    async with serve(silent, "127.0.0.1", 0) as listener:
+        port = listener.sockets[0].getsockname()[1]
+        client = await CombatClient.connect(f"ws://127.0.0.1:{port}/ws", reconnect=False)
+        try:
+            with pytest.raises(asyncio.TimeoutError):
+                await client.request({"type": "list_seats"}, timeout=0.05)
+            assert client._pending == {}
+        finally:
+            await client.close()
