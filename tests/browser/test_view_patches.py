@@ -6,6 +6,7 @@ ask for the chain, so a pushed record is what the event says and who did it, and
 from __future__ import annotations
 
 
+import zlib
 from typing import Any
 
 from playwright.sync_api import expect
@@ -128,4 +129,14 @@ def test_a_page_whose_copy_of_a_combatant_the_push_left_alone_drifted_asks_for_t
     gm.wait_for_function("() => S.resyncs === 1 && !S.viewStale && S.stateSeq === S.lastSeq")
     assert gm.evaluate(f"S.state.combatants[{cid!r}].name") == name
     assert gm.js_errors == []
+    gm.context.close()
+
+
+def test_the_pages_crc32_is_zlibs_for_any_length_and_non_ascii_text(browser: Any, server: ServerProcess) -> None:
+    """The hash a page compares with the pushed view_hash is zlib's CRC-32 of the text's UTF-8 bytes, as the
+    server's (issue 16)."""
+    gm = _demo(browser, server)
+    texts = ["", "a", "ab", "abc", "abcd", "abcde", '{"a":"é","b":1}', "Ω≈ç√ 🗡" * 37, "x" * 1001]
+    assert gm.evaluate("(texts) => texts.map(crc32hex)", texts) == [
+        format(zlib.crc32(t.encode("utf-8")), "08x") for t in texts]
     gm.context.close()
