@@ -13,13 +13,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from combat_server.engine.fight import Engine
 from combat_server.rules.model import GM_ACTOR, Command
 from combat_server.rules.ruleset import get_ruleset
 from combat_server.server import protocol
 from combat_server.patch import normalize
-from combat_server.server.views import ViewBuilder, full_state, hidden_from, state_view, view_key
+from combat_server.server.views import ViewBuilder, full_state, hidden_from, normalized, state_view, view_key
 from combat_server.store.sql import open_store
 
 from .conftest import SHEET
@@ -67,6 +69,19 @@ def test_view_builder_matches_state_view(tmp_path: Path) -> None:
         check()
         check()  # again, from the caches
     store.dispose()
+
+
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=4))
+_VALUES = st.recursive(_SCALARS, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.tuples(inner, inner),
+    st.dictionaries(st.one_of(st.text(max_size=3), st.integers()), inner, max_size=5)), max_leaves=20)
+
+
+@given(_VALUES)
+def test_normalized_is_normalize(value: Any) -> None:
+    """The views' one-level fast path gives what ``patch.normalize`` gives: the same types (1 and 1.0
+    and True apart, lists for tuples), keys and order."""
+    assert repr(normalized(value)) == repr(normalize(value))
 
 
 def _valid_by_schema(message: dict[str, Any]) -> bool:
