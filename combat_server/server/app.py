@@ -608,7 +608,7 @@ class Session:
         data = b"".join(chunks)
         if data:
             ws.transport.write(data)
-        if any(not chunk for chunk in chunks):  # the end of the stream: half-close (or close) as ws.send_data does
+        if b"" in chunks:  # the end of the stream: half-close (or close) as ws.send_data does
             if ws.transport.can_write_eof():
                 try:
                     ws.transport.write_eof()
