@@ -666,7 +666,10 @@ class Session:
                 finally:
                     self._idle = False
                 if self._continuing is not None:
-                    await self._continuing  # the message before this one, handled as it was parsed, first
+                    try:
+                        await self._continuing  # the message before this one, handled as it was parsed, first
+                    except Exception:  # reported, and the connection closed, by _continued_done
+                        pass
                     self._continuing = None
                 if self._closing:
                     continue  # keep reading so the closing handshake is seen (reading pauses when full)
@@ -680,7 +683,7 @@ class Session:
             if self._continuing is not None:
                 try:
                     await self._continuing
-                except (Exception, asyncio.CancelledError):  # reported by _continued
+                except (Exception, asyncio.CancelledError):  # reported by _continued_done
                     pass
             if self.hub is not None:
                 self.hub.remove(self)

@@ -127,3 +127,29 @@ async def test_a_text_frame_that_is_not_utf8_still_closes_the_connection_1007(ta
         while True:
             await asyncio.wait_for(gm.recv(), 5)
     assert gm.close_code == 1007
+
+
+async def test_a_bug_while_a_message_is_handled_closes_that_connection_1011(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An exception that escapes a request's steps is logged and closes its connection (as websockets
+    does for a handler that raised); the other connections are served on."""
+    from combat_server.server.connection import Connection, Steps
+
+    real = Connection.receive
+
+    def receive(self: Connection, raw: str | bytes) -> Steps:
+        if isinstance(raw, str) and "boom" in raw:
+            raise RuntimeError("a bug")
+        return real(self, raw)
+
+    monkeypatch.setattr(Connection, "receive", receive)
+    gm = await _joined(table.server, table.tokens["gm"])
+    await gm.send(json.dumps({"type": "view", "ref": "boom"}))
+    with pytest.raises(ConnectionClosed):
+        while True:
+            await asyncio.wait_for(gm.recv(), 5)
+    assert gm.close_code == 1011
+    other = await _joined(table.server, table.tokens["spectator"])
+    await other.send(json.dumps({"type": "view", "ref": "still"}))
+    assert (await _replies(other, 1))[0]["type"] == "full_view"
+    await other.close()
