@@ -46,9 +46,10 @@ from combat_server.server.connection import (
     HistoryPage, Lock, Log, OpenHub, Policy, Preview, Refresh, ReplaceLink, SeatForToken, Seats, Send, StateAt, Steps,
     Unlock,
 )
-from combat_server.server.httpbody import HTTP_METHODS, BodyAwareConnection, method_not_allowed
+from combat_server.server.httpbody import HTTP_METHODS, method_not_allowed
 from combat_server.server.hub import FightHub, Seat
 from combat_server.server.protocol import CLOSE_REASONS, CLOSE_SHUTDOWN, CLOSE_TOO_SLOW, ProtocolError, dumps
+from combat_server.server.receiving import ReceivingConnection, Started, start as start_coroutine
 from combat_server.store.pg_listen import PeerListener
 from combat_server.store.recorder import SeatRow
 
@@ -166,6 +167,9 @@ class CombatServer:
         self._framed: tuple[str, bytes] = ("", text_frame(b""))
         #: Connections with frames handed to their protocol this turn of the loop (:meth:`_flush_all`).
         self._unflushed: list[Session] = []
+        #: A session is handling a message as it was parsed (:meth:`Session.take_text`) and writes every
+        #: connection's frames when it is done: no end-of-turn callback is needed meanwhile.
+        self.batching = False
 
     # ------------------------------------------------------------------ outgoing
 
@@ -183,8 +187,9 @@ class CombatServer:
 
     def flush_soon(self, session: "Session") -> None:
         """Have ``session``'s frames written at the end of this turn of the loop: one callback per turn for
-        every connection (a command's push goes to every watcher in the same turn), not one each."""
-        if not self._unflushed:
+        every connection (a command's push goes to every watcher in the same turn), not one each; none
+        while :attr:`batching` (the message being handled writes them all when it is done)."""
+        if not self._unflushed and not self.batching:
             asyncio.get_running_loop().call_soon(self._flush_all)
         self._unflushed.append(session)
 
@@ -198,7 +203,7 @@ class CombatServer:
     async def start(self) -> None:
         self._server = await serve(
             self._handle, self.config.host, self.config.port,
-            process_request=self._http, create_connection=BodyAwareConnection, compression="deflate" if self.config.compression else None,
+            process_request=self._http, create_connection=ReceivingConnection, compression="deflate" if self.config.compression else None,
             max_size=self.config.hard_max_message, max_queue=16, write_limit=WRITE_LIMIT,
             ping_interval=20, ping_timeout=20, close_timeout=5,
         )
@@ -500,6 +505,10 @@ class Session:
         #: socket; they go out together, in one write, at the end of the loop's turn (:meth:`_flush`).
         self._unflushed = 0
         self._flush_soon = False
+        #: :meth:`run` waits in ``recv`` with nothing queued there: a message may be handled as it is parsed.
+        self._idle = False
+        #: The rest of a message handled as it was parsed, which had to wait (:meth:`take_text`).
+        self._continuing: asyncio.Task[None] | None = None
         #: How each effect is performed: the plain ones at once, the awaited ones in ``_awaited``.
         self._plain: dict[type, Callable[[Any], Any]] = {
             Send: self._send, Disconnect: self._disconnect, Log: self._log, Forget: self._forget,
@@ -599,7 +608,7 @@ class Session:
         data = b"".join(chunks)
         if data:
             ws.transport.write(data)
-        if any(not chunk for chunk in chunks):  # the end of the stream: half-close (or close) as ws.send_data does
+        if b"" in chunks:  # the end of the stream: half-close (or close) as ws.send_data does
             if ws.transport.can_write_eof():
                 try:
                     ws.transport.write_eof()
@@ -646,15 +655,36 @@ class Session:
     async def run(self) -> None:
         writer = asyncio.get_running_loop().create_task(self._writer())
         self.send(self.connection.welcome())
+        ws = self.ws
+        if isinstance(ws, ReceivingConnection):
+            ws.take_text, ws.left_to_recv = self.take_text, self._left_to_recv
         try:
-            async for raw in self.ws:
+            while True:
+                self._idle = True
+                try:
+                    raw = await ws.recv()
+                finally:
+                    self._idle = False
+                if self._continuing is not None:
+                    try:
+                        await self._continuing  # the message before this one, handled as it was parsed, first
+                    except Exception:  # reported, and the connection closed, by _continued_done
+                        pass
+                    self._continuing = None
                 if self._closing:
                     continue  # keep reading so the closing handshake is seen (reading pauses when full)
                 await self.perform(self.connection.receive(raw))
         except ConnectionClosed:
             pass
         finally:
+            if isinstance(ws, ReceivingConnection):
+                ws.take_text = ws.left_to_recv = None
             self._closing = True
+            if self._continuing is not None:
+                try:
+                    await self._continuing
+                except (Exception, asyncio.CancelledError):  # reported by _continued_done
+                    pass
             if self.hub is not None:
                 self.hub.remove(self)
             writer.cancel()
@@ -663,12 +693,80 @@ class Session:
             except (asyncio.CancelledError, ConnectionClosed):
                 pass
 
-    async def perform(self, steps: Steps) -> None:
-        """Perform a request's effects in order, sending each result (or throwing each failure) back in."""
+    def take_text(self, raw: str) -> bool:
+        """Handle a client message as soon as the connection parsed it, if :meth:`run` is idle (else
+        ``False``: ``recv`` hands it to :meth:`run`, behind the ones before it).
+
+        Why (issue 16, server CPU): through ``recv`` each message waited for a later turn of the
+        event loop and passed the library's queue and assembler, and the frames it caused were
+        written in a third turn (:meth:`CombatServer.flush_soon`). Here its effects run at once
+        until one has to wait (on SQLite a command never does): the rest then runs in a task, and
+        later messages wait for it. Every connection's frames are written when it returns.
+        """
+        if not self._idle or self._closing or (self._continuing is not None and not self._continuing.done()):
+            return False
+        server = self.server
+        batching, server.batching = server.batching, True
+        try:
+            self._drive(self.connection.receive(raw))
+        except Exception:  # a bug: as websockets does for a handler that raised, log it and close (1011)
+            self.ws.logger.error("connection handler failed", exc_info=True)
+            self._closing = True
+            asyncio.get_running_loop().create_task(self.close(1011))
+        finally:
+            server.batching = batching
+            if not batching:
+                server._flush_all()
+        return True
+
+    def _left_to_recv(self) -> None:
+        self._idle = False
+
+    def _drive(self, steps: Steps) -> None:
+        """Perform ``steps`` here and now, each awaited effect started at once, until one has to wait:
+        the rest is :meth:`_continued` in a task."""
         plain, awaited = self._plain, self._awaited
         send, throw = steps.send, steps.throw
         value: Any = None
         failure: BaseException | None = None
+        while True:
+            try:
+                effect = send(value) if failure is None else throw(failure)
+            except StopIteration:
+                return
+            failure = None
+            try:
+                run = plain.get(type(effect))
+                if run is not None:
+                    value = run(effect)
+                    continue
+                done, value = start_coroutine(awaited[type(effect)](effect))
+            except BaseException as exc:  # the connection's to handle (a cancellation is re-raised by it)
+                value, failure = None, exc
+                continue
+            if not done:
+                self._continuing = asyncio.get_running_loop().create_task(self._continued(steps, value))
+                self._continuing.add_done_callback(self._continued_done)
+                return
+
+    async def _continued(self, steps: Steps, rest: Started) -> None:
+        try:
+            value, failure = await rest, None
+        except BaseException as exc:  # the connection's to handle
+            value, failure = None, exc
+        await self.perform(steps, value, failure)
+
+    def _continued_done(self, task: "asyncio.Task[None]") -> None:
+        if not task.cancelled() and task.exception() is not None:
+            self.ws.logger.error("connection handler failed", exc_info=task.exception())
+            self._closing = True
+            asyncio.get_running_loop().create_task(self.close(1011))
+
+    async def perform(self, steps: Steps, value: Any = None, failure: BaseException | None = None) -> None:
+        """Perform a request's effects in order, sending each result (or throwing each failure) back in;
+        ``value`` or ``failure``: what to send in first (a request :meth:`_drive` started)."""
+        plain, awaited = self._plain, self._awaited
+        send, throw = steps.send, steps.throw
         while True:
             try:
                 effect = send(value) if failure is None else throw(failure)

@@ -122,7 +122,7 @@ class Inbound:
             return Refuse(exc, peek_ref(raw))  # unreadable or too deep: echo a plain ref if there is one
         ref = reply_ref(message)
         try:
-            validate_client_message(message)
+            validate_client_message(message, raw)
         except CombatError as exc:
             return Refuse(exc, ref)
         return Accept(message, ref)

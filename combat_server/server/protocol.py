@@ -261,13 +261,26 @@ def peek_ref(text: str) -> str | None:
     return match.group(1) if match is not None else None
 
 
-def validate_client_message(message: dict[str, Any]) -> dict[str, Any]:
-    """Validate a decoded client message against its schema, or raise :class:`ProtocolError`."""
+def holds_no_value_problem(text: str) -> bool:
+    """Whether no value decoded from the JSON ``text`` can be one :func:`_value_problem` refuses, read off
+    the text (issue 16: walking a command message's values cost as much as decoding it): no string
+    longer than MAX_TEXT when the whole text is not; no lone surrogate in ASCII text; no NUL, which
+    decoded JSON can only hold from a ``\\u`` escape (a raw one is not JSON); no integer past MAX_INT,
+    which takes 16 digits in a row. ``False`` says nothing: :func:`_value_problem` decides."""
+    return (len(text) <= MAX_TEXT and text.isascii() and "\\u" not in text
+            and b"0000000000000000" not in text.encode("ascii").translate(_DIGIT_RUNS))
+
+
+def validate_client_message(message: dict[str, Any], text: str | None = None) -> dict[str, Any]:
+    """Validate a decoded client message against its schema, or raise :class:`ProtocolError`. ``text``:
+    the JSON it was decoded from, if the caller has it (:func:`holds_no_value_problem` may then spare
+    the walk over its values)."""
     kind = message.get("type")
     if kind not in CLIENT_MESSAGES:
         raise ProtocolError("protocol/unknown_type", f"unknown message type {kind!r}", known=list(CLIENT_MESSAGES))
     long_args = long_text_args().get(str(message.get("command"))) if kind == "command" else None
-    problem = _value_problem(message, [], long_args)  # before anything else: no handler or store ever sees such a value
+    # Before anything else: no handler or store ever sees such a value.
+    problem = None if text is not None and holds_no_value_problem(text) else _value_problem(message, [], long_args)
     if problem is not None:
         where = problem[0] or "(message)"
         raise ProtocolError("protocol/schema", f"{kind}: {where}: {problem[1]}", path=where)
@@ -397,6 +410,6 @@ def _sendable_tree(value: Any) -> Any:
 __all__ = [
     "PROTOCOL_VERSION", "CLIENT_MESSAGES", "SERVER_MESSAGES", "SERVER_ERRORS", "ProtocolError",
     "CLOSE_TOO_SLOW", "CLOSE_FLOODING", "CLOSE_SHUTDOWN", "CLOSE_TOO_BIG", "CLOSE_LINK_REPLACED", "CLOSE_REASONS",
-    "MAX_TEXT", "MAX_DEPTH", "MAX_INT", "too_deep", "peek_ref",
+    "MAX_TEXT", "MAX_DEPTH", "MAX_INT", "too_deep", "peek_ref", "holds_no_value_problem",
     "schema", "parse_client_message", "decode_client_message", "validate_client_message", "reply_ref", "validate_server_message", "dumps", "error_message",
 ]

@@ -13,13 +13,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from combat_server.engine.fight import Engine
 from combat_server.rules.model import GM_ACTOR, Command
 from combat_server.rules.ruleset import get_ruleset
 from combat_server.server import protocol
 from combat_server.patch import normalize
-from combat_server.server.views import ViewBuilder, full_state, hidden_from, state_view, view_key
+from combat_server.server.views import ViewBuilder, full_state, hidden_from, normalized, state_view, view_key
 from combat_server.store.sql import open_store
 
 from .conftest import SHEET
@@ -67,6 +69,40 @@ def test_view_builder_matches_state_view(tmp_path: Path) -> None:
         check()
         check()  # again, from the caches
     store.dispose()
+
+
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=4))
+_VALUES = st.recursive(_SCALARS, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.tuples(inner, inner),
+    st.dictionaries(st.one_of(st.text(max_size=3), st.integers()), inner, max_size=5)), max_leaves=20)
+
+
+@given(_VALUES)
+def test_normalized_is_normalize(value: Any) -> None:
+    """The views' one-level fast path gives what ``patch.normalize`` gives: the same types (1 and 1.0
+    and True apart, lists for tuples), keys and order."""
+    assert repr(normalized(value)) == repr(normalize(value))
+
+
+_TEXTS = st.one_of(st.text(max_size=6), st.sampled_from(["\x00", "a\ud800", "\udfff", "x" * 2001, "é"]))
+_MESSAGE_VALUES = st.recursive(
+    st.one_of(_TEXTS, st.integers(), st.sampled_from([2 ** 53 - 1, 2 ** 53, -(2 ** 53), 10 ** 15, 10 ** 30]),
+              st.booleans(), st.none()),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(_TEXTS, inner, max_size=3)), max_leaves=12)
+
+
+@given(_MESSAGE_VALUES, st.booleans())
+def test_a_text_cleared_of_value_problems_decodes_to_none(value: Any, ascii_only: bool) -> None:
+    """``holds_no_value_problem`` may only spare the walk over a message's values when the walk would find nothing."""
+    text = json.dumps({"type": "command", "args": value}, ensure_ascii=ascii_only)
+    if protocol.holds_no_value_problem(text):
+        assert protocol._value_problem(json.loads(text), []) is None
+
+
+@pytest.mark.parametrize("text", ['{"a":"\\u0000"}', '{"a":"\\ud800"}', '{"a":9007199254740992}',
+                                  '{"a":"' + "x" * 2001 + '"}', '{"\u00e9":1}'])
+def test_texts_that_may_hold_a_value_problem_are_not_cleared(text: str) -> None:
+    assert not protocol.holds_no_value_problem(text)
 
 
 def _valid_by_schema(message: dict[str, Any]) -> bool:
