@@ -203,7 +203,7 @@ class CombatServer:
             ping_interval=20, ping_timeout=20, close_timeout=5,
         )
         if self.engine.store.dialect == "postgresql" and self.config.listen_peers:
-            self.peers = PeerListener(self.engine.store.url, self.peer_appended, self.resync_peers)
+            self.peers = PeerListener.for_store(self.engine.store, self.peer_appended, self.resync_peers)
             self._peers_task = asyncio.get_running_loop().create_task(self.peers.run())
 
     @property
