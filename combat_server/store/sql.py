@@ -280,6 +280,8 @@ class _KeptConnections:
             pass
 
     def close(self) -> None:
+        if sa_event.contains(self._engine, "handle_error", self._on_error):
+            sa_event.remove(self._engine, "handle_error", self._on_error)
         self.stale()
 
 

@@ -229,3 +229,16 @@ def test_own_notifications_are_bounded() -> None:
     for payload in ("f 1", "f 2", "f 3"):
         own.add(payload)
     assert [own.claim(p) for p in ("f 1", "f 2", "f 3")] == [False, True, True]
+
+
+def test_a_disposed_store_stops_listening_on_its_engine(pg_databases: Databases) -> None:
+    """A store given a shared engine hooks its disconnect errors while open, and unhooks them when disposed."""
+    from combat_server.store.sql import make_engine
+
+    url = pg_databases.new_url()
+    engine = make_engine(url)
+    store = SqlStore(url, engine)
+    assert store._kept is not None
+    assert sa.event.contains(engine, "handle_error", store._kept._on_error)
+    store.dispose()
+    assert not sa.event.contains(engine, "handle_error", store._kept._on_error)
