@@ -60,6 +60,11 @@ WRITE_LIMIT = 32 * 1024
 #: Worker threads for reads of the log (replay and catch-up pages, state_at); each read checks
 #: out its own store connection (issue 15 item 2).
 READ_WORKERS = 2
+#: Worker threads for engine calls on PostgreSQL (issue 16): they mostly wait for the append's commit
+#: (about 2 ms with its fsync here), so two were bound by that wait, and eight, or the six of asyncio's
+#: default executor on two cores, cost more CPU per command (docs/benchmarks.md). Each fight's commands
+#: still run one at a time (the hub's lock).
+ENGINE_WORKERS = 4
 #: Seconds a shutdown waits for clients to answer its close (1001) before it drops their connections.
 SHUTDOWN_GRACE = 2.0
 
@@ -163,6 +168,7 @@ class CombatServer:
         self._peer_tasks: set[asyncio.Task[None]] = set()
         self._peers_task: asyncio.Task[None] | None = None
         self._reader: ThreadPoolExecutor | None = None
+        self._engine_workers: ThreadPoolExecutor | None = None
         #: The last text framed (:meth:`frame`) and its frame: a push goes to every seat that sees it alike.
         self._framed: tuple[str, bytes] = ("", text_frame(b""))
         #: Connections with frames handed to their protocol this turn of the loop (:meth:`_flush_all`).
@@ -208,7 +214,7 @@ class CombatServer:
             ping_interval=20, ping_timeout=20, close_timeout=5,
         )
         if self.engine.store.dialect == "postgresql" and self.config.listen_peers:
-            self.peers = PeerListener(self.engine.store.url, self.peer_appended, self.resync_peers)
+            self.peers = PeerListener.for_store(self.engine.store, self.peer_appended, self.resync_peers)
             self._peers_task = asyncio.get_running_loop().create_task(self.peers.run())
 
     @property
@@ -247,9 +253,10 @@ class CombatServer:
         self._server.close(close_connections=False)
         await self._server.wait_closed()
         self._server = None
-        if self._reader is not None:
-            self._reader.shutdown(wait=False, cancel_futures=True)
-            self._reader = None
+        for workers in (self._reader, self._engine_workers):
+            if workers is not None:
+                workers.shutdown(wait=False, cancel_futures=True)
+        self._reader = self._engine_workers = None
 
     async def _close_sessions(self) -> None:
         """Stop listening, close every connection at once (1001), and drop those that have not
@@ -342,9 +349,13 @@ class CombatServer:
         hub.catch_up(state, tail)
 
     async def call_engine(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run an engine call: in a worker thread on PostgreSQL (round trips release the GIL),
+        """Run an engine call: in an engine worker thread on PostgreSQL (round trips release the GIL),
         directly on the loop on SQLite (a thread hop would cost more than the call)."""
-        return await asyncio.to_thread(fn, *args) if self.engine_in_threads else fn(*args)
+        if not self.engine_in_threads:
+            return fn(*args)
+        if self._engine_workers is None:
+            self._engine_workers = ThreadPoolExecutor(ENGINE_WORKERS, thread_name_prefix="combat-engine")
+        return await asyncio.get_running_loop().run_in_executor(self._engine_workers, functools.partial(fn, *args))
 
     async def read(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a read of the log (a replay or catch-up page, ``state_at``) in a read worker thread.

@@ -135,6 +135,156 @@ def alembic_config(url: str) -> Any:
     return cfg
 
 
+class OwnNotifications:
+    """The payloads of the NOTIFYs this store's appends sent, until this process's listener hears them.
+
+    Why (issue 16): the listener hears every append, its own process's too, and a
+    notification that overtakes the push of the command that sent it queued a refresh
+    of the fight for nothing. A (fight, seq) is appended once, by one writer: a payload
+    this store sent names an append this process made and publishes itself. The set is
+    bounded (a payload heard before it was added stays until pushed out) and shared
+    between the engine's threads and the listener's loop.
+    """
+
+    def __init__(self, limit: int = 4096) -> None:
+        self._limit = limit
+        self._sent: dict[str, None] = {}
+        self._lock = threading.Lock()
+
+    def add(self, payload: str) -> None:
+        with self._lock:
+            self._sent[payload] = None
+            if len(self._sent) > self._limit:
+                del self._sent[next(iter(self._sent))]
+
+    def claim(self, payload: str) -> bool:
+        """Whether this store sent ``payload`` (it is forgotten: each is heard once)."""
+        with self._lock:
+            return self._sent.pop(payload, 0) is None
+
+
+#: libpq's PQTRANS_IDLE: a connection in autocommit between statements (psycopg.pq.TransactionStatus.IDLE).
+_IDLE = 0
+
+
+class _Kept:
+    """One driver connection kept checked out of the pool for appends, with its cursor."""
+
+    __slots__ = ("fairy", "driver", "cursor", "generation", "backend_pid")
+
+    def __init__(self, fairy: Any, generation: int) -> None:
+        self.fairy = fairy
+        self.driver = fairy.dbapi_connection
+        self.driver.autocommit = True  # the append is one statement: atomic on its own, one round trip
+        self.cursor = self.driver.cursor()
+        self.generation = generation
+        self.backend_pid: int = self.driver.info.backend_pid
+
+
+class _KeptConnections:
+    """PostgreSQL: the driver connections appends run on, kept checked out of SQLAlchemy's pool.
+
+    Why (issue 16, a lean append, as :meth:`SqlStore._append_sqlite` does): checking a
+    connection out of the pool and back, and SQLAlchemy's execution context around the
+    statement, cost more of the server's CPU per append than psycopg itself
+    (docs/benchmarks.md). A thread takes an idle kept connection (or opens one when all
+    are busy: at most as many as threads append at once, the engine's few workers) and
+    gives it back after its statement. SQLAlchemy still opens them (URL, connect
+    arguments, pool size) and says which driver errors mean a lost connection.
+
+    A lost connection (a restart of PostgreSQL, a killed backend) makes every kept
+    connection suspect, like SQLAlchemy's pool does for its own: the generation is
+    bumped and older connections are closed as they come back instead of failing one
+    command each; SQLAlchemy's pool is replaced too, so the engine's retry of the
+    command reads on fresh connections. A disconnect SQLAlchemy sees on its own
+    connections (a read) bumps the generation as well (``handle_error``).
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self._dbapi_error: Any = engine.dialect.loaded_dbapi.Error  # psycopg.Error
+        self._idle: list[_Kept] = []
+        self._lock = threading.Lock()
+        self.generation = 0
+        #: Server process ids of the kept connections (what a test terminates to play a restart).
+        self.backend_pids: frozenset[int] = frozenset()
+        sa_event.listen(engine, "handle_error", self._on_error)
+
+    def _on_error(self, context: Any) -> None:
+        if context.is_disconnect:
+            self.stale()
+
+    def stale(self) -> None:
+        """Every kept connection open now is closed when next taken or given back."""
+        with self._lock:
+            self.generation += 1
+            idle, self._idle = self._idle, []
+        for kept in idle:
+            self._discard(kept)
+
+    def execute(self, sql: str, params: tuple[Any, ...]) -> None:
+        """Run one autocommit statement on a kept connection; a driver error is raised as SQLAlchemy's."""
+        kept = self._take()
+        try:
+            kept.cursor.execute(sql, params)
+        except self._dbapi_error as exc:
+            disconnect = self._engine.dialect.is_disconnect(exc, kept.driver, kept.cursor)
+            if disconnect:
+                if kept.generation == self.generation:  # the first to notice: the others are as stale
+                    self.stale()
+                    self._engine.dispose()
+                self._discard(kept)
+            elif kept.driver.info.transaction_status == _IDLE:  # a refused statement: the connection is fine
+                self._give(kept)
+            else:
+                self._discard(kept)
+            raise sa.exc.DBAPIError.instance(sql, None, exc, self._dbapi_error, hide_parameters=True,
+                                             connection_invalidated=disconnect,
+                                             dialect=self._engine.dialect) from exc
+        except BaseException:
+            self._discard(kept)  # interrupted mid-statement: its state is unknown
+            raise
+        self._give(kept)
+
+    def _take(self) -> _Kept:
+        with self._lock:
+            if self._idle:  # never stale: stale() empties the list
+                return self._idle.pop()
+            generation = self.generation
+        fairy = self._engine.raw_connection()  # raises SQLAlchemy's OperationalError if PostgreSQL is down
+        try:
+            kept = _Kept(fairy, generation)
+        except BaseException:
+            fairy.invalidate()
+            fairy.close()
+            raise
+        with self._lock:
+            self.backend_pids = self.backend_pids | {kept.backend_pid}
+        return kept
+
+    def _give(self, kept: _Kept) -> None:
+        with self._lock:
+            if kept.generation == self.generation:
+                self._idle.append(kept)
+                return
+        self._discard(kept)
+
+    def _discard(self, kept: _Kept) -> None:
+        """Close a kept connection for good (it never goes back to the pool: it is in autocommit)."""
+        with self._lock:
+            self.backend_pids = self.backend_pids - {kept.backend_pid}
+        try:
+            kept.fairy.invalidate()
+            kept.fairy.close()
+        except Exception:  # closing a broken connection: nothing more to release
+            pass
+
+    def close(self) -> None:
+        if sa_event.contains(self._engine, "handle_error", self._on_error):
+            sa_event.remove(self._engine, "handle_error", self._on_error)
+        self.stale()
+
+
 @_translate_driver_errors
 class SqlStore:
     """The fight log in SQL (a :class:`~combat_server.store.recorder.Store`). Every public method is one
@@ -150,7 +300,10 @@ class SqlStore:
         self.engine = engine or make_engine(url, background_checkpoints=background_checkpoints, wal_limit=wal_limit,
                                             durability=durability)
         self.background_checkpoints = background_checkpoints and self.engine.dialect.name == "sqlite"
-        self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        #: PostgreSQL: the driver connections appends go through, kept checked out (issue 16, a lean append).
+        self._kept = _KeptConnections(self.engine) if self.engine.dialect.name == "postgresql" else None
+        #: PostgreSQL: what this store's appends notified, for this process's listener to skip (pg_listen.py).
+        self.own_notifications = OwnNotifications() if self._kept is not None else None
         #: SQLite: the one connection appends go through, kept checked out (issue 16, a lean append:
         #: the pool checkout, reset and return per command cost a third of the append). SQLite has
         #: one writer at a time anyway; the lock keeps threads (tests, tools) off it together.
@@ -355,7 +508,10 @@ class SqlStore:
         # One statement, one round trip: the command row and the events inserted by
         # data-modifying CTEs, then a NOTIFY on APPEND_CHANNEL ("fight_id last_seq")
         # that PostgreSQL delivers to the other server processes only when the
-        # statement commits (autocommit: it is atomic on its own).
+        # statement commits (autocommit: it is atomic on its own). Straight on a kept
+        # driver connection (:class:`_KeptConnections`): no pool checkout and no
+        # SQLAlchemy execution context per command; a driver error is raised as the
+        # SQLAlchemy error it would have been, so :meth:`append` translates it as before.
         values = ", ".join([_PG_EVENT_VALUES] * len(events))
         params: list[Any] = []
         ctes = []
@@ -367,8 +523,9 @@ class SqlStore:
             params.extend(self._event_row(e))
         sql = f"WITH {', '.join(ctes)} SELECT pg_notify('{APPEND_CHANNEL}', %s || ' ' || max(seq)) FROM e"
         params.append(events[0].fight_id)
-        with self._autocommit.connect() as conn:
-            conn.exec_driver_sql(sql, tuple(params))
+        assert self._kept is not None and self.own_notifications is not None
+        self._kept.execute(sql, tuple(params))
+        self.own_notifications.add(f"{events[0].fight_id} {events[-1].seq}")
 
     def append(self, fight_id: str, expected_seq: int, events: Sequence[Event], command_id: str, actor: str,
                digest: str | None = None) -> None:
@@ -598,6 +755,8 @@ class SqlStore:
             if self._writer is not None:
                 self._writer.close()
                 self._writer = None
+        if self._kept is not None:
+            self._kept.close()
         self.engine.dispose()
 
 

@@ -286,3 +286,52 @@ async def test_subscribing_after_lost_notifications_sees_the_log_not_a_stale_cac
     assert reply["last_seq"] == gm.last_seq
     await gm.close()
     await late.close()
+
+
+async def test_notifications_read_during_a_heartbeat_reach_the_subscribers(
+    pg_databases, make_server: MakeServer, monkeypatch: pytest.MonkeyPatch  # type: ignore[no-untyped-def]
+) -> None:
+    """b's listener checks its connection (SELECT 1) all the time: the notifications psycopg reads during those
+    checks are handed on like the ones read between them, and b's watcher misses nothing."""
+    from combat_server.store import pg_listen
+
+    monkeypatch.setattr(pg_listen, "HEARTBEAT_SECONDS", 0.001)
+    a, b = await _pair(make_server, pg_databases)
+    gm, fid, tokens = await _fight(a)
+    watcher = await _watch(b, tokens["watch-b"])
+    await _adjusts(gm, 20, "through heartbeats")
+    await watcher.wait_for_seq(gm.last_seq, timeout=10)
+    assert _seqs(watcher) == list(range(1, gm.last_seq + 1))
+    assert b.peers is not None and b.peers.connections == 1  # heard, not caught up after a reconnection
+    await gm.close()
+    await watcher.close()
+
+
+def test_the_listener_skips_what_its_own_store_notified_and_hands_on_the_rest() -> None:
+    """A payload this process's store sent is dropped (this process pushed that append itself); another
+    process's payload for the same fight, or a repeat of our own, is handed on."""
+    from types import SimpleNamespace
+
+    from combat_server.store.pg_listen import PeerListener
+    from combat_server.store.sql import OwnNotifications
+
+    async def nothing() -> None:
+        return None
+
+    own = OwnNotifications()
+    heard: list[tuple[str, int]] = []
+    listener = PeerListener("postgresql+psycopg://postgres@127.0.0.1/test", lambda f, s: heard.append((f, s)),
+                            nothing, own)
+    own.add("fight-1 7")
+    for payload in ("fight-1 7", "fight-1 9", "fight-1 7", "garbage"):
+        listener._heard(SimpleNamespace(payload=payload))
+    assert heard == [("fight-1", 9), ("fight-1", 7)]
+
+
+async def test_a_server_listens_knowing_its_own_stores_notifications(
+    pg_databases, make_server: MakeServer  # type: ignore[no-untyped-def]
+) -> None:
+    """The server's listener skips exactly what the server's own store notified."""
+    server = await make_server(url=pg_databases.new_url())
+    assert server.peers is not None
+    assert server.peers.own is not None and server.peers.own is getattr(server.engine.store, "own_notifications")
