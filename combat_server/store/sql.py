@@ -44,8 +44,9 @@ def default_database_url() -> str:
 
 
 def _translated(method: Callable[..., Any]) -> Callable[..., Any]:
-    """The method with the driver's "cannot reach the database" errors raised as ``store/unavailable``
-    (issue 16: the engine and the server know store errors only, never the driver's)."""
+    """The method with the driver's "cannot reach the database" errors raised as ``store/unavailable`` and
+    its other errors as ``store/refused`` (issue 16: the engine and the server know store errors only,
+    never the driver's)."""
     @functools.wraps(method)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
@@ -55,6 +56,13 @@ def _translated(method: Callable[..., Any]) -> Callable[..., Any]:
             orig = getattr(exc, "orig", None) or exc
             raise StoreUnavailable(None, f"the database could not be reached: {type(orig).__name__}: "
                                          f"{str(orig).strip()[:200]}") from exc
+        except (sa.exc.DBAPIError, sqlite3.DatabaseError) as exc:
+            # Any other refusal of the driver (a DataError, a constraint the method does not turn into a
+            # conflict): a store error too, never the driver's. Its text is left out: it may quote the
+            # values written, and event payloads hold hidden sheets.
+            orig = getattr(exc, "orig", None) or exc
+            raise StoreError("store/refused", f"the database refused the request ({type(orig).__name__}); "
+                                              "nothing was written") from exc
 
     return wrapper
 

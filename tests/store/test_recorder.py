@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from combat_server.errors import StoreUnavailable
-from combat_server.store.recorder import Recorder, SeatDirectory, Store
+from combat_server.engine.fight import Engine
+from combat_server.errors import StoreError, StoreUnavailable
+from combat_server.store.recorder import Recorder, SeatDirectory, SeatRow, Store
 from combat_server.store.sql import SqlStore
 from tests.conftest import Databases
 
@@ -37,6 +38,21 @@ def test_an_unreachable_database_is_store_unavailable_not_a_driver_error(databas
         assert "could not be reached" in info.value.message
     finally:
         store.dispose()
+
+
+def test_any_other_driver_refusal_is_store_refused_without_the_values_written(store: SqlStore) -> None:
+    """Issue 16: every driver error becomes a store error. A second seat with a seat id the fight
+    already has breaks the seats' key; the error names the driver's error type, never the row's values
+    (a payload may hold a hidden sheet), and the seat already there is kept."""
+    fight = Engine(store).create_fight("gurps", fight_id="refused").fight_id
+    seat = SeatRow(fight, "p1", "player", "Secret Agent Zed", ("a",), "h" * 64)
+    store.add_seat(seat, "2026-11-26T00:00:00Z")
+    with pytest.raises(StoreError) as info:
+        store.add_seat(SeatRow(fight, "p1", "player", "Other Label", ("b",), "k" * 64), "2026-11-26T00:00:01Z")
+    assert info.value.code == "store/refused"
+    assert "IntegrityError" in info.value.message or "UniqueViolation" in info.value.message
+    assert "Other Label" not in info.value.message and "k" * 64 not in info.value.message
+    assert [s.label for s in store.seats(fight) if s.seat_id == "p1"] == ["Secret Agent Zed"]
 
 
 def _imports(path: Path) -> set[str]:
