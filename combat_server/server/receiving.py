@@ -87,7 +87,12 @@ class Started:
 
 def start(awaitable: Awaitable[Any]) -> tuple[bool, Any]:
     """Run a coroutine up to its first wait: ``(True, its result)`` if it finished without waiting (its
-    exception raised), else ``(False, Started)`` to await for the rest."""
+    exception raised), else ``(False, Started)`` to await for the rest.
+
+    Until that first wait the coroutine runs outside any task (``asyncio.current_task()`` is ``None``):
+    an effect the session starts this way must not enter ``asyncio.timeout()`` (nor, from Python 3.12,
+    ``asyncio.wait_for``, built on it) before it first waits; none does today
+    (tests/server/test_receiving.py checks the session's awaited effects for them)."""
     coro = awaitable if isinstance(awaitable, Coroutine) else _wrap(awaitable)
     try:
         waited = coro.send(None)

@@ -153,3 +153,20 @@ async def test_a_bug_while_a_message_is_handled_closes_that_connection_1011(
     await other.send(json.dumps({"type": "view", "ref": "still"}))
     assert (await _replies(other, 1))[0]["type"] == "full_view"
     await other.close()
+
+
+def test_nothing_the_server_runs_outside_a_task_needs_one() -> None:
+    """``receiving.start`` runs a session's effects outside any task until they first wait: code on
+    that path must not enter ``asyncio.timeout()`` (``asyncio.wait_for`` from Python 3.12, built on
+    it) or ask for ``current_task()``, which would fail there. The session's effects live in the
+    server and the engine: neither uses them."""
+    import ast
+    from pathlib import Path
+
+    needs_a_task = {"timeout", "timeout_at", "wait_for", "current_task"}
+    root = Path(__file__).resolve().parents[2] / "combat_server"
+    for path in sorted([*(root / "server").glob("*.py"), *(root / "engine").glob("*.py")]):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, "attr", None) or getattr(node.func, "id", None)
+                assert name not in needs_a_task, f"{path.name}:{node.lineno} calls {name}: see receiving.start"

@@ -19,7 +19,7 @@ import sqlalchemy as sa
 
 from combat_server.canonical import chain_hash
 from combat_server.engine.fight import Engine
-from combat_server.errors import Conflict, StoreUnavailable
+from combat_server.errors import Conflict, StoreError, StoreUnavailable
 from combat_server.rules.model import GM_ACTOR, Command, Event
 from combat_server.store.sql import OwnNotifications, SqlStore, open_store
 from tests.conftest import PG_BASE_URL, Databases
@@ -194,15 +194,16 @@ def test_a_restart_fails_no_command_the_engine_retries_on_fresh_connections(vict
 
 
 def test_a_driver_error_is_not_leaked_and_the_connection_stays_usable(victim: Victim) -> None:
-    """A value the driver refuses (a NUL in text) raises the SQLAlchemy error the store raised before its lean
-    append, with no statement values in its message; nothing is written and the connection serves on."""
+    """A value the driver refuses (a NUL in text) is ``store/refused``, never the driver's error, with no
+    statement values in its message; nothing is written and the connection serves on."""
     store = victim.store
     _, fid = _fight(store)
     last = store.last_event(fid)
     assert last is not None
     bad = attrs.evolve(_notes(last, 1, "nul")[0], actor="g\x00m")
-    with pytest.raises(sa.exc.DataError) as info:
+    with pytest.raises(StoreError) as info:
         store.append(fid, last.seq, [bad], "cmd-nul-secret", "gm")
+    assert info.value.code == "store/refused" and "DataError" in info.value.message
     assert "cmd-nul-secret" not in str(info.value)
     assert store.fight(fid).last_seq == 1
     pids = store._kept.backend_pids if store._kept else None
