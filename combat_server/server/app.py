@@ -173,9 +173,6 @@ class CombatServer:
         self._framed: tuple[str, bytes] = ("", text_frame(b""))
         #: Connections with frames handed to their protocol this turn of the loop (:meth:`_flush_all`).
         self._unflushed: list[Session] = []
-        #: A session is handling a message as it was parsed (:meth:`Session.take_text`) and writes every
-        #: connection's frames when it is done: no end-of-turn callback is needed meanwhile.
-        self.batching = False
 
     # ------------------------------------------------------------------ outgoing
 
@@ -193,9 +190,12 @@ class CombatServer:
 
     def flush_soon(self, session: "Session") -> None:
         """Have ``session``'s frames written at the end of this turn of the loop: one callback per turn for
-        every connection (a command's push goes to every watcher in the same turn), not one each; none
-        while :attr:`batching` (the message being handled writes them all when it is done)."""
-        if not self._unflushed and not self.batching:
+        every connection (a command's push goes to every watcher in the same turn), not one each.
+
+        Also for a message handled as it was parsed (:meth:`Session.take_text`): writing its frames at
+        once, before the other connections ready in the same turn were read, cost 5-10% more CPU per
+        command at 16 busy fights (each reply woke the client alone, docs/benchmarks.md)."""
+        if not self._unflushed:
             asyncio.get_running_loop().call_soon(self._flush_all)
         self._unflushed.append(session)
 
@@ -712,22 +712,17 @@ class Session:
         event loop and passed the library's queue and assembler, and the frames it caused were
         written in a third turn (:meth:`CombatServer.flush_soon`). Here its effects run at once
         until one has to wait (on SQLite a command never does): the rest then runs in a task, and
-        later messages wait for it. Every connection's frames are written when it returns.
+        later messages wait for it. The frames it caused are written at the end of this turn, with
+        those of every other message read in it (:meth:`CombatServer.flush_soon`).
         """
         if not self._idle or self._closing or (self._continuing is not None and not self._continuing.done()):
             return False
-        server = self.server
-        batching, server.batching = server.batching, True
         try:
             self._drive(self.connection.receive(raw))
         except Exception:  # a bug: as websockets does for a handler that raised, log it and close (1011)
             self.ws.logger.error("connection handler failed", exc_info=True)
             self._closing = True
             asyncio.get_running_loop().create_task(self.close(1011))
-        finally:
-            server.batching = batching
-            if not batching:
-                server._flush_all()
         return True
 
     def _left_to_recv(self) -> None:
