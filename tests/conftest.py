@@ -13,10 +13,13 @@ import uuid
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+import attrs
 import pytest
 import sqlalchemy as sa
 
+from combat_server.canonical import chain_hash
 from combat_server.engine.fight import Engine
+from combat_server.rules.model import Event
 from combat_server.store import tables as t
 from combat_server.store.sql import SqlStore, open_store
 
@@ -112,6 +115,19 @@ def pg_databases(tmp_path: Path) -> Iterator[Databases]:
     dbs = Databases("postgresql", tmp_path)
     yield dbs
     dbs.close()
+
+
+def chained_notes(after: Event, n: int, tag: str) -> list[Event]:
+    """``n`` chained ``note_added`` events following ``after``, under command id ``cmd-tag``: a batch to
+    append to the store directly."""
+    out: list[Event] = []
+    prev = after
+    for i in range(n):
+        body = Event(after.fight_id, prev.seq + 1, "note_added", {"text": f"{tag} {i}", "by": "gm"}, "gm",
+                     f"cmd-{tag}", "2026-01-01T00:00:00+00:00", after.ruleset_version, prev.hash, "")
+        prev = attrs.evolve(body, hash=chain_hash(prev.hash, body.canonical()))
+        out.append(prev)
+    return out
 
 
 def dump_tables(store: SqlStore) -> dict[str, list[tuple[Any, ...]]]:

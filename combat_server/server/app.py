@@ -485,6 +485,19 @@ class CombatServer:
             self.connections_closed += 1
 
 
+#: What :func:`_next_effect` returns when a request has no effect left.
+_DONE = object()
+
+
+def _next_effect(steps: Steps, value: Any, failure: BaseException | None) -> Any:
+    """A request's next effect, given what its last one gave (or raised); :data:`_DONE` at its end.
+    Shared by :meth:`Session._drive` (effects started at once) and :meth:`Session.perform` (awaited)."""
+    try:
+        return steps.send(value) if failure is None else steps.throw(failure)
+    except StopIteration:
+        return _DONE
+
+
 class Session:
     """One websocket connection's asyncio side: a bounded outgoing queue, the socket, and the
     effects of its :class:`~combat_server.server.connection.Connection` (the logic, sans I/O)
@@ -732,14 +745,9 @@ class Session:
         """Perform ``steps`` here and now, each awaited effect started at once, until one has to wait:
         the rest is :meth:`_continued` in a task."""
         plain, awaited = self._plain, self._awaited
-        send, throw = steps.send, steps.throw
         value: Any = None
         failure: BaseException | None = None
-        while True:
-            try:
-                effect = send(value) if failure is None else throw(failure)
-            except StopIteration:
-                return
+        while (effect := _next_effect(steps, value, failure)) is not _DONE:
             failure = None
             try:
                 run = plain.get(type(effect))
@@ -772,12 +780,7 @@ class Session:
         """Perform a request's effects in order, sending each result (or throwing each failure) back in;
         ``value`` or ``failure``: what to send in first (a request :meth:`_drive` started)."""
         plain, awaited = self._plain, self._awaited
-        send, throw = steps.send, steps.throw
-        while True:
-            try:
-                effect = send(value) if failure is None else throw(failure)
-            except StopIteration:
-                return
+        while (effect := _next_effect(steps, value, failure)) is not _DONE:
             failure = None
             try:
                 run = plain.get(type(effect))

@@ -17,12 +17,11 @@ import attrs
 import pytest
 import sqlalchemy as sa
 
-from combat_server.canonical import chain_hash
 from combat_server.engine.fight import Engine
 from combat_server.errors import Conflict, StoreError, StoreUnavailable
 from combat_server.rules.model import GM_ACTOR, Command, Event
 from combat_server.store.sql import OwnNotifications, SqlStore, open_store
-from tests.conftest import PG_BASE_URL, Databases
+from tests.conftest import PG_BASE_URL, Databases, chained_notes
 
 pytestmark = pytest.mark.postgres
 
@@ -56,23 +55,12 @@ def victim(pg_databases: Databases) -> Iterator[Victim]:
     store.dispose()
 
 
-def _notes(last: Event, n: int, tag: str) -> list[Event]:
-    """``n`` chained ``note_added`` events following ``last``."""
-    out: list[Event] = []
-    prev = last
-    for i in range(n):
-        body = Event(last.fight_id, prev.seq + 1, "note_added", {"text": f"{tag} {i}", "by": "gm"}, "gm",
-                     f"cmd-{tag}", "2026-01-01T00:00:00+00:00", last.ruleset_version, prev.hash, "")
-        prev = attrs.evolve(body, hash=chain_hash(prev.hash, body.canonical()))
-        out.append(prev)
-    return out
-
 
 def _append(store: SqlStore, fight_id: str, tag: str, n: int = 1) -> list[Event]:
     """Append ``n`` notes after the log's last event, under command id ``cmd-tag``."""
     last = store.last_event(fight_id)
     assert last is not None
-    events = _notes(last, n, tag)
+    events = chained_notes(last, n, tag)
     store.append(fight_id, last.seq, events, f"cmd-{tag}", "gm")
     return events
 
@@ -103,10 +91,10 @@ def test_a_conflict_on_the_kept_connection_is_store_conflict_and_keeps_the_conne
     store = victim.store
     _, fid = _fight(store)
     first = store.events(fid)[0]
-    store.append(fid, 1, _notes(first, 2, "winner"), "cmd-winner", "gm")
+    store.append(fid, 1, chained_notes(first, 2, "winner"), "cmd-winner", "gm")
     pids = store._kept.backend_pids if store._kept else None
     with pytest.raises(Conflict) as info:
-        store.append(fid, 1, _notes(first, 1, "loser"), "cmd-loser", "gm")
+        store.append(fid, 1, chained_notes(first, 1, "loser"), "cmd-loser", "gm")
     assert info.value.details["actual"] == 3
     assert store.command_record(fid, "cmd-loser") is None
     _append(store, fid, "next")
@@ -123,7 +111,7 @@ def test_a_reused_command_id_on_the_kept_connection_is_store_conflict(victim: Vi
     last = store.last_event(fid)
     assert last is not None
     with pytest.raises(Conflict):
-        store.append(fid, last.seq, _notes(last, 1, "again"), "cmd-once", "gm")
+        store.append(fid, last.seq, chained_notes(last, 1, "again"), "cmd-once", "gm")
     assert store.last_event(fid) == last
     assert store.command_range(fid, "cmd-once") == (2, 2)
 
@@ -200,7 +188,7 @@ def test_a_driver_error_is_not_leaked_and_the_connection_stays_usable(victim: Vi
     _, fid = _fight(store)
     last = store.last_event(fid)
     assert last is not None
-    bad = attrs.evolve(_notes(last, 1, "nul")[0], actor="g\x00m")
+    bad = attrs.evolve(chained_notes(last, 1, "nul")[0], actor="g\x00m")
     with pytest.raises(StoreError) as info:
         store.append(fid, last.seq, [bad], "cmd-nul-secret", "gm")
     assert info.value.code == "store/refused" and "DataError" in info.value.message

@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-import attrs
 import pytest
 import sqlalchemy as sa
 
@@ -15,19 +14,8 @@ from combat_server.errors import Conflict, MigrationMissing
 from combat_server.rules.model import Event
 from combat_server.store import tables as t
 from combat_server.store.sql import SqlStore, open_store
-from tests.conftest import Databases, dump_tables, populate
+from tests.conftest import Databases, chained_notes, dump_tables, populate
 
-
-def _notes(after: Event, n: int, tag: str) -> list[Event]:
-    """``n`` chained ``note_added`` events following ``after``."""
-    out: list[Event] = []
-    prev = after
-    for i in range(n):
-        body = Event(after.fight_id, prev.seq + 1, "note_added", {"text": f"{tag} {i}", "by": "gm"}, "gm",
-                     f"cmd-{tag}", "2026-01-01T00:00:00+00:00", after.ruleset_version, prev.hash, "")
-        prev = attrs.evolve(body, hash=chain_hash(prev.hash, body.canonical()))
-        out.append(prev)
-    return out
 
 
 def test_migrate_creates_tables_at_head(store: SqlStore) -> None:
@@ -57,7 +45,7 @@ def test_append_with_expected_seq(engine: Engine) -> None:
     """Appending at the real last seq writes the events in order."""
     fid = engine.create_fight("gurps").fight_id
     first = engine.store.events(fid)[0]
-    engine.store.append(fid, 1, _notes(first, 2, "a"), "cmd-a", "gm")
+    engine.store.append(fid, 1, chained_notes(first, 2, "a"), "cmd-a", "gm")
     assert [e.seq for e in engine.store.events(fid)] == [1, 2, 3]
     assert engine.store.command_range(fid, "cmd-a") == (2, 3)
 
@@ -69,7 +57,7 @@ def test_append_with_stale_seq_conflicts_and_writes_nothing(engine: Engine) -> N
     stale = store.events(fid, upto=3)[-1]
     before = dump_tables(store)
     with pytest.raises(Conflict) as info:
-        store.append(fid, 3, _notes(stale, 2, "late"), "cmd-late", "gm")
+        store.append(fid, 3, chained_notes(stale, 2, "late"), "cmd-late", "gm")
     assert info.value.code == "store/conflict"
     assert dump_tables(store) == before
 
@@ -79,7 +67,7 @@ def test_racing_writers_one_wins_loser_writes_nothing(databases: Databases, stor
     fid = Engine(store).create_fight("gurps").fight_id
     other = SqlStore(store.url)
     first = store.events(fid)[0]
-    batches = {"a": (store, _notes(first, 3, "a")), "b": (other, _notes(first, 3, "b"))}
+    batches = {"a": (store, chained_notes(first, 3, "a")), "b": (other, chained_notes(first, 3, "b"))}
     barrier = threading.Barrier(2)
     outcome: dict[str, Any] = {}
 
