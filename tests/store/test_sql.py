@@ -11,7 +11,6 @@ import sqlalchemy as sa
 from combat_server.canonical import GENESIS_HASH, chain_hash
 from combat_server.engine.fight import Engine
 from combat_server.errors import Conflict, MigrationMissing
-from combat_server.rules.model import Event
 from combat_server.store import tables as t
 from combat_server.store.sql import SqlStore, open_store
 from tests.conftest import Databases, chained_notes, dump_tables, populate
