@@ -162,3 +162,25 @@ def test_a_ruleset_without_texts_sends_an_empty_map() -> None:
     finally:
         unregister("untold", "1.0")
     assert by_name["untold"]["rule_texts"] == {}
+
+
+def test_the_rulesets_description_is_built_once_and_again_when_the_registry_changes() -> None:
+    """Every welcome carries the rulesets' description (about 100 kB): it is built once, not per
+    connection, and a ruleset registered or unregistered afterwards is in (or out of) the next one."""
+    from combat_server.rules.ruleset import rulesets_json
+
+    class Later(GurpsRuleset):
+        name = "later"
+        version = "1.0"
+
+    get_ruleset("gurps")
+    first = rulesets_json()
+    assert rulesets_json() is first
+    register(Later(), "tests/server/test_rulesets.py")
+    try:
+        with_later = rulesets_json()
+        assert "later" in {r["name"] for r in with_later}
+        assert rulesets_json() is with_later
+    finally:
+        unregister("later", "1.0")
+    assert "later" not in {r["name"] for r in rulesets_json()}
