@@ -5,6 +5,7 @@ from __future__ import annotations
 import zlib
 from typing import Any
 
+import orjson
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -192,3 +193,52 @@ def test_the_server_hasher_sees_a_member_replaced_by_a_new_object() -> None:
     first = {"prompts": [{"id": 1}], "combatants": {}}
     second = {"prompts": [{"id": 2}], "combatants": {}}
     assert hasher(first) == view_hash(first) and hasher(second) == view_hash(second) != view_hash(first)
+
+
+#: The web page's canonical JSON and view hash (web/app.js), run by node on the views given as JSON on stdin.
+_PAGE_NAMES = ("canonicalJson", "HIGH_UNIT", "sortedKeys", "codePointOrder", "CRC_TABLE", "crc32hex", "VIEW_TEXTS",
+               "VIEW_SPLIT", "viewHash", "memberText")
+
+
+def _page_functions() -> str:
+    """The page's definitions of :data:`_PAGE_NAMES`, cut out of web/app.js (a script for the browser, not a module)."""
+    import re
+    from pathlib import Path
+
+    source = (Path(__file__).resolve().parents[1] / "combat_server" / "web" / "app.js").read_text("utf-8")
+    lines = source.splitlines()
+    out: list[str] = []
+    for name in _PAGE_NAMES:
+        start = next((i for i, line in enumerate(lines) if re.match(rf"(function {name}\(|const {name} )", line)), None)
+        if start is None:
+            continue  # a helper an older page did not have
+        end = start
+        while not (lines[end].endswith(";") and not lines[end].startswith(" ") or lines[end] in ("}", "})();")):
+            end += 1
+        out.extend(lines[start:end + 1])
+    return "\n".join(out)
+
+
+def test_the_web_page_sorts_keys_as_the_server_does_past_u_ffff() -> None:
+    """A skill named with an emoji (past U+FFFF, a surrogate pair in JavaScript) and one with a full-width letter
+    (U+FF21): JavaScript's default sort puts the emoji first (UTF-16 code units), the server's canonical JSON
+    puts it last (code points). The page sorts as the server does, so its view hash agrees (issue 16: else the
+    page asks for the whole view after every push)."""
+    import json
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    views = [{"combatants": {"a": {"sheet": {"skills": {"\uff21xe": 12, "\U0001f5e1 Sword": 14, "Bow": 11}}}},
+              "title": "\ue000 \U0001f600", "\U0001f600": 1, "\uffff": 2, "z": {"\U00010000": 1, "\ud7ff": 2}}]
+    script = _page_functions() + """
+const views = JSON.parse(require("fs").readFileSync(0, "utf-8"));
+console.log(JSON.stringify(views.map((v) => [canonicalJson(v), viewHash(v)])));
+"""
+    done = subprocess.run([node, "-e", script], input=json.dumps(views), capture_output=True, text=True, timeout=30,
+                          check=True)
+    for view, (text, digest) in zip(views, json.loads(done.stdout)):
+        assert text.encode("utf-8") == orjson.dumps(view, option=orjson.OPT_SORT_KEYS)
+        assert digest == view_hash(view)

@@ -40,6 +40,7 @@ from websockets.protocol import State
 from websockets.http11 import Request, Response
 
 from combat_server.engine.fight import CommandResult, Engine
+from combat_server.errors import Conflict, Rejected
 from combat_server.rules.model import GM_ACTOR, Event, FightState
 from combat_server.server.connection import (
     AddSeat, Calculate, CatchUp, CommandRange, Connection, CreateFight, Disconnect, Evict, Execute, Forget, Granted,
@@ -65,6 +66,8 @@ READ_WORKERS = 2
 #: default executor on two cores, cost more CPU per command (docs/benchmarks.md). Each fight's commands
 #: still run one at a time (the hub's lock).
 ENGINE_WORKERS = 4
+#: A seq past any fight's end: :meth:`CombatServer.peer_appended` with it refreshes a watched fight from the store.
+MAX_SEQ = 2 ** 63 - 1
 #: Seconds a shutdown waits for clients to answer its close (1001) before it drops their connections.
 SHUTDOWN_GRACE = 2.0
 
@@ -843,8 +846,21 @@ class Session:
         """On PostgreSQL the engine runs in a worker thread, so one fight's round trips to the
         database do not stall the other fights (the GIL is released while psycopg waits); on
         SQLite a call takes well under a millisecond and the thread hop would cost more than it
-        saves. Either way the fight's lock keeps its commands one at a time."""
-        return await self.server.call_engine(self.server.engine.execute, e.fight_id, e.command, e.faces, e.expect_seq)
+        saves. Either way the fight's lock keeps its commands one at a time.
+
+        A failure other than a refusal or a conflict may come after the append committed (the
+        snapshot written after it, the refold after an undo): nothing publishes those events then,
+        and this process's listener skips its own notifications (``OwnNotifications``), which used
+        to catch the watchers up. A refresh of the fight is queued instead (issue 16)."""
+        try:
+            return await self.server.call_engine(self.server.engine.execute, e.fight_id, e.command, e.faces,
+                                                 e.expect_seq)
+        except (Rejected, Conflict):
+            raise
+        except Exception:
+            if self.server.peers is not None:
+                self.server.peer_appended(e.fight_id, MAX_SEQ)
+            raise
 
     def _add_seat(self, e: AddSeat) -> Granted:
         seat, token = self.server.add_seat(e.fight_id, e.role, e.label, e.combatants)

@@ -296,7 +296,32 @@ function applyPatch(doc, ops) {
 function canonicalJson(v) {
   if (v === null || typeof v !== "object") return JSON.stringify(v);
   if (Array.isArray(v)) return "[" + v.map(canonicalJson).join(",") + "]";
-  return "{" + Object.keys(v).sort().map((k) => JSON.stringify(k) + ":" + canonicalJson(v[k])).join(",") + "}";
+  return "{" + sortedKeys(v).map((k) => JSON.stringify(k) + ":" + canonicalJson(v[k])).join(",") + "}";
+}
+
+/** A code unit from U+D800 on: where JavaScript's default order (UTF-16 code units) and the server's (code points,
+ * as UTF-8 bytes sort) part: a character past U+FFFF (a surrogate pair) sorts after U+E000-U+FFFF there. */
+const HIGH_UNIT = /[\uD800-\uFFFF]/;
+
+/** Object.keys(o) sorted by code point, as the server's canonical JSON sorts them (orjson's OPT_SORT_KEYS): a sheet's
+ * skill names may hold an emoji and a full-width letter, and the view hash must still agree (issue 16). */
+function sortedKeys(o) {
+  const keys = Object.keys(o);
+  return keys.some((k) => HIGH_UNIT.test(k)) ? keys.sort(codePointOrder) : keys.sort();
+}
+
+function codePointOrder(a, b) {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i), y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xD800 && y >= 0xD800) {  // surrogates (U+10000 on) after U+E000-U+FFFF
+      x = x < 0xE000 ? x + 0x2000 : x - 0x800;
+      y = y < 0xE000 ? y + 0x2000 : y - 0x800;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
 }
 
 const CRC_TABLE = (() => {
@@ -329,7 +354,7 @@ const VIEW_SPLIT = new Set(["combatants", "derived"]);
 function viewHash(view) {
   const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
   const members = VIEW_TEXTS.members;
-  const parts = Object.keys(view).sort().map((name) => {
+  const parts = sortedKeys(view).map((name) => {
     const value = view[name];
     let hit = members.get(name);
     if (!hit || hit[0] !== value) members.set(name, hit = [value, memberText(name, value)]);
@@ -346,7 +371,7 @@ function memberText(name, value) {
   }
   let texts = VIEW_TEXTS.entries.get(name);
   if (!texts) VIEW_TEXTS.entries.set(name, texts = new Map());
-  const parts = Object.keys(value).sort().map((key) => {
+  const parts = sortedKeys(value).map((key) => {
     let hit = texts.get(key);
     if (!hit || hit[0] !== value[key]) texts.set(key, hit = [value[key], JSON.stringify(key) + ":" + canonicalJson(value[key])]);
     return hit[1];

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from combat_server.client import CombatClient
+from combat_server.client import CombatClient, ServerError
 from combat_server.server import CombatServer
 from combat_server.store.pg_listen import libpq_url, parse_payload
 
@@ -335,3 +335,35 @@ async def test_a_server_listens_knowing_its_own_stores_notifications(
     server = await make_server(url=pg_databases.new_url())
     assert server.peers is not None
     assert server.peers.own is not None and server.peers.own is getattr(server.engine.store, "own_notifications")
+
+
+async def test_a_watcher_gets_the_events_of_a_command_that_failed_after_its_append(
+    pg_databases, make_server: MakeServer  # type: ignore[no-untyped-def]
+) -> None:
+    """The append committed, then the snapshot after it failed: the command is answered with an error and
+    nothing publishes its events. The listener skips this process's own notifications (issue 16), so the
+    server queues a refresh itself and the watcher is caught up without waiting for another command."""
+    from combat_server.errors import StoreUnavailable
+
+    server = await make_server(url=pg_databases.new_url(), snapshot_every=1)
+    assert server.peers is not None
+    await asyncio.wait_for(server.peers.listening.wait(), 10)
+    gm, fid, tokens = await _fight(server)
+    watcher = await _watch(server, tokens["watch-a"])
+    store = server.engine.store
+    real = store.save_snapshot
+
+    def fails_once(*args: Any, **kwargs: Any) -> None:
+        store.save_snapshot = real  # type: ignore[method-assign]
+        raise StoreUnavailable(None, "the database could not be reached: a restart")
+
+    store.save_snapshot = fails_once  # type: ignore[method-assign]
+    with pytest.raises(ServerError) as refused:
+        await gm.command("adjust", {"combatant": "orc", "changes": {"hp": 3}, "reason": "then the snapshot fails"})
+    assert refused.value.code == "store/unavailable"
+    committed = store.fight(fid).last_seq
+    assert committed > watcher.last_seq
+    await watcher.wait_for_seq(committed, timeout=5)
+    assert _seqs(watcher) == list(range(1, committed + 1))
+    await gm.close()
+    await watcher.close()
