@@ -849,17 +849,17 @@ class Session:
         saves. Either way the fight's lock keeps its commands one at a time.
 
         A failure other than a refusal or a conflict may come after the append committed (the
-        snapshot written after it, the refold after an undo): nothing publishes those events then,
-        and this process's listener skips its own notifications (``OwnNotifications``), which used
-        to catch the watchers up. A refresh of the fight is queued instead (issue 16)."""
+        snapshot written after it, the refold after an undo): nothing publishes those events then
+        (on PostgreSQL this process's listener skips its own notifications, ``OwnNotifications``,
+        which used to catch the watchers up; on SQLite nothing did). A refresh of the fight is
+        queued instead (issue 16), on either store."""
         try:
             return await self.server.call_engine(self.server.engine.execute, e.fight_id, e.command, e.faces,
                                                  e.expect_seq)
         except (Rejected, Conflict):
             raise
         except Exception:
-            if self.server.peers is not None:
-                self.server.peer_appended(e.fight_id, MAX_SEQ)
+            self.server.peer_appended(e.fight_id, MAX_SEQ)
             raise
 
     def _add_seat(self, e: AddSeat) -> Granted:
