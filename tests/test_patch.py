@@ -196,7 +196,7 @@ def test_the_server_hasher_sees_a_member_replaced_by_a_new_object() -> None:
 
 
 #: The web page's canonical JSON and view hash (web/app.js), run by node on the views given as JSON on stdin.
-_PAGE_NAMES = ("canonicalJson", "HIGH_UNIT", "sortedKeys", "codePointOrder", "CRC_TABLE", "crc32hex", "VIEW_TEXTS",
+_PAGE_NAMES = ("hasOwn", "isObject", "canonicalJson", "HIGH_UNIT", "sortedKeys", "codePointOrder", "CRC_TABLE", "crc32hex", "VIEW_TEXTS",
                "VIEW_SPLIT", "viewHash", "memberText")
 
 

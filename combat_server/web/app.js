@@ -259,9 +259,11 @@ function accept(item) {
  * not fit. Only the objects on the changed paths are copied: doc is left as it was and every other part of the
  * result is the same object as in doc, which is what lets viewHash keep the texts of the parts that stayed.
  * A set of "" (the whole view) is not applied here: the caller asks for the full view. */
+const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+/** A JSON object (not null, not an array): what a patch path goes through and a view's member may split into. */
+const isObject = (o) => o !== null && typeof o === "object" && !Array.isArray(o);
+
 function applyPatch(doc, ops) {
-  const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
-  const isObject = (o) => o !== null && typeof o === "object" && !Array.isArray(o);
   const put = (o, k, value) => Object.defineProperty(o, k, { value, writable: true, enumerable: true, configurable: true });
   const copies = new Set();  // the objects this call made: changed in place by the later ops
   const mine = (o) => {
@@ -279,14 +281,14 @@ function applyPatch(doc, ops) {
     root = mine(root);
     let parent = root;
     for (const k of keys.slice(0, -1)) {
-      if (!own(parent, k) || !isObject(parent[k])) return null;
+      if (!hasOwn(parent, k) || !isObject(parent[k])) return null;
       const child = mine(parent[k]);
       put(parent, k, child);
       parent = child;
     }
     const last = keys[keys.length - 1];
     if (op.length === 2) put(parent, last, op[1]);
-    else if (own(parent, last)) delete parent[last];
+    else if (hasOwn(parent, last)) delete parent[last];
     else return null;
   }
   return root;
@@ -352,7 +354,6 @@ const VIEW_SPLIT = new Set(["combatants", "derived"]);
  * one before (applyPatch), so a push encodes what it changed, not the whole view (issue 16; the same scheme as
  * ViewHasher in combat_server/patch.py). The views must not be changed in place once hashed. */
 function viewHash(view) {
-  const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
   const members = VIEW_TEXTS.members;
   const parts = sortedKeys(view).map((name) => {
     const value = view[name];
@@ -360,13 +361,13 @@ function viewHash(view) {
     if (!hit || hit[0] !== value) members.set(name, hit = [value, memberText(name, value)]);
     return hit[1];
   });
-  for (const name of members.keys()) if (!own(view, name)) members.delete(name);
+  for (const name of members.keys()) if (!hasOwn(view, name)) members.delete(name);
   return crc32hex("{" + parts.join(",") + "}");
 }
 
 function memberText(name, value) {
   const head = JSON.stringify(name) + ":";
-  if (!VIEW_SPLIT.has(name) || value === null || typeof value !== "object" || Array.isArray(value)) {
+  if (!VIEW_SPLIT.has(name) || !isObject(value)) {
     return head + canonicalJson(value);
   }
   let texts = VIEW_TEXTS.entries.get(name);
@@ -376,7 +377,7 @@ function memberText(name, value) {
     if (!hit || hit[0] !== value[key]) texts.set(key, hit = [value[key], JSON.stringify(key) + ":" + canonicalJson(value[key])]);
     return hit[1];
   });
-  for (const key of texts.keys()) if (!Object.prototype.hasOwnProperty.call(value, key)) texts.delete(key);
+  for (const key of texts.keys()) if (!hasOwn(value, key)) texts.delete(key);
   return head + "{" + parts.join(",") + "}";
 }
 
