@@ -97,6 +97,14 @@ def visible_to(key: str) -> frozenset[str]:
     return frozenset(key.split(":", 1)[1].split(","))
 
 
+def _forget_gone(cache: dict[str, Any], present: Mapping[str, Any]) -> None:
+    """Drop the cached entries of combatants no longer in ``present``. The usual push removes nobody,
+    which a subset test of the two key views tells without building a set (issue 16, server CPU)."""
+    if not cache.keys() <= present.keys():
+        for gone in set(cache) - set(present):
+            del cache[gone]
+
+
 class DerivedCache:
     """The ruleset's derived numbers per combatant, recomputed only when that combatant changed.
 
@@ -119,9 +127,7 @@ class DerivedCache:
                 self._views[cid] = hit
             if hit[3]:
                 out[cid] = hit[3]
-        if not self._views.keys() <= state.combatants.keys():  # a subset test in C, no sets built
-            for gone in set(self._views) - set(state.combatants):
-                del self._views[gone]
+        _forget_gone(self._views, state.combatants)
         return out
 
 
@@ -183,7 +189,7 @@ def normalized(value: Any) -> Any:
     """:func:`combat_server.patch.normalize` of ``value``, an object's members that are a string, an exact
     int, a bool or ``None`` taken as they are without a call each: normalizing a combatant's changed
     condition (36 members) and derived view was a third of building a push's view (issue 16, server
-    CPU). ``normalize`` stays the definition (tests/server/test_views_build.py compares the two)."""
+    CPU). ``normalize`` stays the definition (tests/server/test_fastpaths.py compares the two)."""
     if type(value) is dict:
         return {k if type(k) is str else str(k): v if type(v) in _PLAIN else normalize(v) for k, v in value.items()}
     return normalize(value)
@@ -243,12 +249,8 @@ class ViewBuilder:
         """The view of the seats that may not see the sheets of ``hidden`` (:func:`seat_hidden` of
         :func:`hidden_ids`: the combatants hidden in ``state`` that the seat does not control)."""
         derived = self.derived.views(ruleset, state)
-        if not self._derived.keys() <= derived.keys():
-            for gone in set(self._derived) - set(derived):
-                del self._derived[gone]
-        if not self._combatants.keys() <= state.combatants.keys():
-            for gone in set(self._combatants) - set(state.combatants):
-                del self._combatants[gone]
+        _forget_gone(self._derived, derived)
+        _forget_gone(self._combatants, state.combatants)
         visible = ruleset.visible_condition
         fields = self._fields
         out: dict[str, Any] = {}
