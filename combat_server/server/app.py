@@ -735,10 +735,8 @@ class Session:
             return False
         try:
             self._drive(self.connection.receive(raw))
-        except Exception:  # a bug: as websockets does for a handler that raised, log it and close (1011)
-            self.ws.logger.error("connection handler failed", exc_info=True)
-            self._closing = True
-            asyncio.get_running_loop().create_task(self.close(1011))
+        except Exception as exc:
+            self._handler_failed(exc)
         return True
 
     def _left_to_recv(self) -> None:
@@ -774,10 +772,15 @@ class Session:
         await self.perform(steps, value, failure)
 
     def _continued_done(self, task: "asyncio.Task[None]") -> None:
-        if not task.cancelled() and task.exception() is not None:
-            self.ws.logger.error("connection handler failed", exc_info=task.exception())
-            self._closing = True
-            asyncio.get_running_loop().create_task(self.close(1011))
+        if not task.cancelled() and (exc := task.exception()) is not None:
+            self._handler_failed(exc)
+
+    def _handler_failed(self, exc: BaseException) -> None:
+        """A bug while a message was handled outside :meth:`run`: as websockets does for a handler that
+        raised, log it and close the connection (1011)."""
+        self.ws.logger.error("connection handler failed", exc_info=exc)
+        self._closing = True
+        asyncio.get_running_loop().create_task(self.close(1011))
 
     async def perform(self, steps: Steps, value: Any = None, failure: BaseException | None = None) -> None:
         """Perform a request's effects in order, sending each result (or throwing each failure) back in;
