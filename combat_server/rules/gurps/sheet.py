@@ -355,12 +355,9 @@ def validate_sheet(raw: Mapping[str, JSON]) -> Sheet:
     return Sheet(**kw)
 
 
-_drop_defaults = drop_defaults
-
-
 def _weapon_json(data: dict[str, Any]) -> dict[str, Any]:
     """A weapon's JSON without the fields at their defaults; ``unarmed`` defaults by name."""
-    data = _drop_defaults(data, _NEW_WEAPON_FIELDS)
+    data = drop_defaults(data, _NEW_WEAPON_FIELDS)
     if data.get("unarmed") == (str(data["name"]).lower() in UNARMED_NAMES):
         del data["unarmed"]
     return data
@@ -372,7 +369,7 @@ def sheet_to_json(sheet: Sheet) -> dict[str, JSON]:
     data["weapons"] = [_weapon_json(dict(w)) for w in data["weapons"]]
     if "traits" in data:
         data["traits"] = list(data["traits"])
-    return _drop_defaults(data, _NEW_SHEET_FIELDS)
+    return drop_defaults(data, _NEW_SHEET_FIELDS)
 
 
 def _unstructure_hooks() -> None:
