@@ -10,9 +10,11 @@ server's own mapping, so a patched copy keeps the server's key order. Pushes
 carry the ops in a shorter form (protocol 4, :func:`to_wire` and
 :func:`apply_wire`): ``[path, value]`` sets, ``[path]`` removes.
 
-The checksum is CRC-32 (as zlib and PNG compute it) of the view's canonical
-JSON: keys sorted, no whitespace, UTF-8, integral numbers written without a
-fraction. Why CRC-32 and not SHA-256: it only tells a client that its copy
+The checksum (protocol 5, :func:`view_hash`) is CRC-32 (as zlib and PNG compute
+it) of the digests of the view's members, each the CRC-32 of the member's
+canonical JSON (keys sorted, no whitespace, UTF-8, integral numbers written
+without a fraction), per combatant entry for ``combatants`` and ``derived``.
+Why CRC-32 and not SHA-256: it only tells a client that its copy
 drifted (a bug, never an attacker: the server sends both copy and patch), and a
 web page served over plain http on a LAN has no WebCrypto to compute SHA-256
 (docs/protocol.md, "Views and patches").
@@ -193,75 +195,91 @@ def normalize(value: Any) -> Any:
     return value
 
 
-def view_hash(view: Any) -> str:
-    """CRC-32 of the canonical JSON of ``view`` (normalized), as 8 lowercase hex digits."""
-    return format(zlib.crc32(orjson.dumps(view, option=orjson.OPT_SORT_KEYS)), "08x")
+#: Top-level members of a view whose values are objects of per-combatant entries: each entry is hashed on its own.
+SPLIT = ("combatants", "derived")
+
+
+def _digest(text: bytes) -> bytes:
+    """CRC-32 (zlib's) of ``text``, as 8 lowercase hex digits (ASCII)."""
+    return b"%08x" % zlib.crc32(text)
+
+
+def _canonical(value: Any) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+
+
+def _is_split(name: str, value: Any) -> bool:
+    return name in SPLIT and type(value) is dict  # a view's keys are strings (JSON objects)
+
+
+def _member_digest(name: str, value: Any) -> bytes:
+    head = orjson.dumps(name) + b":"
+    if not _is_split(name, value):
+        return _digest(head + _canonical(value))
+    entries = [_digest(orjson.dumps(key) + b":" + _canonical(value[key])) for key in sorted(value)]
+    return _digest(head + b"{" + b",".join(entries) + b"}")
+
+
+def view_hash(view: Mapping[str, Any]) -> str:
+    """The view's checksum (protocol 5, docs/protocol.md "The check"): the digest of ``{`` + the digests of
+    its members, in key order, joined by commas + ``}``; a member's digest is that of its canonical text
+    ``"name":value``, but for ``combatants`` and ``derived``, whose text is ``"name":{`` + the digests of
+    their entries' texts ``"key":value``, in key order, joined by commas + ``}``. A digest is CRC-32 of
+    the UTF-8 text as 8 lowercase hex digits; canonical JSON sorts keys by code point, without
+    whitespace, integral numbers without a fraction (``normalize``).
+
+    Why digests of digests (protocol 5; protocol 4 hashed the whole canonical text): a push changes
+    one or two entries, and a hasher that keeps each member's and entry's digest re-hashes only those,
+    so a push's check costs the same whatever the fight's size (issue 16: CRC-32 of a 500-combatant
+    view was about 1 ms per view, at the server for each view and at each client for each push)."""
+    members = [_member_digest(name, view[name]) for name in sorted(view)]
+    return _digest(b"{" + b",".join(members) + b"}").decode("ascii")
 
 
 class ViewHasher:
-    """:func:`view_hash` of successive views, computed from cached canonical texts: each top-level
-    member's (``"name":value``) and, inside ``combatants`` and ``derived``, each combatant's entry, all
-    cached by identity. Successive views share every unchanged part with the view before: the
-    server's (``server.views.ViewBuilder``: an unchanged member or entry is the same object) and a
-    client's patched copies (:func:`apply_wire` copies only the objects on the changed paths). So a
-    push re-encodes only what changed and joins the rest, instead of encoding the whole view: with 500
-    combatants that was most of a push's CPU, and with 4 the Python work of encoding each member
-    again was a tenth of the hub's and a fifth of a client's (issue 16, docs/benchmarks.md). The
-    members and entries must not be changed in place once hashed (the server's are not: a changed one
-    is a new object; a client's views are read-only mappings); a cached text holds its value, so an
-    identity is never reused while it is cached.
-
-    The result is byte for byte :func:`view_hash`'s (the same canonical text): clients keep that one.
+    """:func:`view_hash` of successive views, keeping each top-level member's digest and, inside
+    ``combatants`` and ``derived``, each entry's, by identity. Successive views share every unchanged
+    part with the view before: the server's (``server.views.ViewBuilder``: an unchanged member or entry
+    is the same object) and a client's patched copies (:func:`apply_wire` copies only the objects on
+    the changed paths). So a push encodes and hashes only what changed (issue 16, docs/benchmarks.md).
+    The members and entries must not be changed in place once hashed (the server's are not: a changed
+    one is a new object; a client's views are read-only mappings); a cached digest holds its value, so
+    an identity is never reused while it is cached.
     """
 
-    #: Top-level members whose values are objects of per-combatant entries.
-    SPLIT = ("combatants", "derived")
-
     def __init__(self) -> None:
-        #: member -> entry key -> (the entry hashed last, its text ``"key":{...}``)
-        self._texts: dict[str, dict[str, tuple[object, bytes]]] = {name: {} for name in self.SPLIT}
-        #: member -> (the value hashed last, its text ``"name":value`` in pieces): a member kept as the same
-        #: object (a split one too) is not looked into
-        self._whole: dict[str, tuple[object, list[bytes]]] = {}
+        #: member -> entry key -> (the entry hashed last, its digest)
+        self._entries: dict[str, dict[str, tuple[object, bytes]]] = {name: {} for name in SPLIT}
+        #: member -> (the value hashed last, its digest): a member kept as the same object is not looked into
+        self._members: dict[str, tuple[object, bytes]] = {}
 
-    def _text(self, name: str, value: Any) -> list[bytes]:
-        """The canonical text ``"name":value`` of a member not hashed before (or not as this object), in
-        pieces: a split member's entries are its cached texts, never joined but once for the whole view."""
-        key = orjson.dumps(name) + b":"
-        texts = self._texts.get(name)
-        if texts is None or type(value) is not dict or not all(type(k) is str for k in value):
-            return [key + orjson.dumps(value, option=orjson.OPT_SORT_KEYS)]
-        pieces = [key + b"{"]
-        for entry_key in sorted(value):
-            entry = value[entry_key]
-            hit = texts.get(entry_key)
+    def _member(self, name: str, value: Any) -> bytes:
+        if not _is_split(name, value):
+            return _digest(orjson.dumps(name) + b":" + _canonical(value))
+        cache = self._entries[name]
+        digests = []
+        append = digests.append
+        for key in sorted(value):
+            entry = value[key]
+            hit = cache.get(key)
             if hit is None or hit[0] is not entry:
-                hit = texts[entry_key] = (entry, orjson.dumps(entry_key) + b":"
-                                          + orjson.dumps(entry, option=orjson.OPT_SORT_KEYS))
-            pieces += (hit[1], b",")
-        if len(pieces) > 1:
-            pieces.pop()  # the last comma
-        pieces.append(b"}")
-        if len(texts) > len(value):
-            for gone in set(texts).difference(value):
-                del texts[gone]
-        return pieces
+                hit = cache[key] = (entry, _digest(orjson.dumps(key) + b":" + _canonical(entry)))
+            append(hit[1])
+        if len(cache) > len(value):
+            for gone in set(cache).difference(value):
+                del cache[gone]
+        return _digest(orjson.dumps(name) + b":{" + b",".join(digests) + b"}")
 
     def __call__(self, view: Mapping[str, Any]) -> str:
-        # One flat list of pieces, joined once: the big members are never copied piece by piece.
-        whole = self._whole
-        pieces: list[bytes] = [b"{"]
+        members = self._members
+        digests = []
         for name in sorted(view):
             value = view[name]
-            hit = whole.get(name)
+            hit = members.get(name)
             if hit is None or hit[0] is not value:
-                hit = whole[name] = (value, self._text(name, value))
-            pieces += hit[1]
-            pieces.append(b",")
-        if len(pieces) > 1:
-            pieces.pop()  # the last comma
-        pieces.append(b"}")
-        if len(whole) > len(view):
-            for gone in set(whole).difference(view):
-                del whole[gone]
-        return format(zlib.crc32(b"".join(pieces)), "08x")
+                hit = members[name] = (value, self._member(name, value))
+            digests.append(hit[1])
+        if len(members) > len(view):
+            for gone in set(members).difference(view):
+                del members[gone]
+        return _digest(b"{" + b",".join(digests) + b"}").decode("ascii")

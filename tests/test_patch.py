@@ -75,10 +75,27 @@ def test_a_patch_that_does_not_fit_is_refused(doc: Any, op: dict[str, Any]) -> N
         apply_patch(doc, [op])
 
 
-def test_the_hash_is_crc32_of_sorted_compact_utf8_json() -> None:
-    """By hand: the canonical text of {"b": 1, "a": "é"} is {"a":"é","b":1}."""
-    expected = format(zlib.crc32('{"a":"é","b":1}'.encode("utf-8")), "08x")
+def _crc(text: str) -> str:
+    return format(zlib.crc32(text.encode("utf-8")), "08x")
+
+
+def test_the_hash_is_crc32_of_the_members_digests_in_key_order() -> None:
+    """By hand (protocol 5): the members' canonical texts are "a":"é" and "b":1, each hashed, and the view's
+    hash is that of {digest of a,digest of b}."""
+    expected = _crc("{" + _crc('"a":"é"') + "," + _crc('"b":1') + "}")
     assert view_hash({"b": 1, "a": "é"}) == expected
+
+
+def test_the_hash_of_combatants_is_of_their_entries_digests() -> None:
+    """combatants and derived are hashed entry by entry: "orc":{"hp":9} (keys sorted inside) is one digest, and
+    the member's text is "combatants":{its entries' digests}; any other member is hashed whole."""
+    orc = _crc('"orc":{"hp":9,"st":12}')
+    elf = _crc('"elf":{"hp":10}')
+    combatants = _crc('"combatants":{' + elf + "," + orc + "}")
+    expected = _crc("{" + combatants + "," + _crc('"prompts":[{"id":1}]') + "," + _crc('"seq":3') + "}")
+    view = {"seq": 3, "combatants": {"orc": {"st": 12, "hp": 9}, "elf": {"hp": 10}}, "prompts": [{"id": 1}]}
+    assert view_hash(view) == expected
+    assert ViewHasher()(view) == expected
 
 
 def test_normalize_writes_integral_floats_as_integers_as_javascript_does() -> None:
@@ -196,8 +213,8 @@ def test_the_server_hasher_sees_a_member_replaced_by_a_new_object() -> None:
 
 
 #: The web page's canonical JSON and view hash (web/app.js), run by node on the views given as JSON on stdin.
-_PAGE_NAMES = ("hasOwn", "isObject", "canonicalJson", "HIGH_UNIT", "sortedKeys", "codePointOrder", "CRC_TABLE", "crc32hex", "VIEW_TEXTS",
-               "VIEW_SPLIT", "viewHash", "memberText")
+_PAGE_NAMES = ("hasOwn", "isObject", "canonicalJson", "HIGH_UNIT", "sortedKeys", "codePointOrder", "CRC_TABLE", "crc32hex", "VIEW_DIGESTS",
+               "VIEW_SPLIT", "viewHash", "memberDigest")
 
 
 def _page_functions() -> str:

@@ -26,7 +26,7 @@ import orjson
 
 from combat_server.errors import CombatError
 
-PROTOCOL_VERSION = 4
+PROTOCOL_VERSION = 5
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
 
 #: Limits on what a client sends (docs/protocol.md, "Limits"). Every string in a message

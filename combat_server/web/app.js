@@ -344,41 +344,43 @@ function crc32hex(text) {
   return ((c ^ 0xFFFFFFFF) >>> 0).toString(16).padStart(8, "0");
 }
 
-/** Cached canonical texts for viewHash: member name -> [value, its text "name":value]; and for the members of
- * per-combatant entries, member name -> entry key -> [entry, its text "key":entry]. */
-const VIEW_TEXTS = { members: new Map(), entries: new Map() };
+/** Cached digests for viewHash: member name -> [value, its digest]; and for the members of per-combatant entries,
+ * member name -> entry key -> [entry, its digest]. */
+const VIEW_DIGESTS = { members: new Map(), entries: new Map() };
 const VIEW_SPLIT = new Set(["combatants", "derived"]);
 
-/** crc32hex(canonicalJson(view)), re-encoding only the members and combatant entries that are not the ones (the
- * same objects, or equal strings and numbers) hashed last: a patched view shares every unchanged part with the
- * one before (applyPatch), so a push encodes what it changed, not the whole view (issue 16; the same scheme as
- * ViewHasher in combat_server/patch.py). The views must not be changed in place once hashed. */
+/** The view's checksum (protocol 5, docs/protocol.md "The check"; combat_server/patch.py view_hash is the reference):
+ * the digest of "{" + its members' digests in key order, joined by commas, + "}"; a member's digest is that of
+ * "name":value, but combatants' and derived's text is "name":{ + their entries' digests ("key":value) + }. Each
+ * digest is kept while its member or entry is the same object (or an equal string or number): a patched view shares
+ * every unchanged part with the one before (applyPatch), so a push hashes what it changed, whatever the fight's
+ * size (issue 16). The views must not be changed in place once hashed. */
 function viewHash(view) {
-  const members = VIEW_TEXTS.members;
+  const members = VIEW_DIGESTS.members;
   const parts = sortedKeys(view).map((name) => {
     const value = view[name];
     let hit = members.get(name);
-    if (!hit || hit[0] !== value) members.set(name, hit = [value, memberText(name, value)]);
+    if (!hit || hit[0] !== value) members.set(name, hit = [value, memberDigest(name, value)]);
     return hit[1];
   });
   for (const name of members.keys()) if (!hasOwn(view, name)) members.delete(name);
   return crc32hex("{" + parts.join(",") + "}");
 }
 
-function memberText(name, value) {
+function memberDigest(name, value) {
   const head = JSON.stringify(name) + ":";
   if (!VIEW_SPLIT.has(name) || !isObject(value)) {
-    return head + canonicalJson(value);
+    return crc32hex(head + canonicalJson(value));
   }
-  let texts = VIEW_TEXTS.entries.get(name);
-  if (!texts) VIEW_TEXTS.entries.set(name, texts = new Map());
+  let digests = VIEW_DIGESTS.entries.get(name);
+  if (!digests) VIEW_DIGESTS.entries.set(name, digests = new Map());
   const parts = sortedKeys(value).map((key) => {
-    let hit = texts.get(key);
-    if (!hit || hit[0] !== value[key]) texts.set(key, hit = [value[key], JSON.stringify(key) + ":" + canonicalJson(value[key])]);
+    let hit = digests.get(key);
+    if (!hit || hit[0] !== value[key]) digests.set(key, hit = [value[key], crc32hex(JSON.stringify(key) + ":" + canonicalJson(value[key]))]);
     return hit[1];
   });
-  for (const key of texts.keys()) if (!hasOwn(value, key)) texts.delete(key);
-  return head + "{" + parts.join(",") + "}";
+  for (const key of digests.keys()) if (!hasOwn(value, key)) digests.delete(key);
+  return crc32hex(head + "{" + parts.join(",") + "}");
 }
 
 /** The record of a live push with what it leaves out put back (the fight, the push's seq, the view's
@@ -419,7 +421,7 @@ function takePatch(m) {
 
 function resetFight() {
   S.stateSeq = 0; S.viewStale = false;
-  VIEW_TEXTS.members.clear(); VIEW_TEXTS.entries.clear();
+  VIEW_DIGESTS.members.clear(); VIEW_DIGESTS.entries.clear();
   S.state = null; S.lastSeq = 0; S.lastHash = ""; S.log = []; S.entries.clear(); S.seats = null;
   S.viewSeq = null; S.viewState = null; S.actKey = ""; S.promptKey = ""; S.disputeKey = ""; S.waitKey = null; S.rulingDrafts = {};
   $("#log").replaceChildren();

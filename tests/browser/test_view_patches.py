@@ -11,6 +11,8 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from combat_server.patch import view_hash
+
 from .conftest import ServerProcess
 from .test_web_fight import _demo, _player
 
@@ -77,8 +79,8 @@ def test_the_page_rebuilds_the_record_of_each_live_push(browser: Any, server: Se
     gm.context.close()
 
 
-#: Patches applied one after another to the page's view: for each, whether the page's cached hash is the hash of
-#: the whole patched view, and whether the view before was left as it was.
+#: Patches applied one after another to the page's view: for each, the page's (cached) hash of the patched view,
+#: that view, and whether the view before was left as it was.
 HASH_STEPS = """() => {
   const cid = Object.keys(S.state.combatants)[0];
   const steps = [
@@ -93,21 +95,24 @@ HASH_STEPS = """() => {
   return steps.map((ops) => {
     const was = canonicalJson(view);
     const next = applyPatch(view, ops);
-    const checks = [viewHash(next) === crc32hex(canonicalJson(next)), canonicalJson(view) === was];
+    const step = [viewHash(next), next, canonicalJson(view) === was];
     view = next;
-    return checks;
+    return step;
   });
 }"""
 
 
 def test_the_page_hashes_each_patched_view_as_it_would_hash_the_whole_view(browser: Any,
                                                                              server: ServerProcess) -> None:
-    """The page keeps the texts of the members and combatant entries a patch left alone (issue 16): its hash is
-    still the CRC-32 of the whole view's canonical JSON after replacements, additions and removals, of entries
-    and of whole members; a patch copies what it changes and leaves the view before as it was."""
+    """The page keeps the digests of the members and combatant entries a patch left alone (issue 16): its hash is
+    still the server's view_hash of the whole patched view (protocol 5) after replacements, additions and
+    removals, of entries and of whole members; a patch copies what it changes and leaves the view before as it was."""
     gm = _demo(browser, server)
     gm.wait_for_function("() => S.stateSeq === S.lastSeq")
-    assert gm.evaluate(HASH_STEPS) == [[True, True]] * 6
+    steps = gm.evaluate(HASH_STEPS)
+    assert len(steps) == 6
+    for digest, view, kept in steps:
+        assert digest == view_hash(view) and kept
     assert gm.js_errors == []
     gm.context.close()
 

@@ -113,7 +113,7 @@ def _valid_by_schema(message: dict[str, Any]) -> bool:
 COMMANDS: list[Any] = [
     {"type": "command", "command_id": "c1", "command": "adjust", "args": {"a": 1}},
     {"type": "command", "command_id": "c1", "command": "adjust"},
-    {"type": "command", "command_id": "c1", "command": "adjust", "ref": "r1", "v": 4, "expect_seq": 0,
+    {"type": "command", "command_id": "c1", "command": "adjust", "ref": "r1", "v": 5, "expect_seq": 0,
      "faces": [[1, 2], []]},
     {"type": "command", "command_id": "", "command": "adjust"},
     {"type": "command", "command_id": "x" * 129, "command": "adjust"},
@@ -139,7 +139,7 @@ COMMANDS: list[Any] = [
     {"type": "command", "command_id": "c", "command": "adjust", "faces": [1]},
     {"type": "command", "command": "adjust"},
     {"type": "subscribe", "token": "t"},
-    {"type": "subscribe", "token": "t", "after": 3, "live": False, "ref": "r", "v": 4},
+    {"type": "subscribe", "token": "t", "after": 3, "live": False, "ref": "r", "v": 5},
     {"type": "subscribe", "token": ""},
     {"type": "subscribe", "token": "t" * 201},
     {"type": "subscribe", "token": "t", "after": -1},

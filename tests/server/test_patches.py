@@ -111,7 +111,7 @@ async def test_a_one_hp_change_costs_the_same_bytes_whatever_the_fight_size(serv
 
 
 async def test_a_client_is_told_this_server_speaks_protocol_4(table: Table) -> None:
-    assert table.gm.welcome["protocol"] == 4
+    assert table.gm.welcome["protocol"] == 5
 
 
 async def test_a_push_leaves_out_what_the_client_already_holds(table: Table) -> None:
