@@ -257,7 +257,7 @@ class ViewHasher:
         if not _is_split(name, value):
             return _digest(orjson.dumps(name) + b":" + _canonical(value))
         cache = self._entries[name]
-        digests = []
+        digests: list[bytes] = []
         append = digests.append
         for key in sorted(value):
             entry = value[key]
@@ -272,7 +272,7 @@ class ViewHasher:
 
     def __call__(self, view: Mapping[str, Any]) -> str:
         members = self._members
-        digests = []
+        digests: list[bytes] = []
         for name in sorted(view):
             value = view[name]
             hit = members.get(name)
