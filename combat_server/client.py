@@ -30,6 +30,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from combat_server.canonical import chain_hash
 from combat_server.patch import PatchError, ViewHasher, apply_wire
+from combat_server.receiving_client import ReceivingClientConnection
 
 __all__ = ["CombatClient", "ServerError", "PushedEvent", "GapError", "ChainError"]
 
@@ -106,6 +107,9 @@ class CombatClient:
         self.compression = compression
         self.reconnect = reconnect
         self.reconnect_timeout = reconnect_timeout
+        #: Called with each new event, in seq order. It may run inside the connection's ``data_received``
+        #: (a push handled as it was parsed), outside any task: it must not block, and what it raises ends
+        #: the reading as a bad message does (:meth:`_read_loop`).
         self.on_event = on_event
         self.max_size = max_size
         self.welcome: dict[str, Any] = {}
@@ -141,6 +145,12 @@ class CombatClient:
         self._pending: dict[str, tuple[dict[str, Any], asyncio.Future[dict[str, Any]]]] = {}
         self._ws: ClientConnection | None = None
         self._reader: asyncio.Task[None] | None = None
+        #: :meth:`_read_loop` waits in ``recv`` with nothing queued there: a message may be handled as it
+        #: is parsed (:meth:`_take_text`).
+        self._idle = False
+        #: What a message handled as it was parsed raised; :meth:`_read_loop` raises it (as if ``recv`` had
+        #: brought the message) when :meth:`_take_text` cancelled it to say so.
+        self._failure: BaseException | None = None
         self._connected = asyncio.Event()
         self._closed = False
         self._changed = asyncio.Event()
@@ -155,9 +165,14 @@ class CombatClient:
         client._reader = asyncio.get_running_loop().create_task(client._read_loop())
         return client
 
+    #: The websockets connection class: :class:`ReceivingClientConnection` hands each push to
+    #: :meth:`_dispatch` as it is parsed (``ClientConnection``: every message through ``recv``).
+    _connection: type[ClientConnection] = ReceivingClientConnection
+
     async def _open(self) -> None:
         self._ws = await connect(self.url, compression="deflate" if self.compression else None,
-                                 max_size=self.max_size, open_timeout=10, close_timeout=2)
+                                 max_size=self.max_size, open_timeout=10, close_timeout=2,
+                                 create_connection=self._connection)
         self._connected.set()
 
     @property
@@ -196,14 +211,33 @@ class CombatClient:
     # ------------------------------------------------------------------ reading
 
     async def _read_loop(self) -> None:
+        """Read each connection's messages in order, reconnecting until closed. A message that
+        :meth:`_dispatch` (or the JSON decoder) cannot take ends this task with its exception, as it
+        always did: whether it came through ``recv`` or was handled as it was parsed
+        (:meth:`_take_text`), the exception is this task's, and the connection is left as it is."""
         while not self._closed:
             ws = self._ws
             assert ws is not None
+            if isinstance(ws, ReceivingClientConnection):
+                ws.take_text, ws.left_to_recv = self._take_text, self._left_to_recv
             try:
                 while True:  # recv itself, not ``async for``: one async generator step less per message
-                    self._dispatch(_loads(await ws.recv()))
+                    self._idle = True
+                    try:
+                        raw = await ws.recv()
+                    finally:
+                        self._idle = False
+                    self._dispatch(_loads(raw))
             except ConnectionClosed:
                 pass
+            except asyncio.CancelledError:
+                failure, self._failure = self._failure, None
+                if failure is None:
+                    raise
+                raise failure from None  # what a message handled as it was parsed raised
+            finally:
+                if isinstance(ws, ReceivingClientConnection):
+                    ws.take_text = ws.left_to_recv = None
             self.close_codes.append(ws.close_code)
             self._connected.clear()
             if self._closed:
@@ -263,6 +297,31 @@ class CombatClient:
             if not fut.done():
                 fut.set_exception(ServerError(code, message))
         self._pending.clear()
+
+    def _take_text(self, text: str) -> bool:
+        """Handle a pushed message as soon as the connection parsed it, if :meth:`_read_loop` is idle
+        (else ``False``: ``recv`` brings it, behind the ones before it).
+
+        Why (issue 16, the clients' latency): through ``recv`` each message went through the library's
+        assembler and waited for the reader task's next turn of the event loop; a process following
+        several seats handled the last seat's push after all those turns. :meth:`_dispatch` is
+        synchronous, so it runs here, in the connection's ``data_received``. What it raises must not
+        reach the transport (which would close the connection and log a fatal error): it is kept, no
+        message is taken after it, and the reader is cancelled to raise it (:meth:`_read_loop`).
+        """
+        if not self._idle:
+            return False
+        try:
+            self._dispatch(_loads(text))
+        except Exception as exc:
+            self._idle = False
+            self._failure = exc
+            assert self._reader is not None  # it set this connection's take_text
+            self._reader.cancel()
+        return True
+
+    def _left_to_recv(self) -> None:
+        self._idle = False
 
     def _dispatch(self, m: dict[str, Any]) -> None:
         kind = m.get("type")
