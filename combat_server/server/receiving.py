@@ -1,56 +1,23 @@
 """A client's whole text messages handed to its session as they are parsed (issue 16, server CPU).
 
-``websockets`` reads a connection's messages through a queue: the protocol (sans I/O) parses the
-bytes into frames, the asyncio connection puts each data frame in its assembler, and the handler's
-``recv`` wakes up in a later turn of the event loop to take it out, join and decode it. Per client
-message that was a tenth of the server's Python work (docs/benchmarks.md) and a turn of the loop.
-
-:class:`ReceivingConnection` keeps the library's protocol and connection, and with them every
-check and behaviour they own: the frame parser's limits (``max_size``, 1009) and masking, pings
-and pongs, the closing handshake, UTF-8 validity (1007), fragmented messages, flow control (reading
-pauses while ``max_queue`` frames wait). One thing is added: a whole (FIN) text frame that decodes
-as UTF-8 is offered to the connection's :attr:`~ReceivingConnection.take_text` first, which
-handles it at once if its reader is idle; anything it declines, and every other frame, goes the
-library's way to ``recv``. The reader says it is idle only while its ``recv`` waits with nothing
-queued, and :meth:`ReceivingConnection.process_event` tells it (:attr:`left_to_recv`) as soon as a
-data frame went the library's way, so messages are handled in the order they arrived.
+The session's websockets connection; :mod:`combat_server.receiving_text` (shared with the client) says
+how a whole text message is offered to ``take_text`` and why order is kept. :func:`start` and
+:class:`Started` run a message's effects without a task switch until one has to wait.
 """
 
 from __future__ import annotations
 
-from typing import Any, Awaitable, Callable, Coroutine, Generator
+from typing import Any, Awaitable, Coroutine, Generator
 
-from websockets.frames import Frame, Opcode
-from websockets.protocol import Event
-
+from combat_server.receiving_text import OffersWholeText
 from combat_server.server.httpbody import BodyAwareConnection
 
 __all__ = ["ReceivingConnection", "Started", "start"]
 
 
-class ReceivingConnection(BodyAwareConnection):
+class ReceivingConnection(OffersWholeText, BodyAwareConnection):
     """websockets' server connection (with :class:`BodyAwareConnection`'s HTTP answers) that offers whole
-    text messages to :attr:`take_text` before queueing them for ``recv``."""
-
-    #: Handles one whole text message now, or returns ``False`` to leave it to ``recv`` (``None``: always).
-    take_text: Callable[[str], bool] | None = None
-    #: Called when a data frame was queued for ``recv`` (the reader is no longer idle).
-    left_to_recv: Callable[[], None] | None = None
-
-    def process_event(self, event: Event) -> None:
-        take = self.take_text
-        if take is not None and type(event) is Frame:
-            if event.opcode is Opcode.TEXT and event.fin:
-                try:
-                    text = bytes(event.data).decode()
-                except UnicodeDecodeError:
-                    pass  # recv decodes it again and fails the connection (1007), as the library does
-                else:
-                    if take(text):
-                        return
-            if event.opcode in (Opcode.TEXT, Opcode.BINARY, Opcode.CONT) and self.left_to_recv is not None:
-                self.left_to_recv()
-        super().process_event(event)
+    text messages to ``take_text`` before queueing them for ``recv`` (:mod:`combat_server.receiving_text`)."""
 
 
 class Started:
