@@ -212,36 +212,30 @@ async def test_a_push_the_client_refuses_ends_its_reading_with_the_error_and_lea
         await watcher.close()
 
 
+#: Frames websockets refuses, and the close code the client fails the connection with: a message over
+#: ``max_size`` (the client is opened with 400,000; the welcome is ~106 kB) and a text frame that is not UTF-8.
+_REFUSED = {
+    "over-max-size-1009": (Frame(Opcode.TEXT, _error("test/" + "x" * 500_000)), 1009),
+    "not-utf8-1007": (Frame(Opcode.TEXT, b'{"type":"error","code":"\xff"}'), 1007),
+}
+
+
+@pytest.mark.parametrize("refused", _REFUSED.values(), ids=_REFUSED.keys())
 @pytest.mark.parametrize("cls", [CombatClient, ThroughRecv], ids=["as-parsed", "through-recv"])
-async def test_a_message_over_max_size_still_closes_the_connection_1009(server: CombatServer,
-                                                                     cls: type[CombatClient]) -> None:
-    """The client fails the connection with 1009 (``close_sent``; ``close_codes`` holds what the server
-    sent back, 1006 here, nothing)."""
-    client = await cls.connect(server.ws_url, reconnect=False, max_size=400_000)  # the welcome is ~106 kB
+async def test_a_frame_websockets_refuses_still_closes_the_connection_with_its_code(
+        server: CombatServer, cls: type[CombatClient], refused: tuple[Frame, int]) -> None:
+    """The client fails the connection (``close_sent``; ``close_codes`` holds what the server sent back,
+    1006 here, nothing) and reports no error message."""
+    frame, code = refused
+    client = await cls.connect(server.ws_url, reconnect=False, max_size=400_000)
     try:
         await client.wait_until(lambda c: bool(c.welcome), 5)
         end = _server_end(server, client)
-        end.protocol.send_text(_error("test/" + "x" * 500_000))
+        end.protocol.send_frame(frame)
         end.send_data()
         await client.wait_until(lambda c: c._closed, 5)
         assert client._ws is not None and client._ws.protocol.close_sent is not None
-        assert client._ws.protocol.close_sent.code == 1009 and client.errors == []
-    finally:
-        await client.close()
-
-
-@pytest.mark.parametrize("cls", [CombatClient, ThroughRecv], ids=["as-parsed", "through-recv"])
-async def test_a_text_frame_that_is_not_utf8_still_closes_the_connection_1007(server: CombatServer,
-                                                                           cls: type[CombatClient]) -> None:
-    client = await cls.connect(server.ws_url, reconnect=False)
-    try:
-        await client.wait_until(lambda c: bool(c.welcome), 5)
-        end = _server_end(server, client)
-        end.protocol.send_frame(Frame(Opcode.TEXT, b'{"type":"error","code":"\xff"}'))
-        end.send_data()
-        await client.wait_until(lambda c: c._closed, 5)
-        assert client._ws is not None and client._ws.protocol.close_sent is not None
-        assert client._ws.protocol.close_sent.code == 1007 and client.errors == []
+        assert client._ws.protocol.close_sent.code == code and client.errors == []
     finally:
         await client.close()
 
