@@ -220,6 +220,7 @@ class CombatClient:
             assert ws is not None
             if isinstance(ws, ReceivingClientConnection):
                 ws.take_text, ws.left_to_recv = self._take_text, self._left_to_recv
+            failure: BaseException | None = None
             try:
                 while True:  # recv itself, not ``async for``: one async generator step less per message
                     self._idle = True
@@ -234,10 +235,13 @@ class CombatClient:
                 failure, self._failure = self._failure, None
                 if failure is None:
                     raise
-                raise failure from None  # what a message handled as it was parsed raised
             finally:
                 if isinstance(ws, ReceivingClientConnection):
                     ws.take_text = ws.left_to_recv = None
+            if failure is not None:
+                # What a message handled as it was parsed raised, raised here outside the handler: as it is,
+                # with its own cause and context, as if recv had brought the message.
+                raise failure
             self.close_codes.append(ws.close_code)
             self._connected.clear()
             if self._closed:
@@ -313,7 +317,7 @@ class CombatClient:
             return False
         try:
             self._dispatch(_loads(text))
-        except Exception as exc:
+        except (Exception, asyncio.CancelledError) as exc:  # on_event's too: never the transport's to see
             self._idle = False
             self._failure = exc
             assert self._reader is not None  # it set this connection's take_text

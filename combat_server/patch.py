@@ -209,7 +209,7 @@ def _canonical(value: Any) -> bytes:
 
 
 def _is_split(name: str, value: Any) -> bool:
-    return name in SPLIT and type(value) is dict  # a view's keys are strings (JSON objects)
+    return name in SPLIT and isinstance(value, dict)  # a view's keys are strings (JSON objects)
 
 
 def _member_digest(name: str, value: Any) -> bytes:

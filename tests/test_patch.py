@@ -98,6 +98,18 @@ def test_the_hash_of_combatants_is_of_their_entries_digests() -> None:
     assert ViewHasher()(view) == expected
 
 
+def test_the_worked_example_of_the_protocol_doc() -> None:
+    """docs/protocol.md, "The check": the digests a third-party client can check its own code against."""
+    assert _crc('"orc":{"hp":9}') == "9258f369"
+    assert _crc('"combatants":{9258f369}') == "0fc35905" and _crc('"seq":3') == "6b199a81"
+    assert view_hash({"seq": 3, "combatants": {"orc": {"hp": 9}}}) == "da04e80b"
+
+
+def test_combatants_that_are_not_an_object_are_hashed_whole() -> None:
+    assert view_hash({"combatants": [1, 2]}) == _crc("{" + _crc('"combatants":[1,2]') + "}")
+    assert view_hash({"derived": {}}) == _crc("{" + _crc('"derived":{}') + "}")
+
+
 def test_normalize_writes_integral_floats_as_integers_as_javascript_does() -> None:
     assert normalize({"w": 0.0, "x": 1.5, "t": (1, 2.0)}) == {"w": 0, "x": 1.5, "t": [1, 2]}
     assert type(normalize(3.0)) is int

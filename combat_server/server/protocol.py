@@ -1,6 +1,7 @@
-"""The wire protocol, version 4 (issue 16: pushes carry a patch of the seat's view, not the view; since 3 a
+"""The wire protocol, version 5 (issue 16: pushes carry a patch of the seat's view, not the view; since 3 a
 slim record, what the client holds left out; since 4 the chain's fields only for a subscriber that asks
-for them, and shorter patch ops): message names, schemas, error and close codes.
+for them, and shorter patch ops; since 5 a view hash made of its members' digests): message names,
+schemas, error and close codes.
 
 Everything a client can rely on lives here (docs/protocol.md describes it for
 people): one JSON object per websocket text message, ``type`` names the message,

@@ -212,6 +212,78 @@ async def test_a_push_the_client_refuses_ends_its_reading_with_the_error_and_lea
         await watcher.close()
 
 
+class Refusing:
+    """An ``on_event`` hook that raises ``error`` (made by ``make``) at the first push."""
+
+    def __init__(self, make: Callable[[], BaseException]) -> None:
+        self.make = make
+
+    def __call__(self, pushed: PushedEvent) -> None:
+        raise self.make()
+
+
+@pytest.mark.parametrize("cls", [CombatClient, ThroughRecv], ids=["as-parsed", "through-recv"])
+async def test_what_on_event_raises_ends_the_reading_with_its_own_cause_and_context(
+        table: Table, cls: type[CombatClient]) -> None:
+    """The reader task ends with the hook's exception as it was raised: its ``__cause__`` and
+    ``__context__`` are its own, not the cancellation that carried it out of ``data_received``."""
+    def make() -> BaseException:
+        try:
+            raise KeyError("the cause")
+        except KeyError as cause:
+            error = RuntimeError("on_event failed")
+            error.__cause__ = cause
+            return error
+
+    watcher = await _watcher(table, cls)
+    watcher.on_event = Refusing(make)  # live pushes only: the subscription's catch-up is taken
+    try:
+        await _adjust(table.gm, 5)
+        assert watcher._reader is not None
+        with pytest.raises(RuntimeError) as raised:
+            await asyncio.wait_for(asyncio.shield(watcher._reader), 5)
+        assert isinstance(raised.value.__cause__, KeyError)
+        assert not isinstance(raised.value.__context__, asyncio.CancelledError)
+    finally:
+        await watcher.close()
+
+
+@pytest.mark.parametrize("cls", [CombatClient, ThroughRecv], ids=["as-parsed", "through-recv"])
+async def test_a_cancellation_raised_by_on_event_ends_the_reading_and_leaves_the_connection_open(
+        table: Table, cls: type[CombatClient]) -> None:
+    """Never the transport's to see (it would abort the connection and the client reconnect): the reader
+    task ends cancelled, as through ``recv``, and the connection stays open."""
+    watcher = await _watcher(table, cls)
+    watcher.on_event = Refusing(asyncio.CancelledError)
+    try:
+        await _adjust(table.gm, 5)
+        assert watcher._reader is not None
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(asyncio.shield(watcher._reader), 5)
+        assert watcher._ws is not None
+        await asyncio.wait_for(await watcher._ws.ping(), 5)
+        assert watcher._ws.state is State.OPEN and watcher.close_codes == [] and watcher.reconnects == 0
+    finally:
+        await watcher.close()
+
+
+async def test_nothing_read_in_the_same_write_after_a_refused_message_is_taken(table: Table) -> None:
+    """A message the client cannot take (a push without its fields) and an error frame right behind it,
+    in one write: the reading ends at the first, and the second is never handled."""
+    watcher = await _watcher(table)
+    try:
+        end = _server_end(table.server, watcher)
+        end.protocol.send_text(b'{"type":"event"}')
+        end.protocol.send_text(_error("test/after"))
+        end.send_data()
+        assert watcher._reader is not None
+        with pytest.raises(KeyError):
+            await asyncio.wait_for(asyncio.shield(watcher._reader), 5)
+        assert watcher.errors == []
+    finally:
+        await watcher.close()
+
+
 #: Frames websockets refuses, and the close code the client fails the connection with: a message over
 #: ``max_size`` (the client is opened with 400,000; the welcome is ~106 kB) and a text frame that is not UTF-8.
 _REFUSED = {

@@ -170,3 +170,10 @@ def test_dumps_is_compact_json_and_falls_back_for_what_orjson_refuses() -> None:
     assert protocol.dumps(value) == json.dumps(value, separators=(",", ":"), ensure_ascii=False)
     assert protocol.dumps({"big": 2 ** 70}) == '{"big":1180591620717411303424}'
     assert protocol.dumps({1: "x"}) == '{"1":"x"}'
+
+
+@pytest.mark.parametrize("kind", protocol.CLIENT_MESSAGES)
+def test_every_client_message_may_carry_this_protocols_version(kind: str) -> None:
+    """docs/protocol.md: any client message may carry ``"v": PROTOCOL_VERSION`` (calculate and new_link's schemas
+    still asked for 1 until protocol 5, so neither could carry a version the server accepts)."""
+    assert protocol.schema(kind)["properties"]["v"]["const"] == protocol.PROTOCOL_VERSION

@@ -110,7 +110,7 @@ async def test_a_one_hp_change_costs_the_same_bytes_whatever_the_fight_size(serv
     assert abs(sizes[0] - sizes[1]) <= 8, sizes
 
 
-async def test_a_client_is_told_this_server_speaks_protocol_4(table: Table) -> None:
+async def test_a_client_is_told_this_server_speaks_protocol_5(table: Table) -> None:
     assert table.gm.welcome["protocol"] == 5
 
 
