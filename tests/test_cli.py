@@ -43,7 +43,7 @@ def test_migrate_creates_the_schema(tmp_path: Path, db: str) -> None:
     """migrate brings an empty database to the head revision and says so."""
     out = run("migrate", "--database-url", db, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
-    assert "0004" in out.stdout
+    assert "0005" in out.stdout
     assert run("fights", "--database-url", db, cwd=tmp_path).stdout.strip() == "no fights"
 
 

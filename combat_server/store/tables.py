@@ -12,6 +12,10 @@ metadata = sa.MetaData()
 JSONType = sa.JSON()
 #: A stored command id: the seat id (64), ":" and the client's id (128 in the protocol schema).
 COMMAND_ID_LENGTH = 200
+#: The event types ``ix_events_control`` holds: the undo/redo events (``rules.core.CONTROL_EVENTS``, a test
+#: checks they agree), the only rows :meth:`SqlStore.control_events` asks the index for (migration 0005).
+CONTROL_EVENT_TYPES = ("reverted", "restored")
+_CONTROL = sa.text(f"type IN ({', '.join(repr(kind) for kind in CONTROL_EVENT_TYPES)})")
 
 fights = sa.Table(
     "fights",
@@ -36,7 +40,10 @@ events = sa.Table(
     sa.Column("ruleset_version", sa.String(16), nullable=False),
     sa.Column("prev_hash", sa.String(64), nullable=False),
     sa.Column("hash", sa.String(64), nullable=False),
-    sa.Index("ix_events_fight_type", "fight_id", "type"),
+    # Partial: an ordinary append never touches it; the control events of a fight, in seq order (migration 0005).
+    sa.Index("ix_events_control", "fight_id", "seq", sqlite_where=_CONTROL, postgresql_where=_CONTROL),
+    # SQLite: the rows live in the (fight_id, seq) key's B-tree, no rowid tree beside it (migration 0005).
+    sqlite_with_rowid=False,
 )
 
 # One row per applied command: unique (fight, command id) makes retries idempotent.
@@ -51,6 +58,7 @@ commands = sa.Table(
     # What the command asked for (a hash of its type and args): a retry with the same id must
     # be the same command; the same id for another command is refused (migration 0003).
     sa.Column("digest", sa.String(64), nullable=True),
+    sqlite_with_rowid=False,  # the rows live in the (fight_id, command_id) key's B-tree (migration 0005)
 )
 
 snapshots = sa.Table(

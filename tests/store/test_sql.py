@@ -172,7 +172,7 @@ def test_a_store_taken_back_to_the_first_migration_upgrades_with_its_fights(data
         cfg.attributes["connection"] = conn
         command.downgrade(cfg, "0001")
     assert store.current_revision() == "0001"
-    assert store.migrate() == store.head_revision() == "0004"
+    assert store.migrate() == store.head_revision() == "0005"
     engine = Engine(store)
     assert engine.verify(fight_id).ok
     record = store.command_record(fight_id, "p-3")
