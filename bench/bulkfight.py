@@ -70,7 +70,7 @@ def append_adjustments(engine: Engine, fight_id: str, count: int, batch: int = 1
         every = engine.snapshot_every
         if every and state.seq % every == 0:
             _flush(engine, fight_id, pending)
-            engine.store.save_snapshot(fight_id, state.seq, state.ruleset_version, state_to_json(state))
+            engine.store.save_snapshot(fight_id, state.seq, state.ruleset_version, state_to_json(state), event_hash=prev)
         elif len(pending) >= batch:
             _flush(engine, fight_id, pending)
     _flush(engine, fight_id, pending)
