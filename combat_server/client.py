@@ -34,6 +34,9 @@ from combat_server.receiving_client import ReceivingClientConnection
 
 __all__ = ["CombatClient", "ServerError", "PushedEvent", "GapError", "ChainError"]
 
+#: The protocol this client speaks (docs/protocol.md): a server that speaks another one is reported in ``errors``.
+PROTOCOL = 5
+
 #: Requests that are safe to send again after a reconnect (idempotent or read-only).
 _RESENDABLE = frozenset({"command", "state_at", "replay", "list_seats"})
 
@@ -340,6 +343,9 @@ class CombatClient:
                 self._accept(PushedEvent(item["seq"], item["event"], item["explanation"], None, now))
         elif kind == "welcome":
             self.welcome = m
+            if m.get("protocol") != PROTOCOL:  # its view hashes would not match: every push would resync
+                self.errors.append(ServerError("client/protocol", f"this client speaks protocol {PROTOCOL} and "
+                                               f"the server {m.get('protocol')}: upgrade the client"))
         elif kind == "subscribed":
             self.seat = m["seat"]
             self.fight_id = m["fight_id"]

@@ -12,6 +12,8 @@
 // ------------------------------------------------------------------ constants
 
 const RESENDABLE = new Set(["command", "state_at", "replay", "list_seats"]);
+/** The protocol this page speaks (docs/protocol.md): a page left open across a server upgrade says so. */
+const PROTOCOL = 5;
 
 // ------------------------------------------------------------------ state of the page
 
@@ -192,6 +194,9 @@ function dispatch(m) {
   switch (m.type) {
     case "welcome":
       S.welcome = m;
+      if (m.protocol !== PROTOCOL) {  // its view hashes would never match: say why instead of resyncing in silence
+        toast(`This page speaks protocol ${PROTOCOL} and the server ${m.protocol}: reload the page.`, "error");
+      }
       $("#server-key-label").hidden = m.create_policy !== "key";
       renderRulesets(m.rulesets || []);
       break;

@@ -145,3 +145,13 @@ def test_the_pages_crc32_is_zlibs_for_any_length_and_non_ascii_text(browser: Any
     assert gm.evaluate("(texts) => texts.map(crc32hex)", texts) == [
         format(zlib.crc32(t.encode("utf-8")), "08x") for t in texts]
     gm.context.close()
+
+
+def test_a_page_told_of_another_protocol_says_to_reload(browser: Any, server: ServerProcess) -> None:
+    """A page left open across a server upgrade: its view hashes would never match the pushes', so it says
+    why (and what to do) instead of asking for the whole view after every push in silence."""
+    gm = _demo(browser, server)
+    expect(gm.locator(".toast.error")).to_have_count(0)  # the server it was served by speaks its protocol
+    gm.evaluate("() => dispatch({ ...S.welcome, protocol: 4 })")
+    expect(gm.locator(".toast.error")).to_contain_text("reload the page")
+    gm.context.close()

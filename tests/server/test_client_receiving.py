@@ -316,3 +316,18 @@ async def test_a_ping_from_the_server_is_answered(server: CombatServer, connect:
     client = await connect()
     pong = await _server_end(server, client).ping()
     await asyncio.wait_for(pong, 5)
+
+
+async def test_the_client_reports_a_server_that_speaks_another_protocol(server: CombatServer) -> None:
+    """Its view hashes would not match the pushes' (every push would resync): ``errors`` says why."""
+    client = await CombatClient.connect(server.ws_url, reconnect=False)
+    try:
+        await client.wait_until(lambda c: bool(c.welcome), 5)
+        assert client.errors == []  # this server speaks the client's protocol
+        end = _server_end(server, client)
+        end.protocol.send_text(json.dumps({**client.welcome, "protocol": 4}).encode())
+        end.send_data()
+        await client.wait_until(lambda c: bool(c.errors), 5)
+        assert [e.code for e in client.errors] == ["client/protocol"]
+    finally:
+        await client.close()

@@ -114,6 +114,20 @@ async def test_a_client_is_told_this_server_speaks_protocol_5(table: Table) -> N
     assert table.gm.welcome["protocol"] == 5
 
 
+def test_the_clients_speak_the_servers_protocol() -> None:
+    """CombatClient and the web page check ``welcome.protocol`` against their own: bumped with the server's."""
+    import re
+    from pathlib import Path
+
+    from combat_server import client
+    from combat_server.server.protocol import PROTOCOL_VERSION
+
+    page = (Path(client.__file__).parent / "web" / "app.js").read_text("utf-8")
+    assert client.PROTOCOL == PROTOCOL_VERSION
+    found = re.search(r"^const PROTOCOL = (\d+);$", page, re.M)
+    assert found is not None and int(found.group(1)) == PROTOCOL_VERSION
+
+
 async def test_a_push_leaves_out_what_the_client_already_holds(table: Table) -> None:
     """No fight id (the subscription's), no seq, ruleset version or previous hash in the record (the
     push's seq, the view's version, the previous event's hash: protocol 3), no patch op for the view's
