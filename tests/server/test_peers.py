@@ -59,15 +59,23 @@ async def _adjusts(client: CombatClient, n: int, tag: str) -> None:
         await client.command("adjust", {"combatant": "orc", "changes": {"hp": i % 9}, "reason": f"{tag} {i}"})
 
 
+async def _watched_across(make_server: MakeServer, pg_databases: Any, n: int,
+                          tag: str) -> tuple[CombatServer, CombatClient, CombatClient]:
+    """Two processes; a's GM makes ``n`` adjusts, which a watcher on b, subscribed before them, gets every
+    one of, in order: ``(b, a's GM, b's watcher)``."""
+    a, b = await _pair(make_server, pg_databases)
+    gm, _fid, tokens = await _fight(a)
+    watcher = await _watch(b, tokens["watch-b"])
+    await _adjusts(gm, n, tag)
+    await watcher.wait_for_seq(gm.last_seq, timeout=10)
+    assert _seqs(watcher) == list(range(1, gm.last_seq + 1))
+    return b, gm, watcher
+
+
 async def test_a_watcher_on_another_process_gets_every_event_in_order(
     pg_databases, make_server: MakeServer  # type: ignore[no-untyped-def]
 ) -> None:
-    a, b = await _pair(make_server, pg_databases)
-    gm, fid, tokens = await _fight(a)
-    watcher = await _watch(b, tokens["watch-b"])
-    await _adjusts(gm, 10, "a")
-    await watcher.wait_for_seq(gm.last_seq, timeout=10)
-    assert _seqs(watcher) == list(range(1, gm.last_seq + 1))
+    _b, gm, watcher = await _watched_across(make_server, pg_databases, 10, "a")
     pushed_a = {e.seq: e.state for e in gm.events if e.state is not None}
     pushed_b = {e.seq: e.state for e in watcher.events if e.state is not None}
     assert pushed_b and all(pushed_b[s] == pushed_a[s] for s in pushed_b if s in pushed_a)
@@ -296,12 +304,7 @@ async def test_notifications_read_during_a_heartbeat_reach_the_subscribers(
     from combat_server.store import pg_listen
 
     monkeypatch.setattr(pg_listen, "HEARTBEAT_SECONDS", 0.001)
-    a, b = await _pair(make_server, pg_databases)
-    gm, fid, tokens = await _fight(a)
-    watcher = await _watch(b, tokens["watch-b"])
-    await _adjusts(gm, 20, "through heartbeats")
-    await watcher.wait_for_seq(gm.last_seq, timeout=10)
-    assert _seqs(watcher) == list(range(1, gm.last_seq + 1))
+    b, gm, watcher = await _watched_across(make_server, pg_databases, 20, "through heartbeats")
     assert b.peers is not None and b.peers.connections == 1  # heard, not caught up after a reconnection
     await gm.close()
     await watcher.close()
