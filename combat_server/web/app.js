@@ -259,15 +259,15 @@ function accept(item) {
 // (docs/protocol.md, "Views and patches"; the same as combat_server/patch.py). A patch that does
 // not fit or does not give the hash: ask for the full view, patch nothing until it comes.
 
-/** doc with pushed ops applied (protocol 4: [path, value] sets an object member, replacing it where it is or
- * adding it at the end; [path] removes one; the same as apply_wire in combat_server/patch.py), or null if one does
- * not fit. Only the objects on the changed paths are copied: doc is left as it was and every other part of the
- * result is the same object as in doc, which is what lets viewHash keep the texts of the parts that stayed.
- * A set of "" (the whole view) is not applied here: the caller asks for the full view. */
 const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 /** A JSON object (not null, not an array): what a patch path goes through and a view's member may split into. */
 const isObject = (o) => o !== null && typeof o === "object" && !Array.isArray(o);
 
+/** doc with pushed ops applied (protocol 4: [path, value] sets an object member, replacing it where it is or
+ * adding it at the end; [path] removes one; the same as apply_wire in combat_server/patch.py), or null if one does
+ * not fit. Only the objects on the changed paths are copied: doc is left as it was and every other part of the
+ * result is the same object as in doc, which is what lets viewHash keep the digests of the parts that stayed.
+ * A set of "" (the whole view) is not applied here: the caller asks for the full view. */
 function applyPatch(doc, ops) {
   const put = (o, k, value) => Object.defineProperty(o, k, { value, writable: true, enumerable: true, configurable: true });
   const copies = new Set();  // the objects this call made: changed in place by the later ops
