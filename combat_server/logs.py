@@ -8,10 +8,12 @@ events with ``structlog.testing.capture_logs``.
 
 from __future__ import annotations
 
+import json as stdlib_json
 import logging
 import sys
 from typing import Any
 
+import orjson
 import structlog
 import structlog.tracebacks
 
@@ -35,7 +37,7 @@ def configure_logging(json: bool | None = None, level: str = "info") -> None:
         json = not sys.stderr.isatty()
     # Tracebacks without the frames' local variables: those hold seat tokens, client
     # messages and hidden sheets, which must never reach a log (protocol.md).
-    renderer: Any = (structlog.processors.JSONRenderer() if json
+    renderer: Any = (structlog.processors.JSONRenderer(serializer=_json_line) if json
                      else structlog.dev.ConsoleRenderer(exception_formatter=structlog.dev.plain_traceback))
     processors: list[Any] = [
         structlog.contextvars.merge_contextvars,
@@ -55,6 +57,17 @@ def configure_logging(json: bool | None = None, level: str = "info") -> None:
     root = logging.getLogger()
     root.handlers[:] = [logging.StreamHandler(sys.stderr)]
     root.setLevel(max(numeric, logging.WARNING))  # library chatter only when it matters
+
+
+def _json_line(event: dict[str, Any], default: Any = None, **_: Any) -> str:
+    """One log event as a compact JSON line, by orjson: the server writes one per command, and
+    stdlib ``json`` made it a quarter of the line's cost (issue 16, docs/benchmarks.md). What orjson
+    refuses (an int beyond 64 bits, a key that is not a string) falls back to stdlib ``json``, so a
+    log line is never lost to its content; ``default`` is structlog's fallback (``repr``)."""
+    try:
+        return orjson.dumps(event, default=default).decode()
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return stdlib_json.dumps(event, default=default)
 
 
 def get_logger(name: str = "combat_server", **context: Any) -> Any:

@@ -96,3 +96,31 @@ def test_an_internal_error_handed_over_as_an_exception_logs_its_traceback(capsys
     err = capsys.readouterr().err
     assert "internal_error" in err and "_fail_holding_a_token" in err and "boom" in err
     assert token not in err
+
+
+def test_json_lines_are_compact_and_keep_every_field(capsys: pytest.CaptureFixture[str]) -> None:
+    """The server's line per command (orjson): one compact JSON object, every field as it was given,
+    an object without a JSON form as its repr (structlog's fallback)."""
+    configure_logging(json=True)
+
+    class Opaque:
+        def __repr__(self) -> str:
+            return "<opaque>"
+
+    get_logger("test").info("command", fight_id="f1", first_seq=7, latency_ms=0.412, outcome="ok", seat=None,
+                            thing=Opaque(), text="é \"quoted\"")
+    line = capsys.readouterr().err.strip()
+    assert ": " not in line.replace('\\"quoted\\"', "")  # compact: no space after a colon
+    data = json.loads(line)
+    assert (data["fight_id"], data["first_seq"], data["latency_ms"], data["outcome"], data["seat"]) == \
+        ("f1", 7, 0.412, "ok", None)
+    assert data["thing"] == "<opaque>" and data["text"] == "é \"quoted\""
+
+
+def test_a_field_orjson_refuses_still_logs_its_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """An int beyond 64 bits or a non-string key (which orjson refuses) falls back to stdlib json:
+    the line is written, not lost."""
+    configure_logging(json=True)
+    get_logger("test").warning("odd", big=2 ** 70, keyed={1: "one"})
+    data = json.loads(capsys.readouterr().err.strip())
+    assert data["big"] == 2 ** 70 and data["keyed"] == {"1": "one"} and data["event"] == "odd"
