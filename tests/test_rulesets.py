@@ -19,6 +19,8 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 import combat_server
 from combat_server.engine.fight import Engine
 from combat_server.rules.gurps.ruleset import GurpsRuleset
@@ -176,3 +178,26 @@ def test_serve_starts_with_a_plugin_ruleset(tmp_path: Path) -> None:
                      {"variant_ruleset": VARIANT})
     out = serve(tmp_path, plugins)
     assert "listening on" in out.stdout, out.stderr
+
+
+def test_an_unknown_version_lists_the_rulesets_versions_not_the_rulesets() -> None:
+    """``fight/unknown_ruleset`` for a version: ``known`` is what the client could ask for instead,
+    the versions of that ruleset (for an unknown name it is the rulesets)."""
+    from combat_server.errors import CombatError
+
+    with pytest.raises(CombatError) as err:
+        get_ruleset("gurps", "9")
+    versions = sorted(v for n, v in _registered_pairs() if n == "gurps")
+    assert err.value.code == "fight/unknown_ruleset"
+    assert err.value.details["known"] == versions and "9" not in versions
+    assert known_rulesets()["gurps"] in versions and "shell" not in err.value.details["known"]
+    assert "has no version '9'" in err.value.message
+    with pytest.raises(CombatError) as err:
+        get_ruleset("chess")
+    assert err.value.details["known"] == sorted(known_rulesets())
+
+
+def _registered_pairs() -> list[tuple[str, str]]:
+    from combat_server.rules import ruleset as registry
+
+    return list(registry._REGISTRY)

@@ -81,7 +81,8 @@ class ManualDice:
         ):
             raise reject(
                 "roll/bad_faces",
-                f"{request.purpose} needs {request.count} values from 1 to {request.sides}, got {group}",
+                f"{request.purpose} needs {request.count} {'value' if request.count == 1 else 'values'} from 1 to "
+                f"{request.sides}, got {list(group)}",
                 count=request.count, sides=request.sides, purpose=request.purpose, index=self.used,
             )
         self.used += 1

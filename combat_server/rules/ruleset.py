@@ -348,8 +348,11 @@ def get_ruleset(name: str, version: str | None = None) -> Ruleset:
     try:
         return _REGISTRY[(name, version)]
     except KeyError:
+        # ``known``: what the client could have asked for instead, here the ruleset's versions.
+        versions = sorted(v for n, v in _REGISTRY if n == name)
         raise reject(
-            "fight/unknown_ruleset", f"ruleset {name!r} has no version {version!r}", known=sorted(_LATEST)
+            "fight/unknown_ruleset", f"ruleset {name!r} has no version {version!r} (it has {', '.join(versions)})",
+            known=versions,
         ) from None
 
 

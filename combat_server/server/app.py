@@ -457,6 +457,12 @@ class CombatServer:
                 return None
             return connection.respond(HTTPStatus.NOT_FOUND, "websocket endpoint is /ws\n")
         path = request.path.split("?", 1)[0].split("#", 1)[0]
+        if path == WS_PATH:  # a browser or curl opened the endpoint itself: say what it is (RFC 7231 6.5.15)
+            response = connection.respond(HTTPStatus.UPGRADE_REQUIRED,
+                                          f"{WS_PATH} is the websocket endpoint: connect with a websocket client "
+                                          "(docs/protocol.md); the web client is at /\n")
+            response.headers["Upgrade"] = "websocket"
+            return response
         if path == "/healthz":
             return connection.respond(HTTPStatus.OK, "ok\n")
         if path.endswith("/"):

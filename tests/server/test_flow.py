@@ -224,6 +224,22 @@ async def test_static_files_on_the_same_port(make_server: MakeServer, tmp_path: 
     assert (await asyncio.to_thread(_get, server.base_url + "/healthz"))[0] == 200
 
 
+async def test_a_plain_get_of_the_websocket_endpoint_says_to_upgrade(make_server: MakeServer) -> None:
+    """``GET /ws`` without an upgrade (a browser pointed at the endpoint) is 426 Upgrade Required,
+    naming websocket, not a 404 that reads as if the server had no such endpoint."""
+    server = await make_server()
+
+    def get() -> tuple[int, str, str]:
+        try:
+            urllib.request.urlopen(server.base_url + "/ws?x=1", timeout=5)
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.headers.get("Upgrade", ""), exc.read().decode()
+        raise AssertionError("expected an HTTP error")
+
+    status, upgrade, body = await asyncio.to_thread(get)
+    assert (status, upgrade) == (426, "websocket") and "websocket endpoint" in body
+
+
 async def test_no_index_is_404(make_server: MakeServer, tmp_path: Path) -> None:
     """Without a web client installed, / is a 404."""
     server = await make_server(web_dir=tmp_path / "empty")
