@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import types
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from combat_server.canonical import canonical_bytes, canonical_json, chain_hash
+from combat_server.canonical import (
+    canonical_bytes, canonical_json, canonical_plain_bytes, chain_hash, chain_hash_of_text, event_hash, plain_json,
+)
 
 #: The definition: what wrote every stored event's hashed text before orjson did.
 REFERENCE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
@@ -96,3 +99,59 @@ def test_strings_full_of_quotes_and_backslashes_never_hide_a_float(value: dict[s
     expected = _reference(value)
     if isinstance(expected, str):
         assert canonical_json(value) == expected
+
+
+plain_values = st.recursive(
+    scalars,
+    lambda inner: (st.lists(inner, max_size=4) | st.tuples(inner, inner)
+                   | st.dictionaries(st.text(max_size=4) | st.integers(0, 9), inner, max_size=4)
+                   | st.dictionaries(st.text(max_size=4), inner, max_size=3).map(types.MappingProxyType)),
+    max_leaves=25,
+)
+
+
+def _outcome(write: Any, value: Any) -> Any:
+    try:
+        return write(value)
+    except (ValueError, TypeError) as exc:
+        return type(exc)
+
+
+@given(plain_values)
+def test_a_plain_texts_fast_path_is_the_text_of_the_plain_copy(value: Any) -> None:
+    """canonical_plain_bytes (a command's digest) writes canonical_bytes(plain_json(value)), or refuses the same way."""
+    assert (_outcome(canonical_plain_bytes, value)
+            == _outcome(lambda v: canonical_bytes(plain_json(v)), value))
+    assert _outcome(canonical_plain_bytes, {"type": "adjust", "args": value}) == _outcome(
+        lambda v: canonical_bytes({"type": "adjust", "args": plain_json(v)}), value)
+
+
+texts = st.text(max_size=6) | st.sampled_from(['"payload":0,', '","payload":0,"recorded_at":"', "\\", '"'])
+
+
+@given(st.fixed_dictionaries({
+    "fight_id": texts, "seq": st.integers(0, 2**70), "type": texts, "payload": values, "actor": texts | values,
+    "command_id": texts, "recorded_at": texts | st.floats(), "ruleset_version": texts,
+}), st.sampled_from(["0" * 64, "ab" * 32]))
+def test_an_events_hash_and_payload_text_are_the_definitions(body: dict[str, Any], prev: str) -> None:
+    """event_hash (the engine, once per event) gives chain_hash of the body and canonical_json of its payload."""
+    expected = _outcome(lambda b: (chain_hash(prev, b), canonical_json(b["payload"])), body)
+    assert _outcome(lambda b: event_hash(prev, b), body) == expected
+
+
+def test_an_events_hash_by_hand() -> None:
+    """The payload's text goes where its key is, among sorted keys, and is the row's payload text."""
+    body = {"fight_id": "f", "seq": 2, "type": "note_added", "payload": {"text": '"payload":0,', "n": [1, 2]},
+            "actor": "gm", "command_id": "c", "recorded_at": "2026-11-26T04:13:52.123456+00:00", "ruleset_version": "1"}
+    text = ('{"actor":"gm","command_id":"c","fight_id":"f","payload":{"n":[1,2],"text":"\\"payload\\":0,"},'
+            '"recorded_at":"2026-11-26T04:13:52.123456+00:00","ruleset_version":"1","seq":2,"type":"note_added"}')
+    digest, payload = event_hash("0" * 64, body)
+    assert digest == hashlib.sha256(("0" * 64 + text).encode()).hexdigest()
+    assert payload == '{"n":[1,2],"text":"\\"payload\\":0,"}'
+
+
+@given(values, st.sampled_from(["0" * 64, "cd" * 32]))
+def test_a_digest_of_text_is_the_chain_hash(value: Any, prev: str) -> None:
+    """chain_hash_of_text (a snapshot's digest from the text it stores) is chain_hash of the value."""
+    expected = _outcome(lambda v: chain_hash(prev, v), value)
+    assert _outcome(lambda v: chain_hash_of_text(prev, canonical_json(v)), value) == expected

@@ -61,3 +61,16 @@ def test_fight_state_with_combatant_keeps_every_other_field() -> None:
     fighter = Combatant(id="c1", name="Ann", side="pc", sheet={}, condition={})
     after = state.with_combatant(fighter)
     assert after == attrs.evolve(state, combatants={"c1": fighter}) and state.combatants == {}
+
+
+def test_a_copy_is_an_instance_of_the_class_itself_and_stays_frozen() -> None:
+    """The copy is made settable only while it is built: it ends as the class itself, frozen, equal and hashable."""
+    for inst in (Plain(1, "y", ("z",)), Child(2, "y", ("z",), 5)):
+        fast = evolve(inst, {"a": 9})
+        assert type(fast) is type(inst) and fast.__class__ is type(inst)
+        assert fast == attrs.evolve(inst, a=9) and hash(fast) == hash(attrs.evolve(inst, a=9))
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            fast.a = 3  # type: ignore[misc]
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            del fast.b  # type: ignore[misc]
+        assert inst.a != 9  # the original untouched

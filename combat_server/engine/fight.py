@@ -23,7 +23,9 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 import attrs
 import structlog
 
-from combat_server.canonical import GENESIS_HASH, canonical_bytes, canonical_json, chain_hash, plain_json
+from combat_server.canonical import (
+    GENESIS_HASH, canonical_json, canonical_plain_bytes, chain_hash, event_hash, plain_json,
+)
 from combat_server.engine.dice import ManualDice, SeededDice, ServerDice
 from combat_server.engine.history import decide_redo, decide_undo
 from combat_server.errors import CombatError, Conflict, Corrupt, IntegrityFailure, InvariantBroken, Rejected, reject
@@ -52,7 +54,7 @@ CONFLICT_ATTEMPTS = 10
 
 def command_digest(command: Command) -> str:
     """What a command asks for (type and args), hashed: a retry must ask for the same thing."""
-    body = canonical_bytes({"type": command.type, "args": plain_json(command.args)})
+    body = canonical_plain_bytes({"type": command.type, "args": command.args})  # = canonical_bytes(plain_json(..))
     return hashlib.sha256(body).hexdigest()
 
 
@@ -452,8 +454,9 @@ class Engine:
         # Event.canonical()'s dict, built directly: one Event per draft, not two (issue 16, server CPU).
         body = {"fight_id": fight_id, "seq": seq, "type": draft.type, "payload": payload, "actor": actor,
                 "command_id": command_id, "recorded_at": recorded_at, "ruleset_version": version}
-        return Event(fight_id, seq, draft.type, payload, actor, command_id, recorded_at, version, prev_hash,
-                     chain_hash(prev_hash, body))
+        digest, payload_text = event_hash(prev_hash, body)  # the payload written once, for the hash and the row
+        return Event(fight_id, seq, draft.type, payload, actor, command_id, recorded_at, version, prev_hash, digest,
+                     payload_text)
 
     def _maybe_snapshot(self, before: int, state: FightState, last_hash: str) -> None:
         n = self.snapshot_every

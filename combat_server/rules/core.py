@@ -142,9 +142,19 @@ def adjustable_fields(condition_type: type) -> dict[str, Any]:
     return fields
 
 
+_KEPT: dict[type, dict[str, str]] = {}
+
+
 def _kept_by_rules(condition_type: type, name: str) -> str:
-    """What to set instead of a condition field the rules keep (its ``KEPT_BY_RULES`` metadata), or ""."""
-    return str(attrs.fields_dict(condition_type)[name].metadata.get(KEPT_BY_RULES, ""))
+    """What to set instead of a condition field the rules keep (its ``KEPT_BY_RULES`` metadata), or "".
+
+    Cached per class, like :func:`adjustable_fields`: ``attrs.fields_dict`` built a dict of every
+    field (51 for GURPS) on each adjusted field (issue 16)."""
+    kept = _KEPT.get(condition_type)
+    if kept is None:
+        kept = _KEPT[condition_type] = {f.name: str(f.metadata.get(KEPT_BY_RULES, ""))
+                                        for f in attrs.fields(condition_type)}
+    return kept[name]
 
 
 def _value_fits(value: Any, hint: Any) -> bool:

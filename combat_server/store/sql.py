@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Connection, Engine
 
-from combat_server.canonical import canonical_json, parse_stored, state_digest
+from combat_server.canonical import canonical_json, chain_hash_of_text, parse_stored, state_digest
 from combat_server.errors import Conflict, Corrupt, MigrationMissing, StoreError, StoreUnavailable, UnknownFight
 from combat_server.rules.model import JSON, Event
 from combat_server.store import tables as t
@@ -31,6 +31,8 @@ _EVENT_COLUMNS = "fight_id, seq, type, payload, actor, command_id, recorded_at, 
 _SQLITE_EVENT = f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 _SQLITE_COMMAND = ("INSERT INTO commands (fight_id, command_id, first_seq, last_seq, actor, digest) "
                    "VALUES (?, ?, ?, ?, ?, ?)")
+_SQLITE_SNAPSHOT = ("INSERT INTO snapshots (fight_id, seq, ruleset_version, state, hash, digest) "
+                    "VALUES (?, ?, ?, ?, ?, ?)")
 #: PostgreSQL NOTIFY channel of appends, payload "fight_id last_seq" (several server processes, DESIGN.md).
 APPEND_CHANNEL = "combat_appends"
 _PG_EVENT_VALUES = "(%s, %s, %s, %s::json, %s, %s, %s, %s, %s, %s)"
@@ -474,8 +476,9 @@ class SqlStore:
 
     @staticmethod
     def _event_row(e: Event) -> tuple[Any, ...]:
-        return (e.fight_id, e.seq, e.type, canonical_json(e.payload), e.actor, e.command_id, e.recorded_at,
-                e.ruleset_version, e.prev_hash, e.hash)
+        payload = e.payload_text  # the engine's text of the payload, written when it hashed the event
+        return (e.fight_id, e.seq, e.type, canonical_json(e.payload) if payload is None else payload, e.actor,
+                e.command_id, e.recorded_at, e.ruleset_version, e.prev_hash, e.hash)
 
     def _append_sqlite(self, events: Sequence[Event], command_row: tuple[Any, ...] | None) -> None:
         # The hot path (issue 16, a lean append): plain parameterised SQL (executemany for a batch), one
@@ -483,6 +486,10 @@ class SqlStore:
         # Through ``exec_driver_sql`` each statement cost 22 us of bookkeeping for 6 us of SQLite
         # (docs/benchmarks.md); the pool, URL and connect-time pragmas stay SQLAlchemy's.
         rows = [self._event_row(e) for e in events]
+        self._write_sqlite(command_row, _SQLITE_EVENT, rows)
+
+    def _write_sqlite(self, command_row: tuple[Any, ...] | None, sql: str, rows: Sequence[tuple[Any, ...]]) -> None:
+        """One transaction on the kept writer connection: the command row (if any), then ``sql`` for each row."""
         with self._writer_lock:
             conn = self._writer
             if conn is None or conn.invalidated or conn.closed:
@@ -495,9 +502,9 @@ class SqlStore:
                     if command_row is not None:
                         cur.execute(_SQLITE_COMMAND, command_row)
                     if len(rows) > 1:
-                        cur.executemany(_SQLITE_EVENT, rows)
+                        cur.executemany(sql, rows)
                     else:
-                        cur.execute(_SQLITE_EVENT, rows[0])
+                        cur.execute(sql, rows[0])
                 finally:
                     cur.close()
                 driver.commit()
@@ -680,7 +687,16 @@ class SqlStore:
                       event_hash: str | None = None) -> None:
         """``event_hash``: the hash of event ``seq``; stored with a digest of the state so that a
         load can check the snapshot (a snapshot without it is never used by a load)."""
-        digest = state_digest(event_hash, state) if event_hash is not None else None
+        text = canonical_json(state)  # the column's text (json_serializer), written once for the digest too
+        digest = chain_hash_of_text(event_hash, text) if event_hash is not None else None  # = state_digest(..)
+        if self.dialect == "sqlite":
+            # On the kept writer connection, the text as SQLAlchemy's JSON type would bind it: no pool
+            # checkout and no statement compiled per snapshot (issue 16; tests/store/test_snapshot_write.py).
+            try:
+                self._write_sqlite(None, _SQLITE_SNAPSHOT, [(fight_id, seq, ruleset_version, text, event_hash, digest)])
+            except sqlite3.IntegrityError:
+                pass  # the same snapshot was written by another process: identical by construction
+            return
         try:
             with self.engine.begin() as conn:
                 conn.execute(t.snapshots.insert().values(fight_id=fight_id, seq=seq, ruleset_version=ruleset_version,
