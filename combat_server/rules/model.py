@@ -170,9 +170,15 @@ class Event:
     prev_hash: str
     hash: str
     #: ``canonical_json(payload)``, when whoever made the event already wrote it (the engine, hashing it:
-    #: ``canonical.event_hash``); the store writes it as the row's payload instead of writing it again
-    #: (issue 16). Not part of the event's value; a copy with another payload must not keep it.
-    payload_text: str | None = attrs.field(default=None, eq=False, repr=False)
+    #: ``canonical.event_hash``, through :meth:`with_payload_text`); the store writes it as the row's
+    #: payload instead of writing it again (issue 16). Not part of the event's value, and not an
+    #: ``__init__`` argument, so a copy (``attrs.evolve``, maybe with another payload) never carries it.
+    payload_text: str | None = attrs.field(default=None, eq=False, repr=False, init=False)
+
+    def with_payload_text(self, text: str) -> "Event":
+        """This event, carrying ``text`` (which must be ``canonical_json(self.payload)``) for the store."""
+        object.__setattr__(self, "payload_text", text)
+        return self
 
     def canonical(self) -> dict[str, JSON]:
         """The part covered by the hash (everything but the hashes themselves)."""

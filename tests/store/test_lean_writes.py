@@ -4,6 +4,7 @@ connection. Run against SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import attrs
 import sqlalchemy as sa
 
 from combat_server.canonical import canonical_json, state_digest
@@ -27,6 +28,8 @@ def test_an_events_row_holds_the_canonical_text_of_its_payload(engine: Engine) -
                                                   "reason": 'a "quoted" 1.5 reason'}, GM_ACTOR, "lean-1")).events
     assert made and all(e.payload_text == canonical_json(e.payload) for e in made)
     assert all(e.payload_text is None for e in engine.store.events(fid))  # read back: not carried
+    copy = attrs.evolve(made[0], payload={"other": 1})
+    assert copy.payload_text is None and SqlStore._event_row(copy)[3] == '{"other":1}'  # a copy never carries it
     with engine.store.engine.connect() as conn:
         raw = dict(conn.execute(sa.select(t.events.c.seq, sa.cast(t.events.c.payload, sa.Text))
                                 .where(t.events.c.fight_id == fid)).all())
