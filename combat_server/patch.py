@@ -242,22 +242,51 @@ class ViewHasher:
         self._entries: dict[str, dict[str, tuple[object, bytes]]] = {name: {} for name in SPLIT}
         #: member -> (the value hashed last, its digest): a member kept as the same object is not looked into
         self._members: dict[str, tuple[object, bytes]] = {}
+        #: member -> entry key -> entry member -> (its value hashed last, its text ``"name":canonical``)
+        self._parts: dict[str, dict[str, dict[str, tuple[object, bytes]]]] = {name: {} for name in SPLIT}
+
+    @staticmethod
+    def _entry_text(parts: dict[str, dict[str, tuple[object, bytes]]], key: str, entry: Any) -> bytes:
+        """``_canonical(entry)``, from the kept texts of its members that are the same objects as before:
+        a combatant whose condition changed keeps its sheet, whose text is not made again (issue 16).
+        Canonical JSON of an object is ``{`` + its members' ``"name":value`` texts in key order, joined
+        by commas + ``}`` (orjson's sorted keys and Python's ``sorted`` both order by code point)."""
+        if type(entry) is not dict:
+            return _canonical(entry)
+        kept = parts.get(key)
+        if kept is None:
+            kept = parts[key] = {}
+        texts: list[bytes] = []
+        for name in sorted(entry):
+            if type(name) is not str:
+                return _canonical(entry)
+            value = entry[name]
+            hit = kept.get(name)
+            if hit is None or hit[0] is not value:
+                hit = kept[name] = (value, orjson.dumps(name) + b":" + _canonical(value))
+            texts.append(hit[1])
+        if len(kept) > len(entry):
+            for gone in set(kept).difference(entry):
+                del kept[gone]
+        return b"{" + b",".join(texts) + b"}"
 
     def _member(self, name: str, value: Any) -> bytes:
         if name not in SPLIT or not isinstance(value, dict):  # a view's keys are strings (JSON objects)
             return _digest(orjson.dumps(name) + b":" + _canonical(value))
         cache = self._entries[name]
+        parts = self._parts[name]
         digests: list[bytes] = []
         append = digests.append
         for key in sorted(value):
             entry = value[key]
             hit = cache.get(key)
             if hit is None or hit[0] is not entry:
-                hit = cache[key] = (entry, _digest(orjson.dumps(key) + b":" + _canonical(entry)))
+                hit = cache[key] = (entry, _digest(orjson.dumps(key) + b":" + self._entry_text(parts, key, entry)))
             append(hit[1])
         if len(cache) > len(value):
             for gone in set(cache).difference(value):
                 del cache[gone]
+                parts.pop(gone, None)
         return _digest(orjson.dumps(name) + b":{" + b",".join(digests) + b"}")
 
     def __call__(self, view: Mapping[str, Any]) -> str:

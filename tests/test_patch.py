@@ -271,3 +271,55 @@ console.log(JSON.stringify(views.map((v) => [canonicalJson(v), viewHash(v)])));
     for view, (text, digest) in zip(views, json.loads(done.stdout)):
         assert text.encode("utf-8") == orjson.dumps(view, option=orjson.OPT_SORT_KEYS)
         assert digest == view_hash(view)
+
+
+def _definition(view: dict[str, Any]) -> str:
+    """view_hash written out from docs/protocol.md "The check", from scratch: each entry's digest is that of its
+    whole canonical text (no kept texts of its members, as ViewHasher keeps since session 9)."""
+    def canonical(value: Any) -> str:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode("utf-8")
+
+    digests = []
+    for name in sorted(view):
+        value = view[name]
+        if name in ("combatants", "derived") and isinstance(value, dict):
+            inner = [_crc(canonical(key) + ":" + canonical(value[key])) for key in sorted(value)]
+            digests.append(_crc(canonical(name) + ":{" + ",".join(inner) + "}"))
+        else:
+            digests.append(_crc(canonical(name) + ":" + canonical(value)))
+    return _crc("{" + ",".join(digests) + "}")
+
+
+_member_names = st.sampled_from(["sheet", "condition", "hp", "a/b", "é", "\uff21x", "\U0001f5e1", "", "~"])
+
+
+@given(st.lists(st.dictionaries(_cids, st.dictionaries(_member_names, st.integers(0, 3) | json_values, max_size=5),
+                                max_size=3), min_size=1, max_size=8), st.randoms(use_true_random=False))
+def test_the_hasher_keeps_the_texts_of_an_entrys_unchanged_members(steps: list[dict[str, Any]], rnd: Any) -> None:
+    """An entry that changed is hashed from the kept texts of its members that are the same objects as before
+    (issue 16, session 9: a combatant whose condition changed keeps its sheet's text): byte for byte the
+    definition, whatever members come, go, change or stay the same object, in any order, with names that sort
+    differently in UTF-16 (emoji past U+FFFF against U+FF21)."""
+    hasher = ViewHasher()
+    held: dict[str, Any] = {}
+    for target in steps:
+        combatants: dict[str, Any] = {}
+        for cid, entry in target.items():
+            before = held.get(cid, {})
+            # Members equal to the ones before stay the same object (as ViewBuilder keeps a sheet), in a new order.
+            members = [(k, before[k] if k in before and before[k] == v and type(before[k]) is type(v) else v)
+                       for k, v in entry.items()]
+            rnd.shuffle(members)
+            combatants[cid] = dict(members)
+        view = {"seq": 1, "combatants": combatants, "derived": combatants}
+        assert hasher(view) == _definition(view) == view_hash(view)
+        held = combatants
+
+
+def test_the_hasher_sees_a_kept_member_replaced_by_a_new_object() -> None:
+    sheet = {"st": 12}
+    hasher = ViewHasher()
+    views = [{"combatants": {"a": {"sheet": sheet, "hp": 1}}}, {"combatants": {"a": {"sheet": sheet, "hp": 2}}},
+             {"combatants": {"a": {"sheet": {"st": 13}, "hp": 2}}}, {"combatants": {"a": {"hp": 2}}},
+             {"combatants": {"a": [1]}}, {"combatants": {"a": {"sheet": sheet, "hp": 2}}}]
+    assert [hasher(v) for v in views] == [_definition(v) for v in views]

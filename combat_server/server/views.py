@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
+import marshal
+
 import attrs
 
 from combat_server.rules.model import Combatant, Event, FightState
@@ -105,6 +107,26 @@ def _forget_gone(cache: dict[str, Any], present: Mapping[str, Any]) -> None:
             del cache[gone]
 
 
+def _exact(value: Any) -> bytes | None:
+    """``value`` in marshal's format 2 (no references between parts), which writes the exact type of every
+    part (``True`` and ``1``, ``1.0`` and ``1``, a tuple and a list apart) and the order of a dict's members,
+    and refuses what is not a plain builtin (a subclass of str, int or dict; an enum, which orjson would
+    write as its value): ``None`` then. Equal texts read back as equal values of equal types."""
+    try:
+        return marshal.dumps(value, 2)
+    except ValueError:
+        return None
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Whether ``a`` and ``b`` are alike in every way a view shows: plain builtins of the same types with
+    the same values in the same order (:func:`_exact`), and equal (a NaN is not equal to another NaN: the
+    patch's diff replaces it). So :func:`combat_server.patch.diff` finds nothing between their normalized
+    values, and their canonical texts (the view hash) are the same."""
+    exact = _exact(a)
+    return exact is not None and exact == _exact(b) and a == b
+
+
 class DerivedCache:
     """The ruleset's derived numbers per combatant, recomputed only when that combatant changed.
 
@@ -112,10 +134,16 @@ class DerivedCache:
     combatant (sheet and condition), the fight's options and the ruleset's
     ``view_context``. Combatants are frozen and replaced on every change, so
     identity is the change test; the context is compared by value.
+
+    A recomputed view equal to the one before (:func:`same_json`: most changes of a condition, a
+    GM's HP adjustment, leave the derived numbers as they were) is given as the object before, so
+    what is built from it by identity (``ViewBuilder``'s normalized value, the view hash's digest
+    and the patch's diff) is not built again (issue 16, server CPU).
     """
 
     def __init__(self) -> None:
-        self._views: dict[str, tuple[object, object, object, dict[str, Any]]] = {}
+        #: cid -> (combatant, options, context, its view, the view's :func:`_exact` bytes)
+        self._views: dict[str, tuple[object, object, object, dict[str, Any], bytes | None]] = {}
 
     def views(self, ruleset: Ruleset, state: FightState) -> dict[str, dict[str, Any]]:
         out: dict[str, dict[str, Any]] = {}
@@ -123,7 +151,11 @@ class DerivedCache:
         for cid, c in state.combatants.items():
             hit = self._views.get(cid)
             if hit is None or hit[0] is not c or hit[1] is not state.options or hit[2] != context:
-                hit = (c, state.options, context, ruleset.view_combatant(state, cid))
+                view = ruleset.view_combatant(state, cid)
+                exact = _exact(view)
+                if hit is not None and exact is not None and exact == hit[4] and view == hit[3]:
+                    view = hit[3]  # the same numbers: keep the object the caches know
+                hit = (c, state.options, context, view, exact)
                 self._views[cid] = hit
             if hit[3]:
                 out[cid] = hit[3]
@@ -216,6 +248,8 @@ class ViewBuilder:
         #: field name -> (field value in the state, its value)
         self._fields: dict[str, tuple[object, Any]] = {}
         self._names = [f.name for f in attrs.fields(FightState) if f.name != "notes"]  # notes: see full_state
+        #: what it hides -> the ``derived`` member of the view built last
+        self._derived_out: dict[frozenset[str], dict[str, Any]] = {}
 
     def _combatant(self, cid: str, c: Combatant, redact: bool, visible: tuple[str, ...]) -> Any:
         hit = self._combatants.get(cid)
@@ -256,8 +290,12 @@ class ViewBuilder:
         out: dict[str, Any] = {}
         for name in self._names:
             if name == "combatants":
-                out[name] = {cid: self._combatant(cid, c, cid in hidden, visible)
-                             for cid, c in state.combatants.items()}
+                kept = self._combatants
+                values = out[name] = {}
+                for cid, c in state.combatants.items():
+                    same = kept.get(cid)  # an unchanged combatant a seat may see: its value, without a call
+                    values[cid] = same[1] if same is not None and same[0] is c and cid not in hidden else \
+                        self._combatant(cid, c, cid in hidden, visible)
                 continue
             value = getattr(state, name)
             hit = fields.get(name)
@@ -268,8 +306,24 @@ class ViewBuilder:
             if out.get("prompts"):
                 out["prompts"] = _prompts_view(out["prompts"], state, hidden)
             out["combat"] = _combat_view(ruleset, out.get("combat"), hidden)
-        out["derived"] = {cid: self._derived_view(cid, view) for cid, view in derived.items() if cid not in hidden}
+        values = {cid: self._derived_view(cid, view) for cid, view in derived.items() if cid not in hidden}
+        before = self._derived_out.get(hidden)
+        if before is not None and _same_entries(before, values):
+            values = before  # no derived view changed: the view hash and the diff skip the member by identity
+        else:
+            self._derived_out[hidden] = values
+        out["derived"] = values
         return out
+
+
+def _same_entries(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Whether ``a`` and ``b`` have the same keys, in the same order, with the same objects."""
+    if len(a) != len(b):
+        return False
+    for (ka, va), (kb, vb) in zip(a.items(), b.items()):
+        if ka != kb or va is not vb:
+            return False
+    return True
 
 
 def _combat_view(ruleset: Ruleset, combat: Any, hidden: frozenset[str] | tuple[str, ...]) -> Any:

@@ -8,6 +8,7 @@ against the plain versions: the same text, and the same accept/refuse decision.
 
 from __future__ import annotations
 
+import enum
 import json
 from pathlib import Path
 from typing import Any
@@ -20,8 +21,8 @@ from combat_server.engine.fight import Engine
 from combat_server.rules.model import GM_ACTOR, Command
 from combat_server.rules.ruleset import get_ruleset
 from combat_server.server import protocol
-from combat_server.patch import normalize
-from combat_server.server.views import ViewBuilder, full_state, hidden_from, normalized, state_view, view_key
+from combat_server.patch import diff, normalize
+from combat_server.server.views import DerivedCache, ViewBuilder, same_json, full_state, hidden_from, normalized, state_view, view_key
 from combat_server.store.sql import open_store
 
 from .conftest import SHEET
@@ -177,3 +178,60 @@ def test_every_client_message_may_carry_this_protocols_version(kind: str) -> Non
     """docs/protocol.md: any client message may carry ``"v": PROTOCOL_VERSION`` (calculate and new_link's schemas
     still asked for 1 until protocol 5, so neither could carry a version the server accepts)."""
     assert protocol.schema(kind)["properties"]["v"]["const"] == protocol.PROTOCOL_VERSION
+
+
+@given(_VALUES, _VALUES)
+def test_values_same_json_says_alike_give_no_patch_and_one_text(a: Any, b: Any) -> None:
+    """``same_json`` (DerivedCache keeps the earlier derived view when a recomputed one is the same) may only say
+    so when the definitions cannot tell the two apart: the same normalized value (types, keys, order), no
+    patch between them, the same canonical text."""
+    for x, y in ((a, b), (a, a), (a, normalize(a)), (a, json.loads(json.dumps(a)) if not _has_float(a) else a)):
+        if same_json(x, y):
+            assert repr(normalize(x)) == repr(normalize(y))
+            assert diff({"v": normalize(x)}, {"v": normalize(y)}) == []
+            assert json.dumps(normalize(x), sort_keys=True) == json.dumps(normalize(y), sort_keys=True)
+
+
+def _has_float(value: Any) -> bool:
+    if isinstance(value, float):
+        return True
+    if isinstance(value, dict):
+        return any(_has_float(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_has_float(v) for v in value)
+    return False
+
+
+class _Level(enum.IntEnum):
+    ONE = 1
+
+
+@pytest.mark.parametrize("a, b", [({"x": True}, {"x": 1}), ({"x": 1.0}, {"x": 1}), ({"a": 1, "b": 2}, {"b": 2, "a": 1}),
+                                  ({"x": float("nan")}, {"x": float("nan")}), ({"x": _Level.ONE}, {"x": 1}),
+                                  ({"x": _Level.ONE}, {"x": _Level.ONE}), ({"x": (1,)}, {"x": [1]}), ({"x": -0.0}, {"x": 0.0})])
+def test_values_that_show_differently_or_are_not_plain_json_are_not_the_same(a: Any, b: Any) -> None:
+    assert not same_json(a, b)
+
+
+def test_the_derived_cache_keeps_the_earlier_view_while_its_numbers_stay(tmp_path: Path) -> None:
+    """A GM's HP adjustment that leaves the derived numbers as they were gives the earlier view object (so the
+    view builder, the view hash and the diff skip it by identity); one that changes them (reeling below a third
+    of HP) gives the new view, equal to the ruleset's."""
+    store = open_store(f"sqlite:///{tmp_path / 'dc.sqlite'}", migrate=True)
+    engine = Engine(store)
+    fid = engine.create_fight("gurps", dice_mode="seeded", seed="s").fight_id
+    engine.execute(fid, Command("add_combatant", {"id": "alice", "name": "Alice", "side": "pc", "sheet": SHEET},
+                                GM_ACTOR, "c0"))
+    cache = DerivedCache()
+    state = engine.load(fid)
+    rs = get_ruleset(state.ruleset, state.ruleset_version)
+    first = cache.views(rs, state)["alice"]
+    for i, (hp, same) in enumerate([(9, True), (8, True), (2, False), (1, True), (10, False)]):
+        engine.execute(fid, Command("adjust", {"combatant": "alice", "changes": {"hp": hp}, "reason": "x"},
+                                    GM_ACTOR, f"a{i}"))
+        state = engine.load(fid)
+        view = cache.views(rs, state)["alice"]
+        assert view == rs.view_combatant(state, "alice")
+        assert (view is first) == same, hp
+        first = view
+    store.dispose()
