@@ -292,15 +292,17 @@ def roll_damage(b: Batch, prompt_id: str, hit: str, obj: str) -> None:
     newly_out = out and not (cond.unconscious or cond.dead)
     opens = []
     if not out:
-        wp_due = taken.wp_roll
+        permanent = False
         for c in taken.crippled:
             if c.ht_roll:
                 opens.append(b.ask_roll(cid, "cripple_ht", f"{b.name(cid)}'s {c.location} is crippled by one blow: "
                                         "HT+2 roll, failure makes it permanent (S-37)", location=c.location))
             elif c.permanent:
-                wp_due = True
-        if wp_due:
-            opens.append(b.ask_roll(cid, "wp_conscious", f"{b.name(cid)} rolls WP to stay conscious (S-35, S-37)"))
+                permanent = True
+        if taken.wp_roll or permanent:  # S-35 a stunning crushing blow; S-37 item 4 a permanent injury
+            rule = ", ".join(r for r, why in (("S-35", taken.wp_roll), ("S-37", permanent)) if why)
+            opens.append(b.ask_roll(cid, "wp_conscious", f"{b.name(cid)} rolls WP to stay conscious ({rule})",
+                                    rule=rule))
     b.emit("damage_taken", {
         "attacker": attack.attacker, "combatant": cid, "location": location, "damage_type": attack.damage_type,
         "dice": faces, "adds": mods, "raw": raw, "steps": [{"value": s.value, "reason": s.reason, "rule": s.rule} for s in blow.steps],
