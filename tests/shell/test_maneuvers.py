@@ -11,7 +11,7 @@ from combat_server.errors import Rejected
 from combat_server.rules.model import GM_ACTOR
 from combat_server.rules.shell.ruleset import ShellRuleset
 from combat_server.rules.shell.attacks import defences
-from tests.shell.table import SWORD, Table, at_total, sheet, start
+from tests.shell.table import SWORD, Table, at_total, refused, sheet, start
 
 #: Sword 3 at AG 12, ST 12: AT 4, block DEF 4; HP 12.
 FIGHTER = sheet(st=12, ag=12, styles=(("Sword", 3),), weapon=SWORD)
@@ -37,6 +37,23 @@ def test_s19_attack_after_a_charge_is_at_minus_2_and_adds_1_damage_per_5_units(t
     table.defend("none", (10, 10))
     result = table.roll([(3,)], "damage")  # ST 12 is 1d+2: 3 + 2 + 1 = 6
     assert [e for e in result.events if e.type == "damage_taken"][0].payload["raw"] == 6
+
+
+#: Bow 3 at AG 10, ST 10: a bow of speed 2 reaching ST x 15 = 150; MV (10 + 10) / 4 + 8 = 13 to run with.
+RUNNER = sheet(styles=(("Bow", 3),), weapon={"name": "bow", "damage_types": ["imp"], "ranged": True, "range_st": 15,
+                                              "speed": 2, "hands": "two", "hp": 6}, mv_bonus=8, npc=True)
+
+
+def test_S19_a_ranged_attack_cannot_charge(table: Table) -> None:
+    """S-19: the charge bonus is for a head-on approach into melee: a bow shot after moving 10 with
+    charge is refused naming the field, and appends nothing; the same shot without it is taken."""
+    _duel(table, RUNNER)
+    err = refused(table, "attack/charge_ranged", lambda: table.act("a", "attack", target="d", weapon="bow", range=5,
+                                                                   moved=10, charge=True))
+    assert err.details["field"] == "charge"
+    result = table.act("a", "attack", target="d", weapon="bow", range=5, moved=10)
+    declared = [e for e in result.events if e.type == "attack_declared"][0].payload["attack"]
+    assert declared["charge"] == 0
 
 
 def test_s17_a_step_is_all_the_other_maneuvers_allow(table: Table) -> None:

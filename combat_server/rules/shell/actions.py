@@ -181,6 +181,9 @@ def _attack(b: Batch, cid: str, m: str, moved: int, args: Mapping[str, Any], pre
             raise reject("attack/out_of_range", f"the {weapon.name} reaches {most:g} units at most (S-27)",
                          field="range", most=most)
         speed = resolution.effective_speed(weapon.speed, range_units, most, weapon.low_tech)  # S-27, R-02
+        if args.get("charge"):
+            raise reject("attack/charge_ranged", "a charge is a head-on approach into melee: its damage bonus is "
+                         f"for a melee blow, not the {weapon.name}'s shot (S-19)", field="charge")
     two_handed = bool(args.get("two_handed")) and weapon.hands in ("two", "either")
     dtype = str(args.get("damage_type") or weapon.damage_types[0])
     if dtype not in weapon.damage_types:

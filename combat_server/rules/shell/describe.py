@@ -161,7 +161,7 @@ def _maneuvers(state: FightState, cid: str, viewer: Viewer, options: dict[str, o
                      Field("location", "choice", "Hit location", rule="S-29", choices=locations, default="torso"),
                      Field("moved", "integer", "Units moved", rule="S-19", minimum=0, maximum=points, default=0,
                            help="more than one step: AT -2"),
-                     Field("charge", "boolean", "Charge", rule="S-19", default=False, help="+1 damage per 5 units"),]
+                     Field("charge", "boolean", "Charge", rule="S-19", default=False, help="+1 damage per 5 units, melee only"),]
     if ranged:
         attack_fields.append(Field("range", "integer", "Range (units)", rule="S-30", minimum=1, maximum=100000,
                                    default=10, when={"weapon": ranged}))
