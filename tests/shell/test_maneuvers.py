@@ -56,6 +56,27 @@ def test_S19_a_ranged_attack_cannot_charge(table: Table) -> None:
     assert declared["charge"] == 0
 
 
+def test_S31_the_defender_cannot_claim_higher_ground_the_attacker_already_claimed(table: Table) -> None:
+    """S-29 / S-31: higher ground is one side's: the attack from higher (AT 4 + 1 = 5) leaves no +1 DEF for
+    a defender also claiming higher; the dodge is refused, appends nothing, and is taken without the claim."""
+    _duel(table)
+    assert at_total(table.act("a", "attack", target="d", higher=True)) == 5
+    err = refused(table, "defence/both_higher", lambda: table.defend("dodge", (5, 5), higher=True))
+    assert err.details["field"] == "higher"
+    result = table.defend("dodge", (5, 5))
+    mods = [e for e in result.events if e.type == "attack_resolved"][0].payload["def_mods"]
+    assert not [m for m in mods if m["rule"] == "S-31" and "higher" in m["reason"]]
+
+
+def test_S31_a_defender_higher_than_an_attacker_who_did_not_claim_it_gets_plus_1(table: Table) -> None:
+    """S-31: without the attacker's claim, the defender's higher ground is +1 DEF."""
+    _duel(table)
+    table.act("a", "attack", target="d")
+    result = table.defend("dodge", (5, 5), higher=True)
+    mods = [e for e in result.events if e.type == "attack_resolved"][0].payload["def_mods"]
+    assert [m["value"] for m in mods if m["reason"] == "higher than the attacker"] == [1]
+
+
 def test_s17_a_step_is_all_the_other_maneuvers_allow(table: Table) -> None:
     """S-17: one step and a maneuver: guarding after moving 2 is refused naming the field."""
     _duel(table)

@@ -138,6 +138,9 @@ def defend(b: Batch, args: Mapping[str, Any]) -> None:
     assert attack is not None
     defenceless = bool(prompt.options.get("defenceless"))
     wanted, with_ = str(args["defence"]), str(args.get("with") or "")
+    if args.get("higher") and any(m.reason == resolution.HIGHER_AT for m in attack.at):
+        raise reject("defence/both_higher", f"{b.name(attack.attacker)} already attacks from higher ground (S-29): "
+                     f"{b.name(attack.target)} cannot also be higher than its attacker (S-31)", field="higher")
     choices = defences(b.state, attack, args, bool(b.option("fatigue_rederives_mv")))
     if defenceless:
         choice = Defence("none", "", (), None)  # S-27, A-69: base DEF 0; an unaware defender's shield gives no cover (E-12)
