@@ -15,7 +15,7 @@ import attrs
 from combat_server.errors import reject
 from combat_server.rules.kit.prompts import open_prompt
 from combat_server.rules.model import JSON
-from combat_server.rules.shell import bodies, casting, charts, damage, resolution
+from combat_server.rules.shell import bodies, casting, charts, damage, limbs, resolution
 from combat_server.rules.shell.attacks import (CLOSE_RESPONSE, declare, grapple_at, grapple_odds, keep_spell_roll,
                                                responses)
 from combat_server.rules.shell.batch import Batch, can_act, weapons_in_hand
@@ -71,9 +71,25 @@ def _check_move(b: Batch, cid: str, m: str, moved: int) -> None:
         raise reject("maneuver/knocked_down", f"{b.name(cid)} is down: it must stand before it moves (S-28)",
                      field="moved")
     limit = points if m in ("move", "attack", "enter_close") else min(1, points)
+    legs = limbs.move_limit(_limbs(b, cid))
+    if legs is not None and moved > legs and legs < limit:  # S-37: a crippled leg is unusable
+        raise limbs.legs_refusal(_limbs(b, cid), b.name(cid), f"it cannot move {moved} unit(s)", "moved")
     if moved > limit:
         raise reject("maneuver/too_far", f"{b.name(cid)} may move at most {limit} unit(s) with {m} "
                      f"(MV points {points}; S-17, S-19)", field="moved", most=limit)
+
+
+def _limbs(b: Batch, cid: str) -> limbs.Limbs:
+    """S-37 item 1: the arms, legs and eyes its crippled locations leave in use."""
+    return limbs.of(b.sheet(cid).body, b.cond(cid).crippled)
+
+
+def _wields(b: Batch, cid: str, weapon: Weapon, two_handed: bool, what: str, field: str = "weapon") -> None:
+    """S-37 item 1: a weapon (or a bare hand) needs an arm in use, a two-handed one both (S-48)."""
+    refusal = limbs.arms_refusal(_limbs(b, cid), limbs.arms_needed(weapon, two_handed), b.name(cid),
+                                 what or f"the {weapon.name}", field)
+    if refusal is not None:
+        raise refusal
 
 
 def _plain(b: Batch, cid: str, m: str, moved: int, args: Mapping[str, Any]) -> None:
@@ -81,6 +97,7 @@ def _plain(b: Batch, cid: str, m: str, moved: int, args: Mapping[str, Any]) -> N
     payload: dict[str, JSON] = {"combatant": cid, "maneuver": m, "moved": moved, "active": moved > 0}
     if m == "guard":
         weapon = b.weapon(cid, str(args.get("weapon") or ""))
+        _wields(b, cid, weapon, False, f"a Guard with the {weapon.name}")
         payload["weapon"] = weapon.name
     elif m == "stand":
         if not cond.knocked_down:
@@ -110,6 +127,10 @@ def _aim(b: Batch, cid: str, args: Mapping[str, Any]) -> None:
     weapon = b.weapon(cid, str(args.get("weapon") or ""))
     if not weapon.ranged:
         raise reject("maneuver/aim_ranged_only", "only a ranged attack gains from aiming (R-15)", field="weapon")
+    blind = limbs.blind_refusal(_limbs(b, cid), b.name(cid), "aim", "maneuver")
+    if blind is not None:
+        raise blind
+    _wields(b, cid, weapon, False, f"aiming the {weapon.name}")
     if args.get("moved"):
         raise reject("maneuver/too_far", "aiming means standing still: no step (A-67)", field="moved")
     cond = b.cond(cid)
@@ -139,8 +160,11 @@ def _attack(b: Batch, cid: str, m: str, moved: int, args: Mapping[str, Any], pre
     close = bool(cond.close_with)
     if kind in ("takedown", "pin", "escape"):
         weapon = _grapple_checks(b, cid, target, kind)
+        if kind != "escape":  # S-37 item 1; escaping a pin stays open (docs/shell.md)
+            _wields(b, cid, weapon, False, f"a {kind}")
     else:
         weapon = b.weapon(cid, str(args.get("weapon") or (cond.guard_weapon if preempt else "")))
+        _wields(b, cid, weapon, bool(args.get("two_handed")), "")
     if close and kind not in ("takedown", "pin", "escape"):
         if target != cond.close_with:
             raise reject("attack/close_combat", f"{b.name(cid)} is in close combat with {b.name(cond.close_with)} "
@@ -172,6 +196,9 @@ def _attack(b: Batch, cid: str, m: str, moved: int, args: Mapping[str, Any], pre
     if ranged:
         if close:
             raise reject("attack/close_combat", "no ranged attacks in close combat (S-41)", field="weapon")
+        blind = limbs.blind_refusal(_limbs(b, cid), b.name(cid), "ranged attack", "weapon")
+        if blind is not None:
+            raise blind
         if args.get("cant_see"):
             raise reject("attack/cannot_see", "a ranged attack needs to see the target (S-30)", field="cant_see")
         most = max_range(sheet, weapon)
@@ -289,6 +316,8 @@ def _enter_close(b: Batch, cid: str, moved: int, args: Mapping[str, Any]) -> Non
     cond, tcond = b.cond(cid), b.cond(target)
     if cond.close_with or tcond.close_with:
         raise reject("maneuver/already_close", "one of them is already in close combat (S-40)", field="target")
+    if limbs.move_limit(_limbs(b, cid)) == 0:  # S-37: stepping in is a step
+        raise limbs.legs_refusal(_limbs(b, cid), b.name(cid), "it cannot step into close combat", "maneuver")
     charge = charts.charge_bonus(moved) if args.get("charge") else 0
     b.emit("maneuver_taken", {"combatant": cid, "maneuver": "enter_close", "moved": moved, "target": target})
     options = responses(b.state, target)

@@ -16,7 +16,7 @@ from combat_server.errors import reject
 from combat_server.rules.kit.prompts import answered, open_prompt
 from combat_server.rules.kit.rolls import Mod, record
 from combat_server.rules.model import JSON, FightState
-from combat_server.rules.shell import close_combat, damage, resolution
+from combat_server.rules.shell import close_combat, damage, limbs, resolution
 from combat_server.rules.shell.batch import Batch, best_hand_style, can_act, has_shield, now, weapons_in_hand
 from combat_server.rules.shell.events import attack_to_json, cond_of
 from combat_server.rules.shell.resolution import DEFENDED, HIT, MISS, SHIELD_HIT
@@ -114,13 +114,15 @@ def defences(state: FightState, attack: Attack, flags: Mapping[str, Any] = {}, r
         return tuple(resolution.ranged_base_def(mods, attack.speed)) if attack.ranged else tuple(mods)
 
     out = [Defence("dodge", "", base(resolution.dodge_def(sheet, me.derived.el, ag=me.ag)) + extra, pr)]
+    body = limbs.of(sheet.body, cond.crippled)
     if not cond.knocked_down and not close:  # S-28, S-41: dodge only
         blockers: list[tuple[str, str, Weapon | None]] = []
         for w in weapons_in_hand(state, cid):
-            if not w.ranged and (not attack.ranged or w.can_parry_ranged):  # S-27
+            if not w.ranged and (not attack.ranged or w.can_parry_ranged) \
+                    and limbs.has_arms(body, limbs.arms_needed(w)):  # S-27, S-37
                 blockers.append((w.name, w.style, w))
         style = best_hand_style(sheet)
-        if shield is not None and style is not None:
+        if shield is not None and style is not None and limbs.has_arms(body, 1):
             blockers.append(("shield", style.name, None))
         for name, style_name, weapon in blockers:
             level = sheet.style(style_name).level
@@ -149,6 +151,8 @@ def defend(b: Batch, args: Mapping[str, Any]) -> None:
                          field="defence")
     else:
         found = [d for d in choices if d.defence == wanted and (wanted != "block" or not with_ or d.with_ == with_)]
+        if not found and wanted == "block":
+            _arms_for_block(b, attack.target, with_)
         if not found:
             raise reject("defence/not_possible", f"{b.name(attack.target)} cannot {wanted}"
                          + (f" with the {with_}" if with_ else "") + " now (S-27, S-28, S-41)", field="defence",
@@ -165,6 +169,15 @@ def defend(b: Batch, args: Mapping[str, Any]) -> None:
         "result": rolled.outcome, "shield_pr": choice.shield_pr, "blocked_with": choice.with_}
     _consequences(b, attack, rolled.outcome, choice, payload, prompt.id)
     _interrupts(b, attack.target, choice.defence)
+
+
+def _arms_for_block(b: Batch, cid: str, with_: str) -> None:
+    """S-37 item 1: a block or parry needs an arm in use, a two-handed weapon both."""
+    held = {w.name: w for w in weapons_in_hand(b.state, cid)}
+    refusal = limbs.arms_refusal(limbs.of(b.sheet(cid).body, b.cond(cid).crippled), limbs.arms_needed(held.get(with_)),
+                                 b.name(cid), f"a block with the {with_ or 'shield or a weapon'}", "defence")
+    if refusal is not None:
+        raise refusal
 
 
 def _interrupts(b: Batch, cid: str, defence: str) -> None:
@@ -352,8 +365,9 @@ def finish(b: Batch, attack: Attack, inflicted: bool) -> None:
         if cond.maneuver == "guard" and cond.guard_weapon and cond.guard_weapon in {
                 w.name for w in weapons_in_hand(b.state, guard)}:
             weapon = b.weapon(guard, cond.guard_weapon)
-            if weapon.ranged:
-                return
+            if weapon.ranged or not limbs.has_arms(limbs.of(b.sheet(guard).body, cond.crippled),
+                                                   limbs.arms_needed(weapon)):
+                return  # S-37 item 1: crippled since it took the Guard, it cannot strike back
             at = melee_at(b.state, guard, weapon, "guard", bool(b.option("fatigue_rederives_mv")))
             declare(b, Attack(attacker=guard, target=attack.attacker, kind="counter", weapon=weapon.name,
                               maneuver="guard", at=at, damage_type=weapon.damage_types[0]))
@@ -370,12 +384,15 @@ def responses(state: FightState, cid: str) -> list[str]:
     if best_hand_style(sheet) is None or cond.knocked_down:
         return []
     out: list[str] = []
+    body = limbs.of(sheet.body, cond.crippled)  # S-37 item 1: each needs an arm in use, two-handed both
     for w in weapons_in_hand(state, cid):
         left = resolution.blocks_left(sheet.style(w.style).level, cond.blocks_used)
-        if not w.ranged and close_combat.may_stop_thrust(w if w.name != "bare hand" else None, left):
+        if not w.ranged and close_combat.may_stop_thrust(w if w.name != "bare hand" else None, left) \
+                and limbs.has_arms(body, limbs.arms_needed(w)):
             out.append(f"stop_thrust:{w.name}")
     style = best_hand_style(sheet)
-    if has_shield(state, cid) and style is not None and resolution.blocks_left(style.level, cond.blocks_used) > 0:
+    if has_shield(state, cid) and style is not None and resolution.blocks_left(style.level, cond.blocks_used) > 0 \
+            and limbs.has_arms(body, 1):
         out.append("shield_block")
     return out
 
@@ -391,6 +408,12 @@ def respond(b: Batch, args: Mapping[str, Any]) -> None:
     allowed = responses(b.state, cid)
     key = f"stop_thrust:{weapon_name}" if response == "stop_thrust" else response
     if response != "none" and key not in allowed:
+        held = {w.name: w for w in weapons_in_hand(b.state, cid)}
+        refusal = limbs.arms_refusal(limbs.of(b.sheet(cid).body, b.cond(cid).crippled),
+                                     limbs.arms_needed(held.get(weapon_name) if response == "stop_thrust" else None),
+                                     b.name(cid), f"a {response.replace('_', ' ')}", "response")
+        if refusal is not None:
+            raise refusal
         raise reject("close/response_not_possible", f"{b.name(cid)} cannot answer with {key.replace('_', ' ')} "
                      "(a thrusting weapon or bare hand, a shield, and a defence left: S-40)", field="response",
                      known=allowed + ["none"])

@@ -7,7 +7,7 @@ from __future__ import annotations
 from combat_server.rules.describe import (Action, Answer, Badge, Bar, Choice, Description, Field, PromptChoices,
                                           Summary, Threshold, Viewer)
 from combat_server.rules.model import FightState, Prompt
-from combat_server.rules.shell import bodies, charts, damage
+from combat_server.rules.shell import bodies, charts, damage, limbs
 from combat_server.rules.shell.attacks import CLOSE_RESPONSE, DEFENCE, defences, responses
 from combat_server.rules.shell.batch import can_act, derived_now, now, weapons_in_hand
 from combat_server.rules.shell.events import combat_of, cond_of
@@ -136,6 +136,10 @@ def _maneuvers(state: FightState, cid: str, viewer: Viewer, options: dict[str, o
     cond = cond_of(state, cid)
     sheet = state.combatants[cid].sheet
     points = now(state, cid, bool(options.get("fatigue_rederives_mv"))).mv_points
+    body = limbs.of(sheet.body, cond.crippled)  # S-37 item 1: what its crippled limbs and eyes leave
+    legs = limbs.move_limit(body)
+    if legs is not None:
+        points = min(points, legs)
     name = state.combatants[cid].name
     targets = _targets(state, cid)
     if cond.close_with:
@@ -144,7 +148,8 @@ def _maneuvers(state: FightState, cid: str, viewer: Viewer, options: dict[str, o
     first = next((t.value for t in targets if state.combatants[str(t.value)].side != side),
                  targets[0].value if targets else None)  # a foe first
     held = weapons_in_hand(state, cid)
-    usable = [w for w in held if not cond.close_with or w.close_combat or w.name == "bare hand"]
+    usable = [w for w in held if (not cond.close_with or w.close_combat or w.name == "bare hand")
+              and limbs.has_arms(body, limbs.arms_needed(w)) and not (w.ranged and body.eyes_out)]
     weapon_choices = tuple(Choice(w.name, w.name, f"{'ranged, ' if w.ranged else ''}{'/'.join(w.damage_types)}")
                            for w in usable)
     ranged = tuple(w.name for w in usable if w.ranged)
@@ -184,6 +189,7 @@ def _maneuvers(state: FightState, cid: str, viewer: Viewer, options: dict[str, o
             out.append(Action("aim", "act", f"{name} aims", rules=("S-23", "R-15"), args={**base, "maneuver": "aim"},
                               combatant=cid, fields=(target, Field("weapon", "choice", "Weapon", choices=tuple(
                                   Choice(n, n) for n in ranged), default=ranged[0]))))
+    if targets and not cond.close_with and legs != 0:
         out.append(Action("enter_close", "act", f"{name} steps into close combat", rules=("S-40",),
                           args={**base, "maneuver": "enter_close"}, combatant=cid,
                           fields=(target, Field("moved", "integer", "Units moved", minimum=0, maximum=points,
@@ -194,7 +200,7 @@ def _maneuvers(state: FightState, cid: str, viewer: Viewer, options: dict[str, o
     if cond.knocked_down and not cond.pinning:
         out.append(Action("stand", "act", f"{name} stands up", rules=("S-28",), args={**base, "maneuver": "stand"},
                           combatant=cid))
-    if cond.close_with:
+    if cond.close_with and limbs.has_arms(body, 1):
         foe = cond.close_with
         close = {**base, "target": foe}
         out.append(Action("takedown", "act", f"{name} tries a takedown", rules=("S-42",),
