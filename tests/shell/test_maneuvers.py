@@ -85,6 +85,29 @@ def test_s17_a_step_is_all_the_other_maneuvers_allow(table: Table) -> None:
     assert err.value.code == "maneuver/too_far" and err.value.details["field"] == "moved"
 
 
+#: ST 7, AG 10, 100 lb of gear: MV (7 + 10) / 4 = 4, EL 4, so MV points 4 - 4 = 0 (S-07, S-17).
+LADEN = sheet(st=7, styles=(("Sword", 2),), weapon=SWORD, gear_weight=100)
+
+
+def test_S17_the_step_is_not_drawn_from_mv_points(table: Table) -> None:
+    """S-17: one step, then one maneuver, whatever the MV points: with 0 of them the attack may still
+    take its step (1 unit, no "moved more than 1 step" penalty), but no more, and a move goes nowhere."""
+    _duel(table, LADEN)
+    refused(table, "maneuver/too_far", lambda: table.act("a", "move", moved=1))
+    err = refused(table, "maneuver/too_far", lambda: table.act("a", "attack", target="d", moved=2))
+    assert err.details["most"] == 1
+    result = table.act("a", "attack", target="d", moved=1)
+    declared = [e for e in result.events if e.type == "attack_declared"][0].payload["attack"]
+    assert not [m for m in declared["at"] if m["reason"].startswith("moved")]
+
+
+def test_S17_a_step_with_another_maneuver_needs_no_mv_points(table: Table) -> None:
+    """S-17: a Defend after one step, with MV points 0."""
+    _duel(table, LADEN)
+    table.act("a", "defend", moved=1)
+    assert table.cond("a").moved == 1
+
+
 def test_s17_move_up_to_mv_points_and_no_further(table: Table) -> None:
     """S-17: MV (12 + 12) / 4 = 6, EL 0: a move of 6 is allowed, 7 is not."""
     _duel(table)

@@ -65,18 +65,22 @@ def act(b: Batch, args: Mapping[str, Any]) -> None:
 
 def _check_move(b: Batch, cid: str, m: str, moved: int) -> None:
     """S-17: a step (1 unit) and a maneuver, or a move of up to MV points; S-19 the attack may
-    move up to MV points first. A-61 "immobile": no movement at all."""
-    points = b.now(cid).mv_points
+    move up to MV points first. The step is not drawn from the MV points (seed: "one step and
+    one maneuver ... alternatively ... as many units as MV points"), so it is left with 0 of them.
+    A-61 "immobile": no movement at all."""
+    now = b.now(cid)
+    points = now.mv_points
     if b.cond(cid).knocked_down and moved and m != "move":
         raise reject("maneuver/knocked_down", f"{b.name(cid)} is down: it must stand before it moves (S-28)",
                      field="moved")
-    limit = points if m in ("move", "attack", "enter_close") else min(1, points)
+    step = 0 if now.derived.overloaded else 1  # A-61 "immobile": not even a step
+    limit = points if m == "move" else max(points, step) if m in ("attack", "enter_close") else step
     legs = limbs.move_limit(_limbs(b, cid))
     if legs is not None and moved > legs and legs < limit:  # S-37: a crippled leg is unusable
         raise limbs.legs_refusal(_limbs(b, cid), b.name(cid), f"it cannot move {moved} unit(s)", "moved")
     if moved > limit:
         raise reject("maneuver/too_far", f"{b.name(cid)} may move at most {limit} unit(s) with {m} "
-                     f"(MV points {points}; S-17, S-19)", field="moved", most=limit)
+                     f"(a step, or MV points {points} to move or attack; S-17, S-19)", field="moved", most=limit)
 
 
 def _limbs(b: Batch, cid: str) -> limbs.Limbs:

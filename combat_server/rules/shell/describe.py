@@ -135,11 +135,13 @@ def _locations(state: FightState, targets: tuple[Choice, ...]) -> tuple[Choice, 
 def _maneuvers(state: FightState, cid: str, viewer: Viewer, options: dict[str, object]) -> list[Action]:
     cond = cond_of(state, cid)
     sheet = state.combatants[cid].sheet
-    points = now(state, cid, bool(options.get("fatigue_rederives_mv"))).mv_points
+    me = now(state, cid, bool(options.get("fatigue_rederives_mv")))
+    points = me.mv_points
+    reach = points if me.derived.overloaded else max(points, 1)  # S-17: an attack may always take its step
     body = limbs.of(sheet.body, cond.crippled)  # S-37 item 1: what its crippled limbs and eyes leave
     legs = limbs.move_limit(body)
     if legs is not None:
-        points = min(points, legs)
+        points, reach = min(points, legs), min(reach, legs)
     name = state.combatants[cid].name
     targets = _targets(state, cid)
     if cond.close_with:
@@ -164,7 +166,7 @@ def _maneuvers(state: FightState, cid: str, viewer: Viewer, options: dict[str, o
     locations = _locations(state, targets)
     attack_fields = [target, weapon,
                      Field("location", "choice", "Hit location", rule="S-29", choices=locations, default="torso"),
-                     Field("moved", "integer", "Units moved", rule="S-19", minimum=0, maximum=points, default=0,
+                     Field("moved", "integer", "Units moved", rule="S-19", minimum=0, maximum=reach, default=0,
                            help="more than one step: AT -2"),
                      Field("charge", "boolean", "Charge", rule="S-19", default=False, help="+1 damage per 5 units, melee only"),]
     if ranged:
@@ -192,8 +194,8 @@ def _maneuvers(state: FightState, cid: str, viewer: Viewer, options: dict[str, o
     if targets and not cond.close_with and legs != 0:
         out.append(Action("enter_close", "act", f"{name} steps into close combat", rules=("S-40",),
                           args={**base, "maneuver": "enter_close"}, combatant=cid,
-                          fields=(target, Field("moved", "integer", "Units moved", minimum=0, maximum=points,
-                                                default=1), Field("charge", "boolean", "Charge", default=False))))
+                          fields=(target, Field("moved", "integer", "Units moved", minimum=0, maximum=reach,
+                                                default=min(1, reach)), Field("charge", "boolean", "Charge", default=False))))
     out.append(Action("move", "act", f"{name} moves", rules=("S-17",), args={**base, "maneuver": "move"},
                       combatant=cid, fields=(Field("moved", "integer", "Units", minimum=0, maximum=points,
                                                    default=points),)))
