@@ -108,6 +108,25 @@ def test_S17_a_step_with_another_maneuver_needs_no_mv_points(table: Table) -> No
     assert table.cond("a").moved == 1
 
 
+#: IQ 13, Sorcery 8: Bolt (minimum level 5, END 2, time 0).
+CASTER = sheet(iq=13, styles=(("Staff", 1),), arts=[{"name": "Sorcery", "level": 8, "spells": [
+    {"name": "Bolt", "min_level": 5, "end_cost": 2, "casting_time": 0}]}])
+#: An NPC with MR 5: immune to spells of minimum level 5 or less (S-04, S-12).
+WARDED = sheet(styles=(("Sword", 2),), weapon=SWORD, npc=True, mr=5)
+
+
+def test_S12_a_spell_at_an_immune_target_asks_for_no_roll(table: Table) -> None:
+    """S-12 / S-04: Bolt's minimum level 5 <= MR 5: immune. The cast asks for no 3d6 roll (there is
+    nothing to roll for): the spell takes no effect at once, costs no END, and the turn passes."""
+    _duel(table, CASTER, WARDED)
+    end = table.cond("a").end
+    result = table.act("a", "cast", spell="Bolt", target="d")
+    cast = [e for e in result.events if e.type == "spell_cast"]
+    assert [(e.payload["immune"], e.payload["end_cost"], e.payload["record"]) for e in cast] == [(True, 0, None)]
+    assert not [p for p in table.state.prompts if p.kind == "roll"]
+    assert table.cond("a").end == end and table.cond("a").casting == "" and table.current == "d"
+
+
 def test_s17_move_up_to_mv_points_and_no_further(table: Table) -> None:
     """S-17: MV (12 + 12) / 4 = 6, EL 0: a move of 6 is allowed, 7 is not."""
     _duel(table)

@@ -347,15 +347,22 @@ def _cast(b: Batch, cid: str, moved: int, args: Mapping[str, Any]) -> None:
         raise reject("attack/bad_target", f"no combatant {target!r} to cast at", field="target")
     b.emit("maneuver_taken", {"combatant": cid, "maneuver": "cast", "moved": moved, "target": target,
                               "active": moved > 0})
-    roll = [b.ask_roll(cid, "spell", f"{b.name(cid)} rolls for {spell.name} (S-12, S-44)", spell=spell.name,
-                       art=art, target=target)]
+    # S-12: a target whose MR reaches the spell's minimum level is immune: no roll is asked for, the
+    # spell takes no effect and costs no END (docs/shell.md)
+    immune = bool(target) and resolution.mr_immune(spell, b.sheet(target).mr)
+    roll = [] if immune else [b.ask_roll(cid, "spell", f"{b.name(cid)} rolls for {spell.name} (S-12, S-44)",
+                                         spell=spell.name, art=art, target=target)]
     if cond.casting == spell.name:
         ready = casting.rolls_now(spell.casting_time, cond.cast_turns)
         b.emit("concentrated", {"combatant": cid, "spell": spell.name,
                                 "turns": cond.cast_turns + (0 if ready else 1)}, opens=roll if ready else [])
     else:
+        ready = spell.casting_time == 0
         b.emit("spell_begun", {"combatant": cid, "spell": spell.name, "casting_time": spell.casting_time,
-                               "target": target}, opens=roll if spell.casting_time == 0 else [])
+                               "target": target}, opens=roll if ready else [])
+    if immune and ready:
+        b.emit("spell_cast", {"combatant": cid, "spell": spell.name, "target": target, "record": None,
+                              "success": False, "end_cost": 0, "end": cond.end, "immune": True})
 
 
 def _spell(b: Batch, cid: str, name: str) -> tuple[str, Any]:
