@@ -163,3 +163,20 @@ def test_S37_both_legs_crippled_are_offered_no_step_and_no_movement(table: Table
     offered = _offered(table)
     assert "enter_close" not in offered
     assert [f["maximum"] for f in offered["move"]["fields"] if f["name"] == "moved"] == [0]
+
+
+def test_S37_a_blind_fighter_strikes_at_minus_4_unasked(table: Table) -> None:
+    """S-29: both eyes blinded, a melee attack is made as by one who cannot see the defender: AT -4."""
+    _crippled(table, "left eye", "right eye")
+    result = table.act("d", "attack", target="a", weapon="sword")
+    at = [e for e in result.events if e.type == "attack_declared"][0].payload["attack"]["at"]
+    assert [m["value"] for m in at if m["reason"] == "cannot see the defender"] == [-4]
+
+
+def test_S37_a_blind_defender_defends_at_minus_4_unasked(table: Table) -> None:
+    """S-31: both eyes blinded, every defence is made as by one who cannot see the attacker: DEF -4."""
+    _crippled(table, "left eye", "right eye")
+    table.act("d", "defend")
+    table.act("a", "attack", target="d")
+    for d in defences(table.state, table.state.combat.attack):
+        assert d.defence == "none" or [m.value for m in d.mods if m.reason == "cannot see the attacker"] == [-4]

@@ -239,7 +239,8 @@ def _attack(b: Batch, cid: str, m: str, moved: int, args: Mapping[str, Any], pre
         maneuver=maneuver, maneuver_at=maneuver_at, location=damage.kind(location) if location != "weapon" else "weapon",
         body=b.sheet(target).body,
         far_side=bool(args.get("far_side")), moved_steps=moved, wild_swing=bool(args.get("wild_swing")),
-        off_hand=bool(args.get("off_hand")), higher=bool(args.get("higher")), cant_see=bool(args.get("cant_see")),
+        off_hand=bool(args.get("off_hand")), higher=bool(args.get("higher")),
+        cant_see=bool(args.get("cant_see")) or bool(_limbs(b, cid).eyes_out),  # S-37: a blind attacker, S-29
         bare_hand_disarm=kind == "disarm" and weapon.name == "bare hand", ranged=ranged, aim_turns=aim,
         range_units=range_units, target_moved=tcond.moved if ranged else 0,
         obstructions=int(args.get("obstructions") or 0), st_difference=st_diff, weight_difference=weight)

@@ -104,17 +104,18 @@ def defences(state: FightState, attack: Attack, flags: Mapping[str, Any] = {}, r
     close = in_close(state, attack)
     shield = sheet.shield if has_shield(state, cid) else None
     pr = shield.pr if shield is not None and not close and attack.location != "weapon" else None  # A-68, S-41
+    body = limbs.of(sheet.body, cond.crippled)
     situation = resolution.DefenceSituation(
         last_maneuver=cond.maneuver or "attack", maneuver_def=cond.maneuver_def if cond.maneuver == "other" else None,
         wild_block=bool(flags.get("wild")), off_hand_block=bool(flags.get("off_hand")), higher=bool(flags.get("higher")),
-        stunned=cond.stunned, cant_see=bool(flags.get("cant_see")), knocked_down=cond.knocked_down)
+        stunned=cond.stunned, cant_see=bool(flags.get("cant_see")) or bool(body.eyes_out),  # S-37: blind
+        knocked_down=cond.knocked_down)
     extra = tuple(resolution.situation_def(situation, sheet.ambidextrous))
 
     def base(mods: list[Mod]) -> tuple[Mod, ...]:
         return tuple(resolution.ranged_base_def(mods, attack.speed)) if attack.ranged else tuple(mods)
 
     out = [Defence("dodge", "", base(resolution.dodge_def(sheet, me.derived.el, ag=me.ag)) + extra, pr)]
-    body = limbs.of(sheet.body, cond.crippled)
     if not cond.knocked_down and not close:  # S-28, S-41: dodge only
         blockers: list[tuple[str, str, Weapon | None]] = []
         for w in weapons_in_hand(state, cid):

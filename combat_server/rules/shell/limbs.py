@@ -15,7 +15,8 @@ crippled location stops"):
 * with no leg in use: no movement at all (no step, no move, no step into close combat);
   with a leg out of use: at most a step (the seed says nothing more specific);
 * with every eye blinded: no ranged attack and no aim (S-30: a defender one cannot see
-  cannot be shot at).
+  cannot be shot at); melee attacks and defences as by one who cannot see (S-29 AT -4,
+  S-31 DEF -4).
 
 A body without arms (a quadruped, S-16) strikes with what its sheet lists; the arm rules
 do not apply to it. Pure: reads the condition's ``crippled`` locations and changes nothing,
