@@ -180,3 +180,10 @@ def test_S37_a_blind_defender_defends_at_minus_4_unasked(table: Table) -> None:
     table.act("a", "attack", target="d")
     for d in defences(table.state, table.state.combat.attack):
         assert d.defence == "none" or [m.value for m in d.mods if m.reason == "cannot see the attacker"] == [-4]
+
+
+def test_S37_both_arms_crippled_cannot_guard(table: Table) -> None:
+    """S-20: a Guard waits to strike back; with no arm in use there is nothing to strike with."""
+    _crippled(table, "left arm", "right arm")
+    err = refused(table, "limb/crippled", lambda: table.act("d", "guard", weapon="sword"))
+    assert err.details["locations"] == ["left arm", "right arm"]
