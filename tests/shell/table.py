@@ -4,7 +4,11 @@ typed in (manual dice), with readers for what the tests assert."""
 from __future__ import annotations
 
 import itertools
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
+
+import pytest
+
+from combat_server.errors import Rejected
 
 from combat_server.engine.fight import CommandResult, Engine
 from combat_server.rules.model import GM_ACTOR, Command, FightState, Principal, Prompt
@@ -137,3 +141,14 @@ def resolved(result: CommandResult) -> Any:
 
 def start(table: Table, *order: str) -> None:
     table.send("start_combat", {"order": list(order)})
+
+
+def refused(table: Table, code: str, send: Callable[[], Any]) -> Rejected:
+    """``send()`` is refused with ``code`` and appends nothing: the log and the state are unchanged."""
+    seq, before = table.state.seq, state_bytes(table.state)
+    with pytest.raises(Rejected) as err:
+        send()
+    assert err.value.code == code, (err.value.code, err.value.message)
+    assert len(table.engine.store.events(table.fight_id)) == seq and table.state.seq == seq
+    assert state_bytes(table.state) == before
+    return err.value

@@ -11,7 +11,7 @@ from combat_server.errors import Rejected
 from combat_server.rules.model import GM_ACTOR
 from combat_server.rules.shell.ruleset import ShellRuleset
 from combat_server.rules.shell.attacks import defences
-from tests.shell.table import SWORD, Table, at_total, sheet, start
+from tests.shell.table import SWORD, Table, at_total, refused, sheet, start
 
 #: Sword 3 at AG 12, ST 12: AT 4, block DEF 4; HP 12.
 FIGHTER = sheet(st=12, ag=12, styles=(("Sword", 3),), weapon=SWORD)
@@ -39,12 +39,92 @@ def test_s19_attack_after_a_charge_is_at_minus_2_and_adds_1_damage_per_5_units(t
     assert [e for e in result.events if e.type == "damage_taken"][0].payload["raw"] == 6
 
 
+#: Bow 3 at AG 10, ST 10: a bow of speed 2 reaching ST x 15 = 150; MV (10 + 10) / 4 + 8 = 13 to run with.
+RUNNER = sheet(styles=(("Bow", 3),), weapon={"name": "bow", "damage_types": ["imp"], "ranged": True, "range_st": 15,
+                                              "speed": 2, "hands": "two", "hp": 6}, mv_bonus=8, npc=True)
+
+
+def test_S19_a_ranged_attack_cannot_charge(table: Table) -> None:
+    """S-19: the charge bonus is for a head-on approach into melee: a bow shot after moving 10 with
+    charge is refused naming the field, and appends nothing; the same shot without it is taken."""
+    _duel(table, RUNNER)
+    err = refused(table, "attack/charge_ranged", lambda: table.act("a", "attack", target="d", weapon="bow", range=5,
+                                                                   moved=10, charge=True))
+    assert err.details["field"] == "charge"
+    result = table.act("a", "attack", target="d", weapon="bow", range=5, moved=10)
+    declared = [e for e in result.events if e.type == "attack_declared"][0].payload["attack"]
+    assert declared["charge"] == 0
+
+
+def test_S31_the_defender_cannot_claim_higher_ground_the_attacker_already_claimed(table: Table) -> None:
+    """S-29 / S-31: higher ground is one side's: the attack from higher (AT 4 + 1 = 5) leaves no +1 DEF for
+    a defender also claiming higher; the dodge is refused, appends nothing, and is taken without the claim."""
+    _duel(table)
+    assert at_total(table.act("a", "attack", target="d", higher=True)) == 5
+    err = refused(table, "defence/both_higher", lambda: table.defend("dodge", (5, 5), higher=True))
+    assert err.details["field"] == "higher"
+    result = table.defend("dodge", (5, 5))
+    mods = [e for e in result.events if e.type == "attack_resolved"][0].payload["def_mods"]
+    assert not [m for m in mods if m["rule"] == "S-31" and "higher" in m["reason"]]
+
+
+def test_S31_a_defender_higher_than_an_attacker_who_did_not_claim_it_gets_plus_1(table: Table) -> None:
+    """S-31: without the attacker's claim, the defender's higher ground is +1 DEF."""
+    _duel(table)
+    table.act("a", "attack", target="d")
+    result = table.defend("dodge", (5, 5), higher=True)
+    mods = [e for e in result.events if e.type == "attack_resolved"][0].payload["def_mods"]
+    assert [m["value"] for m in mods if m["reason"] == "higher than the attacker"] == [1]
+
+
 def test_s17_a_step_is_all_the_other_maneuvers_allow(table: Table) -> None:
     """S-17: one step and a maneuver: guarding after moving 2 is refused naming the field."""
     _duel(table)
     with pytest.raises(Rejected) as err:
         table.act("a", "guard", moved=2)
     assert err.value.code == "maneuver/too_far" and err.value.details["field"] == "moved"
+
+
+#: ST 7, AG 10, 100 lb of gear: MV (7 + 10) / 4 = 4, EL 4, so MV points 4 - 4 = 0 (S-07, S-17).
+LADEN = sheet(st=7, styles=(("Sword", 2),), weapon=SWORD, gear_weight=100)
+
+
+def test_S17_the_step_is_not_drawn_from_mv_points(table: Table) -> None:
+    """S-17: one step, then one maneuver, whatever the MV points: with 0 of them the attack may still
+    take its step (1 unit, no "moved more than 1 step" penalty), but no more, and a move goes nowhere."""
+    _duel(table, LADEN)
+    refused(table, "maneuver/too_far", lambda: table.act("a", "move", moved=1))
+    err = refused(table, "maneuver/too_far", lambda: table.act("a", "attack", target="d", moved=2))
+    assert err.details["most"] == 1
+    result = table.act("a", "attack", target="d", moved=1)
+    declared = [e for e in result.events if e.type == "attack_declared"][0].payload["attack"]
+    assert not [m for m in declared["at"] if m["reason"].startswith("moved")]
+
+
+def test_S17_a_step_with_another_maneuver_needs_no_mv_points(table: Table) -> None:
+    """S-17: a Defend after one step, with MV points 0."""
+    _duel(table, LADEN)
+    table.act("a", "defend", moved=1)
+    assert table.cond("a").moved == 1
+
+
+#: IQ 13, Sorcery 8: Bolt (minimum level 5, END 2, time 0).
+CASTER = sheet(iq=13, styles=(("Staff", 1),), arts=[{"name": "Sorcery", "level": 8, "spells": [
+    {"name": "Bolt", "min_level": 5, "end_cost": 2, "casting_time": 0}]}])
+#: An NPC with MR 5: immune to spells of minimum level 5 or less (S-04, S-12).
+WARDED = sheet(styles=(("Sword", 2),), weapon=SWORD, npc=True, mr=5)
+
+
+def test_S12_a_spell_at_an_immune_target_asks_for_no_roll(table: Table) -> None:
+    """S-12 / S-04: Bolt's minimum level 5 <= MR 5: immune. The cast asks for no 3d6 roll (there is
+    nothing to roll for): the spell takes no effect at once, costs no END, and the turn passes."""
+    _duel(table, CASTER, WARDED)
+    end = table.cond("a").end
+    result = table.act("a", "cast", spell="Bolt", target="d")
+    cast = [e for e in result.events if e.type == "spell_cast"]
+    assert [(e.payload["immune"], e.payload["end_cost"], e.payload["record"]) for e in cast] == [(True, 0, None)]
+    assert not [p for p in table.state.prompts if p.kind == "roll"]
+    assert table.cond("a").end == end and table.cond("a").casting == "" and table.current == "d"
 
 
 def test_s17_move_up_to_mv_points_and_no_further(table: Table) -> None:

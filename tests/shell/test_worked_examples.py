@@ -173,6 +173,34 @@ def test_e10_a_later_hit_makes_the_arm_permanent(table: Table) -> None:
     assert RULESET.view_combatant(table.state, "d")["damage_total"] == 4
 
 
+def test_S37_a_failed_ht_roll_makes_it_permanent_and_the_wp_roll_cites_S37(table: Table) -> None:
+    """S-37 items 3 and 4: HT+2 = 12 failed with 18, the arm is permanent; the WP roll to stay conscious
+    is S-37's (item 4), not S-35's, in its record."""
+    _duel(table, CHARGER, VICTIM)
+    table.act("a", "attack", target="d", location="left arm", moved=11, charge=True)
+    table.defend("none", (10, 10))
+    table.roll([(3, 4)], "damage")
+    table.roll([(6, 6, 6)], "cripple_ht")
+    assert table.prompt("roll").options["purpose"] == "wp_conscious"
+    result = table.roll([(3, 3, 3)], "wp_conscious")  # 9 <= WP 10
+    check = [e for e in result.events if e.type == "check_rolled"][0].payload
+    assert (check["purpose"], check["success"], check["record"]["rule"]) == ("wp_conscious", True, "S-37")
+
+
+def test_S37_a_permanent_injury_at_twice_the_threshold_asks_a_wp_roll_citing_S37(table: Table) -> None:
+    """S-37 items 2 and 4: 9 >= 2 x 4 on the arm, permanent without an HT roll; the WP roll cites S-37."""
+    _duel(table, CHARGER, VICTIM)
+    table.act("a", "attack", target="d", location="left arm", moved=11, charge=True)
+    table.defend("none", (10, 10))
+    table.roll([(3, 4)], "damage")
+    table.roll([(4, 4, 4)], "cripple_ht")
+    table.act("a", "attack", target="d", location="left arm")
+    table.defend("none", (10, 10))
+    table.roll([(3, 3)], "damage")
+    result = table.roll([(3, 3, 3)], "wp_conscious")
+    assert [e for e in result.events if e.type == "check_rolled"][0].payload["record"]["rule"] == "S-37"
+
+
 def test_e10_the_same_blow_to_the_torso_stuns_without_crippling(table: Table) -> None:
     """E-10: 6 to the torso: total 6, stunned (>= 5), no crippling."""
     _duel(table, CHARGER, VICTIM)
@@ -207,6 +235,14 @@ def test_e11a_crushing_head_stuns_and_calls_a_wp_roll(table: Table) -> None:
     taken = _hit(table, sheet(st=12, weapon=MACE), defender, (2,), location="head")
     assert taken["raw"] == 5 and taken["damage"] == 4 and taken["stunned"]
     assert [p.options["purpose"] for p in table.state.prompts] == ["wp_conscious"]
+
+
+def test_S35_the_wp_roll_after_a_stunning_crushing_head_blow_cites_S35(table: Table) -> None:
+    """S-35: the E-11 a blow's WP roll (WP 10, rolled 9) is S-35's in its record."""
+    defender = sheet(st=12, ag=9, armour=[{"material": "leather", "locations": ["head"]}])
+    _hit(table, sheet(st=12, weapon=MACE), defender, (2,), location="head")
+    result = table.roll([(3, 3, 3)], "wp_conscious")
+    assert [e for e in result.events if e.type == "check_rolled"][0].payload["record"]["rule"] == "S-35"
 
 
 def test_e11a_a_cutting_blow_of_4_to_the_head_does_not_stun(table: Table) -> None:

@@ -485,7 +485,8 @@ def _gulliver_fatigue(who: str, why: str, p: Mapping[str, Any], hidden: bool) ->
         before = p.get("fatigue_before") or str(p["fp_before"])
         after = p.get("fatigue_after") or str(p["fp_after"])
         text += f"; {'FP' if basis == 'G-51' else 'Fatigue'} {before} -> {after} of {p['fp_max']}"
-        text += f" ({cite(basis)}, A-50)." if basis != "G-51" else (" (G-51, A-50)." if p.get("steps") else ".")
+        reading = "A-51" if basis == "V-54" else "A-50"  # V-54's reading is A-51; A-50 is V-53's exact levels
+        text += f" ({cite(basis)}, {reading})." if basis != "G-51" else (" (G-51, A-50)." if p.get("steps") else ".")
         if p["hp_loss"]:
             past = "0 or below (G-51, A-26)" if basis == "G-51" else f"0 ({basis}: the rest comes off HP)"
             text += f" {p['hp_loss']} HP lost for fatigue past {past}."

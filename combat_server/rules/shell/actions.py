@@ -15,7 +15,7 @@ import attrs
 from combat_server.errors import reject
 from combat_server.rules.kit.prompts import open_prompt
 from combat_server.rules.model import JSON
-from combat_server.rules.shell import bodies, casting, charts, damage, resolution
+from combat_server.rules.shell import bodies, casting, charts, damage, limbs, resolution
 from combat_server.rules.shell.attacks import (CLOSE_RESPONSE, declare, grapple_at, grapple_odds, keep_spell_roll,
                                                responses)
 from combat_server.rules.shell.batch import Batch, can_act, weapons_in_hand
@@ -65,15 +65,35 @@ def act(b: Batch, args: Mapping[str, Any]) -> None:
 
 def _check_move(b: Batch, cid: str, m: str, moved: int) -> None:
     """S-17: a step (1 unit) and a maneuver, or a move of up to MV points; S-19 the attack may
-    move up to MV points first. A-61 "immobile": no movement at all."""
-    points = b.now(cid).mv_points
+    move up to MV points first. The step is not drawn from the MV points (seed: "one step and
+    one maneuver ... alternatively ... as many units as MV points"), so it is left with 0 of them.
+    A-61 "immobile": no movement at all."""
+    now = b.now(cid)
+    points = now.mv_points
     if b.cond(cid).knocked_down and moved and m != "move":
         raise reject("maneuver/knocked_down", f"{b.name(cid)} is down: it must stand before it moves (S-28)",
                      field="moved")
-    limit = points if m in ("move", "attack", "enter_close") else min(1, points)
+    step = 0 if now.derived.overloaded else 1  # A-61 "immobile": not even a step
+    limit = points if m == "move" else max(points, step) if m in ("attack", "enter_close") else step
+    legs = limbs.move_limit(_limbs(b, cid))
+    if legs is not None and moved > legs and legs < limit:  # S-37: a crippled leg is unusable
+        raise limbs.legs_refusal(_limbs(b, cid), b.name(cid), f"it cannot move {moved} unit(s)", "moved")
     if moved > limit:
         raise reject("maneuver/too_far", f"{b.name(cid)} may move at most {limit} unit(s) with {m} "
-                     f"(MV points {points}; S-17, S-19)", field="moved", most=limit)
+                     f"(a step, or MV points {points} to move or attack; S-17, S-19)", field="moved", most=limit)
+
+
+def _limbs(b: Batch, cid: str) -> limbs.Limbs:
+    """S-37 item 1: the arms, legs and eyes its crippled locations leave in use."""
+    return limbs.of(b.sheet(cid).body, b.cond(cid).crippled)
+
+
+def _wields(b: Batch, cid: str, weapon: Weapon, two_handed: bool, what: str, field: str = "weapon") -> None:
+    """S-37 item 1: a weapon (or a bare hand) needs an arm in use, a two-handed one both (S-48)."""
+    refusal = limbs.arms_refusal(_limbs(b, cid), limbs.arms_needed(weapon, two_handed), b.name(cid),
+                                 what or f"the {weapon.name}", field)
+    if refusal is not None:
+        raise refusal
 
 
 def _plain(b: Batch, cid: str, m: str, moved: int, args: Mapping[str, Any]) -> None:
@@ -81,6 +101,7 @@ def _plain(b: Batch, cid: str, m: str, moved: int, args: Mapping[str, Any]) -> N
     payload: dict[str, JSON] = {"combatant": cid, "maneuver": m, "moved": moved, "active": moved > 0}
     if m == "guard":
         weapon = b.weapon(cid, str(args.get("weapon") or ""))
+        _wields(b, cid, weapon, False, f"a Guard with the {weapon.name}")
         payload["weapon"] = weapon.name
     elif m == "stand":
         if not cond.knocked_down:
@@ -110,6 +131,10 @@ def _aim(b: Batch, cid: str, args: Mapping[str, Any]) -> None:
     weapon = b.weapon(cid, str(args.get("weapon") or ""))
     if not weapon.ranged:
         raise reject("maneuver/aim_ranged_only", "only a ranged attack gains from aiming (R-15)", field="weapon")
+    blind = limbs.blind_refusal(_limbs(b, cid), b.name(cid), "aim", "maneuver")
+    if blind is not None:
+        raise blind
+    _wields(b, cid, weapon, False, f"aiming the {weapon.name}")
     if args.get("moved"):
         raise reject("maneuver/too_far", "aiming means standing still: no step (A-67)", field="moved")
     cond = b.cond(cid)
@@ -139,8 +164,11 @@ def _attack(b: Batch, cid: str, m: str, moved: int, args: Mapping[str, Any], pre
     close = bool(cond.close_with)
     if kind in ("takedown", "pin", "escape"):
         weapon = _grapple_checks(b, cid, target, kind)
+        if kind != "escape":  # S-37 item 1; escaping a pin stays open (docs/shell.md)
+            _wields(b, cid, weapon, False, f"a {kind}")
     else:
         weapon = b.weapon(cid, str(args.get("weapon") or (cond.guard_weapon if preempt else "")))
+        _wields(b, cid, weapon, bool(args.get("two_handed")), "")
     if close and kind not in ("takedown", "pin", "escape"):
         if target != cond.close_with:
             raise reject("attack/close_combat", f"{b.name(cid)} is in close combat with {b.name(cond.close_with)} "
@@ -172,6 +200,9 @@ def _attack(b: Batch, cid: str, m: str, moved: int, args: Mapping[str, Any], pre
     if ranged:
         if close:
             raise reject("attack/close_combat", "no ranged attacks in close combat (S-41)", field="weapon")
+        blind = limbs.blind_refusal(_limbs(b, cid), b.name(cid), "ranged attack", "weapon")
+        if blind is not None:
+            raise blind
         if args.get("cant_see"):
             raise reject("attack/cannot_see", "a ranged attack needs to see the target (S-30)", field="cant_see")
         most = max_range(sheet, weapon)
@@ -181,6 +212,9 @@ def _attack(b: Batch, cid: str, m: str, moved: int, args: Mapping[str, Any], pre
             raise reject("attack/out_of_range", f"the {weapon.name} reaches {most:g} units at most (S-27)",
                          field="range", most=most)
         speed = resolution.effective_speed(weapon.speed, range_units, most, weapon.low_tech)  # S-27, R-02
+        if args.get("charge"):
+            raise reject("attack/charge_ranged", "a charge is a head-on approach into melee: its damage bonus is "
+                         f"for a melee blow, not the {weapon.name}'s shot (S-19)", field="charge")
     two_handed = bool(args.get("two_handed")) and weapon.hands in ("two", "either")
     dtype = str(args.get("damage_type") or weapon.damage_types[0])
     if dtype not in weapon.damage_types:
@@ -205,7 +239,8 @@ def _attack(b: Batch, cid: str, m: str, moved: int, args: Mapping[str, Any], pre
         maneuver=maneuver, maneuver_at=maneuver_at, location=damage.kind(location) if location != "weapon" else "weapon",
         body=b.sheet(target).body,
         far_side=bool(args.get("far_side")), moved_steps=moved, wild_swing=bool(args.get("wild_swing")),
-        off_hand=bool(args.get("off_hand")), higher=bool(args.get("higher")), cant_see=bool(args.get("cant_see")),
+        off_hand=bool(args.get("off_hand")), higher=bool(args.get("higher")),
+        cant_see=bool(args.get("cant_see")) or bool(_limbs(b, cid).eyes_out),  # S-37: a blind attacker, S-29
         bare_hand_disarm=kind == "disarm" and weapon.name == "bare hand", ranged=ranged, aim_turns=aim,
         range_units=range_units, target_moved=tcond.moved if ranged else 0,
         obstructions=int(args.get("obstructions") or 0), st_difference=st_diff, weight_difference=weight)
@@ -286,6 +321,8 @@ def _enter_close(b: Batch, cid: str, moved: int, args: Mapping[str, Any]) -> Non
     cond, tcond = b.cond(cid), b.cond(target)
     if cond.close_with or tcond.close_with:
         raise reject("maneuver/already_close", "one of them is already in close combat (S-40)", field="target")
+    if limbs.move_limit(_limbs(b, cid)) == 0:  # S-37: stepping in is a step
+        raise limbs.legs_refusal(_limbs(b, cid), b.name(cid), "it cannot step into close combat", "maneuver")
     charge = charts.charge_bonus(moved) if args.get("charge") else 0
     b.emit("maneuver_taken", {"combatant": cid, "maneuver": "enter_close", "moved": moved, "target": target})
     options = responses(b.state, target)
@@ -311,15 +348,22 @@ def _cast(b: Batch, cid: str, moved: int, args: Mapping[str, Any]) -> None:
         raise reject("attack/bad_target", f"no combatant {target!r} to cast at", field="target")
     b.emit("maneuver_taken", {"combatant": cid, "maneuver": "cast", "moved": moved, "target": target,
                               "active": moved > 0})
-    roll = [b.ask_roll(cid, "spell", f"{b.name(cid)} rolls for {spell.name} (S-12, S-44)", spell=spell.name,
-                       art=art, target=target)]
+    # S-12: a target whose MR reaches the spell's minimum level is immune: no roll is asked for, the
+    # spell takes no effect and costs no END (docs/shell.md)
+    immune = bool(target) and resolution.mr_immune(spell, b.sheet(target).mr)
+    roll = [] if immune else [b.ask_roll(cid, "spell", f"{b.name(cid)} rolls for {spell.name} (S-12, S-44)",
+                                         spell=spell.name, art=art, target=target)]
     if cond.casting == spell.name:
         ready = casting.rolls_now(spell.casting_time, cond.cast_turns)
         b.emit("concentrated", {"combatant": cid, "spell": spell.name,
                                 "turns": cond.cast_turns + (0 if ready else 1)}, opens=roll if ready else [])
     else:
+        ready = spell.casting_time == 0
         b.emit("spell_begun", {"combatant": cid, "spell": spell.name, "casting_time": spell.casting_time,
-                               "target": target}, opens=roll if spell.casting_time == 0 else [])
+                               "target": target}, opens=roll if ready else [])
+    if immune and ready:
+        b.emit("spell_cast", {"combatant": cid, "spell": spell.name, "target": target, "record": None,
+                              "success": False, "end_cost": 0, "end": cond.end, "immune": True})
 
 
 def _spell(b: Batch, cid: str, name: str) -> tuple[str, Any]:

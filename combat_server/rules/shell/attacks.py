@@ -16,7 +16,7 @@ from combat_server.errors import reject
 from combat_server.rules.kit.prompts import answered, open_prompt
 from combat_server.rules.kit.rolls import Mod, record
 from combat_server.rules.model import JSON, FightState
-from combat_server.rules.shell import close_combat, damage, resolution
+from combat_server.rules.shell import close_combat, damage, limbs, resolution
 from combat_server.rules.shell.batch import Batch, best_hand_style, can_act, has_shield, now, weapons_in_hand
 from combat_server.rules.shell.events import attack_to_json, cond_of
 from combat_server.rules.shell.resolution import DEFENDED, HIT, MISS, SHIELD_HIT
@@ -104,10 +104,12 @@ def defences(state: FightState, attack: Attack, flags: Mapping[str, Any] = {}, r
     close = in_close(state, attack)
     shield = sheet.shield if has_shield(state, cid) else None
     pr = shield.pr if shield is not None and not close and attack.location != "weapon" else None  # A-68, S-41
+    body = limbs.of(sheet.body, cond.crippled)
     situation = resolution.DefenceSituation(
         last_maneuver=cond.maneuver or "attack", maneuver_def=cond.maneuver_def if cond.maneuver == "other" else None,
         wild_block=bool(flags.get("wild")), off_hand_block=bool(flags.get("off_hand")), higher=bool(flags.get("higher")),
-        stunned=cond.stunned, cant_see=bool(flags.get("cant_see")), knocked_down=cond.knocked_down)
+        stunned=cond.stunned, cant_see=bool(flags.get("cant_see")) or bool(body.eyes_out),  # S-37: blind
+        knocked_down=cond.knocked_down)
     extra = tuple(resolution.situation_def(situation, sheet.ambidextrous))
 
     def base(mods: list[Mod]) -> tuple[Mod, ...]:
@@ -117,10 +119,11 @@ def defences(state: FightState, attack: Attack, flags: Mapping[str, Any] = {}, r
     if not cond.knocked_down and not close:  # S-28, S-41: dodge only
         blockers: list[tuple[str, str, Weapon | None]] = []
         for w in weapons_in_hand(state, cid):
-            if not w.ranged and (not attack.ranged or w.can_parry_ranged):  # S-27
+            if not w.ranged and (not attack.ranged or w.can_parry_ranged) \
+                    and limbs.has_arms(body, limbs.arms_needed(w)):  # S-27, S-37
                 blockers.append((w.name, w.style, w))
         style = best_hand_style(sheet)
-        if shield is not None and style is not None:
+        if shield is not None and style is not None and limbs.has_arms(body, 1):
             blockers.append(("shield", style.name, None))
         for name, style_name, weapon in blockers:
             level = sheet.style(style_name).level
@@ -138,6 +141,9 @@ def defend(b: Batch, args: Mapping[str, Any]) -> None:
     assert attack is not None
     defenceless = bool(prompt.options.get("defenceless"))
     wanted, with_ = str(args["defence"]), str(args.get("with") or "")
+    if args.get("higher") and any(m.reason == resolution.HIGHER_AT for m in attack.at):
+        raise reject("defence/both_higher", f"{b.name(attack.attacker)} already attacks from higher ground (S-29): "
+                     f"{b.name(attack.target)} cannot also be higher than its attacker (S-31)", field="higher")
     choices = defences(b.state, attack, args, bool(b.option("fatigue_rederives_mv")))
     if defenceless:
         choice = Defence("none", "", (), None)  # S-27, A-69: base DEF 0; an unaware defender's shield gives no cover (E-12)
@@ -146,6 +152,8 @@ def defend(b: Batch, args: Mapping[str, Any]) -> None:
                          field="defence")
     else:
         found = [d for d in choices if d.defence == wanted and (wanted != "block" or not with_ or d.with_ == with_)]
+        if not found and wanted == "block":
+            _arms_for_block(b, attack.target, with_)
         if not found:
             raise reject("defence/not_possible", f"{b.name(attack.target)} cannot {wanted}"
                          + (f" with the {with_}" if with_ else "") + " now (S-27, S-28, S-41)", field="defence",
@@ -162,6 +170,15 @@ def defend(b: Batch, args: Mapping[str, Any]) -> None:
         "result": rolled.outcome, "shield_pr": choice.shield_pr, "blocked_with": choice.with_}
     _consequences(b, attack, rolled.outcome, choice, payload, prompt.id)
     _interrupts(b, attack.target, choice.defence)
+
+
+def _arms_for_block(b: Batch, cid: str, with_: str) -> None:
+    """S-37 item 1: a block or parry needs an arm in use, a two-handed weapon both."""
+    held = {w.name: w for w in weapons_in_hand(b.state, cid)}
+    refusal = limbs.arms_refusal(limbs.of(b.sheet(cid).body, b.cond(cid).crippled), limbs.arms_needed(held.get(with_)),
+                                 b.name(cid), f"a block with the {with_ or 'shield or a weapon'}", "defence")
+    if refusal is not None:
+        raise refusal
 
 
 def _interrupts(b: Batch, cid: str, defence: str) -> None:
@@ -292,15 +309,17 @@ def roll_damage(b: Batch, prompt_id: str, hit: str, obj: str) -> None:
     newly_out = out and not (cond.unconscious or cond.dead)
     opens = []
     if not out:
-        wp_due = taken.wp_roll
+        permanent = False
         for c in taken.crippled:
             if c.ht_roll:
                 opens.append(b.ask_roll(cid, "cripple_ht", f"{b.name(cid)}'s {c.location} is crippled by one blow: "
                                         "HT+2 roll, failure makes it permanent (S-37)", location=c.location))
             elif c.permanent:
-                wp_due = True
-        if wp_due:
-            opens.append(b.ask_roll(cid, "wp_conscious", f"{b.name(cid)} rolls WP to stay conscious (S-35, S-37)"))
+                permanent = True
+        if taken.wp_roll or permanent:  # S-35 a stunning crushing blow; S-37 item 4 a permanent injury
+            rule = ", ".join(r for r, why in (("S-35", taken.wp_roll), ("S-37", permanent)) if why)
+            opens.append(b.ask_roll(cid, "wp_conscious", f"{b.name(cid)} rolls WP to stay conscious ({rule})",
+                                    rule=rule))
     b.emit("damage_taken", {
         "attacker": attack.attacker, "combatant": cid, "location": location, "damage_type": attack.damage_type,
         "dice": faces, "adds": mods, "raw": raw, "steps": [{"value": s.value, "reason": s.reason, "rule": s.rule} for s in blow.steps],
@@ -347,8 +366,9 @@ def finish(b: Batch, attack: Attack, inflicted: bool) -> None:
         if cond.maneuver == "guard" and cond.guard_weapon and cond.guard_weapon in {
                 w.name for w in weapons_in_hand(b.state, guard)}:
             weapon = b.weapon(guard, cond.guard_weapon)
-            if weapon.ranged:
-                return
+            if weapon.ranged or not limbs.has_arms(limbs.of(b.sheet(guard).body, cond.crippled),
+                                                   limbs.arms_needed(weapon)):
+                return  # S-37 item 1: crippled since it took the Guard, it cannot strike back
             at = melee_at(b.state, guard, weapon, "guard", bool(b.option("fatigue_rederives_mv")))
             declare(b, Attack(attacker=guard, target=attack.attacker, kind="counter", weapon=weapon.name,
                               maneuver="guard", at=at, damage_type=weapon.damage_types[0]))
@@ -365,12 +385,15 @@ def responses(state: FightState, cid: str) -> list[str]:
     if best_hand_style(sheet) is None or cond.knocked_down:
         return []
     out: list[str] = []
+    body = limbs.of(sheet.body, cond.crippled)  # S-37 item 1: each needs an arm in use, two-handed both
     for w in weapons_in_hand(state, cid):
         left = resolution.blocks_left(sheet.style(w.style).level, cond.blocks_used)
-        if not w.ranged and close_combat.may_stop_thrust(w if w.name != "bare hand" else None, left):
+        if not w.ranged and close_combat.may_stop_thrust(w if w.name != "bare hand" else None, left) \
+                and limbs.has_arms(body, limbs.arms_needed(w)):
             out.append(f"stop_thrust:{w.name}")
     style = best_hand_style(sheet)
-    if has_shield(state, cid) and style is not None and resolution.blocks_left(style.level, cond.blocks_used) > 0:
+    if has_shield(state, cid) and style is not None and resolution.blocks_left(style.level, cond.blocks_used) > 0 \
+            and limbs.has_arms(body, 1):
         out.append("shield_block")
     return out
 
@@ -386,6 +409,12 @@ def respond(b: Batch, args: Mapping[str, Any]) -> None:
     allowed = responses(b.state, cid)
     key = f"stop_thrust:{weapon_name}" if response == "stop_thrust" else response
     if response != "none" and key not in allowed:
+        held = {w.name: w for w in weapons_in_hand(b.state, cid)}
+        refusal = limbs.arms_refusal(limbs.of(b.sheet(cid).body, b.cond(cid).crippled),
+                                     limbs.arms_needed(held.get(weapon_name) if response == "stop_thrust" else None),
+                                     b.name(cid), f"a {response.replace('_', ' ')}", "response")
+        if refusal is not None:
+            raise refusal
         raise reject("close/response_not_possible", f"{b.name(cid)} cannot answer with {key.replace('_', ' ')} "
                      "(a thrusting weapon or bare hand, a shield, and a defence left: S-40)", field="response",
                      known=allowed + ["none"])

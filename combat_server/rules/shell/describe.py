@@ -7,7 +7,7 @@ from __future__ import annotations
 from combat_server.rules.describe import (Action, Answer, Badge, Bar, Choice, Description, Field, PromptChoices,
                                           Summary, Threshold, Viewer)
 from combat_server.rules.model import FightState, Prompt
-from combat_server.rules.shell import bodies, charts, damage
+from combat_server.rules.shell import bodies, charts, damage, limbs
 from combat_server.rules.shell.attacks import CLOSE_RESPONSE, DEFENCE, defences, responses
 from combat_server.rules.shell.batch import can_act, derived_now, now, weapons_in_hand
 from combat_server.rules.shell.events import combat_of, cond_of
@@ -135,7 +135,13 @@ def _locations(state: FightState, targets: tuple[Choice, ...]) -> tuple[Choice, 
 def _maneuvers(state: FightState, cid: str, viewer: Viewer, options: dict[str, object]) -> list[Action]:
     cond = cond_of(state, cid)
     sheet = state.combatants[cid].sheet
-    points = now(state, cid, bool(options.get("fatigue_rederives_mv"))).mv_points
+    me = now(state, cid, bool(options.get("fatigue_rederives_mv")))
+    points = me.mv_points
+    reach = points if me.derived.overloaded else max(points, 1)  # S-17: an attack may always take its step
+    body = limbs.of(sheet.body, cond.crippled)  # S-37 item 1: what its crippled limbs and eyes leave
+    legs = limbs.move_limit(body)
+    if legs is not None:
+        points, reach = min(points, legs), min(reach, legs)
     name = state.combatants[cid].name
     targets = _targets(state, cid)
     if cond.close_with:
@@ -144,7 +150,8 @@ def _maneuvers(state: FightState, cid: str, viewer: Viewer, options: dict[str, o
     first = next((t.value for t in targets if state.combatants[str(t.value)].side != side),
                  targets[0].value if targets else None)  # a foe first
     held = weapons_in_hand(state, cid)
-    usable = [w for w in held if not cond.close_with or w.close_combat or w.name == "bare hand"]
+    usable = [w for w in held if (not cond.close_with or w.close_combat or w.name == "bare hand")
+              and limbs.has_arms(body, limbs.arms_needed(w)) and not (w.ranged and body.eyes_out)]
     weapon_choices = tuple(Choice(w.name, w.name, f"{'ranged, ' if w.ranged else ''}{'/'.join(w.damage_types)}")
                            for w in usable)
     ranged = tuple(w.name for w in usable if w.ranged)
@@ -159,9 +166,9 @@ def _maneuvers(state: FightState, cid: str, viewer: Viewer, options: dict[str, o
     locations = _locations(state, targets)
     attack_fields = [target, weapon,
                      Field("location", "choice", "Hit location", rule="S-29", choices=locations, default="torso"),
-                     Field("moved", "integer", "Units moved", rule="S-19", minimum=0, maximum=points, default=0,
+                     Field("moved", "integer", "Units moved", rule="S-19", minimum=0, maximum=reach, default=0,
                            help="more than one step: AT -2"),
-                     Field("charge", "boolean", "Charge", rule="S-19", default=False, help="+1 damage per 5 units"),]
+                     Field("charge", "boolean", "Charge", rule="S-19", default=False, help="+1 damage per 5 units, melee only"),]
     if ranged:
         attack_fields.append(Field("range", "integer", "Range (units)", rule="S-30", minimum=1, maximum=100000,
                                    default=10, when={"weapon": ranged}))
@@ -184,17 +191,18 @@ def _maneuvers(state: FightState, cid: str, viewer: Viewer, options: dict[str, o
             out.append(Action("aim", "act", f"{name} aims", rules=("S-23", "R-15"), args={**base, "maneuver": "aim"},
                               combatant=cid, fields=(target, Field("weapon", "choice", "Weapon", choices=tuple(
                                   Choice(n, n) for n in ranged), default=ranged[0]))))
+    if targets and not cond.close_with and legs != 0:
         out.append(Action("enter_close", "act", f"{name} steps into close combat", rules=("S-40",),
                           args={**base, "maneuver": "enter_close"}, combatant=cid,
-                          fields=(target, Field("moved", "integer", "Units moved", minimum=0, maximum=points,
-                                                default=1), Field("charge", "boolean", "Charge", default=False))))
+                          fields=(target, Field("moved", "integer", "Units moved", minimum=0, maximum=reach,
+                                                default=min(1, reach)), Field("charge", "boolean", "Charge", default=False))))
     out.append(Action("move", "act", f"{name} moves", rules=("S-17",), args={**base, "maneuver": "move"},
                       combatant=cid, fields=(Field("moved", "integer", "Units", minimum=0, maximum=points,
                                                    default=points),)))
     if cond.knocked_down and not cond.pinning:
         out.append(Action("stand", "act", f"{name} stands up", rules=("S-28",), args={**base, "maneuver": "stand"},
                           combatant=cid))
-    if cond.close_with:
+    if cond.close_with and limbs.has_arms(body, 1):
         foe = cond.close_with
         close = {**base, "target": foe}
         out.append(Action("takedown", "act", f"{name} tries a takedown", rules=("S-42",),

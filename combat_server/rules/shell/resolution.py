@@ -92,6 +92,10 @@ def base_at(sheet: Sheet, weapon: Weapon, two_handed: bool = False, ag: int | No
     return mods
 
 
+#: The S-29 reason an attacker's higher ground is recorded with (the defence refuses a second claim).
+HIGHER_AT = "higher than the defender"
+
+
 @attrs.frozen
 class AttackSituation:
     """The S-29 / S-30 situation of one attack (all default to "not the case")."""
@@ -131,7 +135,7 @@ def situation_at(s: AttackSituation, ambidextrous: bool = False) -> list[Mod]:
     if s.off_hand and not ambidextrous:  # A-60
         mods.append(Mod(-3, "off-handed", "S-29"))
     if s.higher:
-        mods.append(Mod(1, "higher than the defender", "S-29"))
+        mods.append(Mod(1, HIGHER_AT, "S-29"))
     if s.cant_see and not s.ranged:
         mods.append(Mod(-4, "cannot see the defender", "S-29"))
     if s.location == "weapon" or s.body == bodies.HUMANOID:

@@ -39,12 +39,14 @@ def _check(b: Batch, cid: str, purpose: str, prompt_id: str, options: Mapping[st
     elif purpose == "wp_end":
         rec = b.check(cid, purpose, derive(sheet).wp, "WP", (Mod(cond.end, "current END", "S-13"),), "S-13")
     else:
-        rec = b.check(cid, purpose, derive(sheet).wp, "WP", (), "S-35" if purpose == "wp_conscious" else "S-44")
+        # the prompt says why it was asked (S-35 and/or S-37 item 4); prompts opened before it did: S-35
+        why = str(options.get("rule") or "S-35") if purpose == "wp_conscious" else "S-44"
+        rec = b.check(cid, purpose, derive(sheet).wp, "WP", (), why)
     success = rec["outcome"] == "success"
     opens = []
     if purpose == "cripple_ht" and not success:  # S-37: permanent, then a WP roll to stay conscious
         opens.append(b.ask_roll(cid, "wp_conscious", f"{b.name(cid)}'s injury is permanent: WP roll to stay "
-                                "conscious (S-37)"))
+                                "conscious (S-37)", rule="S-37"))
     b.emit("check_rolled", {"combatant": cid, "purpose": purpose, "record": rec, "success": success,
                             "location": str(options.get("location") or "")}, answers=prompt_id, opens=opens)
 

@@ -190,6 +190,15 @@ def test_v54_one_point_a_point_and_no_roll(engine: Engine) -> None:
     assert "V-54 (in place of G-51)" in table.explained(table.last("fatigue_spent").seq)
 
 
+def test_V54_spending_fatigue_cites_v54s_reading_a51_not_a50(engine: Engine) -> None:
+    """V-54 / A-51: Fatigue 12 -> 6 explains "(V-54 (in place of G-51), A-51)"; A-50 is V-53's reading."""
+    table = fight(engine, HERO, FOE, "fatigue_on_ht")
+    _spend(table, 6)
+    text = table.explained(table.last("fatigue_spent").seq)
+    assert "Fatigue 12 -> 6 of 12 (V-54 (in place of G-51), A-51)." in text
+    assert "A-50" not in text
+
+
 def test_v54_move_and_dodge_halve_at_3(engine: Engine) -> None:
     """V-54 / A-51: HT 8, Fatigue 4 -> 3: halved (Move 5 -> 3). G-51: FP 3 of 8 is not below 8/3: Move 5."""
     off = _at(fight(engine, FRAIL, FOE), 4)

@@ -298,3 +298,11 @@ def test_a44_trampling_dice_off_a_square_weight_are_four_significant_digits() ->
     assert calc.result["dice"] == "49/40"
     assert calc.harm == ScaledHarm(dice=2, adds=0, kind="cr", rule="V-34", multiplier=Fraction(49, 80),
                                    minus=Fraction(0))
+
+
+def test_V30_a_collision_at_0_mph_averages_0_not_minus_5_halves() -> None:
+    """V-30 / V-33: A at 0 mph meets B at 0 mph: no speed change, no dice; ¼ HP = 2.5 of absorption
+    leaves an average of 0 (least 0, most 0), never -5/2."""
+    calc = COLLISION.calculate({"speed_a": 0, "mass_a": 150, "speed_b": 0, "mass_b": 150,
+                                "material_b": "character", "hp_max": 10})
+    assert (value(calc, "average"), calc.result["least"], calc.result["most"]) == (0, 0, 0)

@@ -323,3 +323,18 @@ def test_v41_a_falling_object_is_capped_at_its_own_terminal_velocity() -> None:
     calc = run(FALLING_OBJECT, height=1000, mass=150, material="character", terminal_velocity=100, hp_max=10)
     assert value(calc, "mph") == 100
     assert calc.harm == Harm(dice=10, adds=-3, kind="cr", rule="V-41")
+
+
+def test_V40_a_fall_from_0_yards_averages_0_not_minus_5() -> None:
+    """V-40 / V-33 / R-01: no fall, no dice: ½ HP = 5 of absorption takes nothing away, so the average
+    injury is 0 (least 0, most 0), never -5."""
+    calc = fall(height=0, surface="concrete")
+    assert (value(calc, "average"), calc.result["least"], calc.result["most"]) == (0, 0, 0)
+
+
+def test_V40_absorption_above_the_rolls_mean_averages_0() -> None:
+    """V-40 / V-33: 1 yd onto a mattress: 1d × ⅓ (mean 7/6) - 5 would average -23/6; the injury dealt is
+    never below 0 (least 0, most 6/3 - 5 -> 0), so the average is 0, in the result and the summary."""
+    calc = fall(height=1, surface="mattress")
+    assert (value(calc, "average"), calc.result["least"], calc.result["most"]) == (0, 0, 0)
+    assert "average 0," in calc.summary and "-" not in calc.steps[-1].text.split("average")[-1]

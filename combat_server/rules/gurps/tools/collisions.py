@@ -163,9 +163,23 @@ def harm(roll: Roll, minus: Fraction, kind: str, rule: str) -> Harm | None:
 
 def outcome(roll: Roll, minus: Fraction) -> dict[str, JSON]:
     """Average, least and most injury (before DR), floored once at the end (R-01)."""
-    return {"average": number(roll.mean() - minus),
-            "least": max(0, math.floor(roll.low() - minus)),
-            "most": max(0, math.floor(roll.high() - minus))}
+    least, most = _least_most(roll, minus)
+    return {"average": number(average(roll, minus)), "least": least, "most": most}
+
+
+def _least_most(roll: Roll, minus: Fraction) -> tuple[int, int]:
+    return max(0, math.floor(roll.low() - minus)), max(0, math.floor(roll.high() - minus))
+
+
+def average(roll: Roll, minus: Fraction) -> Fraction:
+    """The average injury as the catalogue states it (E-17: 6d - 5 averages 21 - 5 = 16, 2d - 5 averages
+    2 with least 0): the roll's mean less ``minus``, but never outside the injury dealt: no less than
+    ``least`` (so never below 0: absorption cannot make a negative injury, V-33) and no more than
+    ``most``. No dice (a fall from 0, a collision at 0 mph) averages 0."""
+    if roll.dice == 0:
+        return Fraction(0)
+    least, most = _least_most(roll, minus)
+    return min(max(roll.mean() - minus, Fraction(least)), Fraction(most))
 
 
 # --- materials and absorption (V-32, V-33, V-40) ----------------------------------------------
@@ -245,10 +259,11 @@ def finish(name: str, inputs: Mapping[str, JSON], steps: list[Step], result: dic
     result.update(outcome(roll, minus), roll=roll.text(), minus=number(minus), kind=kind)
     if roll.dice:
         less = f" - {show(minus)}" if minus else ""
+        mean = average(roll, minus)
         steps.append(Step(f"injury = {roll.text()}{less}, floored once at the end, never below 0: "
-                          f"average {show(roll.mean() - minus)}", number(roll.mean() - minus), "R-01"))
+                          f"average {show(mean)}", number(mean), "R-01"))
         shown = roll.text() if roll.count() == roll.text() else f"{roll.count()} (roll {roll.text()})"
-        summary = (f"{lead} {shown}{less} {kind}: average {show(roll.mean() - minus)}, "
+        summary = (f"{lead} {shown}{less} {kind}: average {show(mean)}, "
                    f"{result['least']}..{result['most']} before DR")
     else:
         summary = f"{lead} no damage"
