@@ -3,14 +3,24 @@
 
 from __future__ import annotations
 
+import enum
 import hashlib
 import json
 import types
+import uuid
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
+import attrs
+
+from combat_server.rules.core import walk
+from combat_server.rules.model import Event
+from combat_server.rules.ruleset import get_ruleset
+from combat_server.rules.serialize import state_to_json
+from tests.fixtures import fixturekit as kit
 
 from combat_server.canonical import (
     canonical_bytes, canonical_json, canonical_plain_bytes, chain_hash, chain_hash_of_text, event_hash, plain_json,
@@ -84,14 +94,96 @@ def test_an_events_time_does_not_send_it_to_the_slow_path() -> None:
 
 
 @pytest.mark.parametrize("value", [
-    {"reason": 'a "quoted" 1.5 and \\ null', "n": 2},
-    {"x": 1.5, "t": "04:13:52.1"},
-    {"x": None},
+    {"x": 1e16, "t": "04:13:52.1"},
+    {"x": [1, {"y": 1e-05}]},
+    {"x": (None, 2.5, 1e300)},
+    {"reason": 'a "quoted" 1.5 and \\ null', "n": 2e-7},
 ])
 def test_what_may_differ_is_left_to_json(value: dict[str, Any]) -> None:
     from combat_server.canonical import _fast
 
     assert _fast(value) is None and canonical_json(value) == REFERENCE.encode(value)
+
+
+@pytest.mark.parametrize("value", [
+    {"reason": 'a "quoted" 1.5 and \\ null', "n": 2},
+    {"x": 1.5, "t": "04:13:52.1"},
+    {"x": None},
+    {"weapons": [{"weight": 0.0, "reach": None}], "hp": 1e15, "n": [0.0001, -0.0, 5e-324]},
+])
+def test_nulls_and_floats_written_alike_stay_on_the_fast_path(value: dict[str, Any]) -> None:
+    """A ``null`` is ``None`` and each float ``json``'s text when the value says so (a snapshot's state)."""
+    from combat_server.canonical import _fast
+
+    assert _fast(value) == REFERENCE.encode(value).encode("utf-8")
+
+
+@pytest.mark.parametrize("value", [
+    {"x": float("nan")}, {"x": [None, float("inf")]}, {"x": {"y": (1, -float("inf"))}}, float("nan"), None,
+])
+def test_orjsons_null_for_nan_and_infinity_is_never_taken_for_none(value: Any) -> None:
+    """orjson writes NaN and the infinities as ``null``, which ``json`` refuses: refused as before."""
+    from combat_server.canonical import _fast
+
+    if value is None:
+        assert _fast(value) == b"null"
+    else:
+        assert _fast(value) is None
+        with pytest.raises(ValueError):
+            canonical_json(value)
+
+
+@pytest.mark.parametrize("value", [
+    {"x": [1, enum.Enum("E", "A").A], "y": None}, {"x": uuid.UUID(int=5), "y": None},
+])
+def test_what_json_refuses_is_refused_with_a_null_beside_it(value: Any) -> None:
+    """orjson writes an Enum and a UUID, ``json`` refuses them: a value with a ``null`` is walked, and refused."""
+    from combat_server.canonical import _fast
+
+    assert _fast(value) is None
+    with pytest.raises(TypeError):
+        canonical_json(value)
+
+
+_EDGE_FLOATS = st.sampled_from([0.0, -0.0, 1e15, 1e16, 1e-4, 1e-5, 5e-324, 1.7976931348623157e308, 0.1 + 0.2,
+                                123456789012345.6, 1e22, float("nan"), float("inf"), -float("inf")])
+_NULLS_AND_FLOATS = st.recursive(
+    st.none() | _EDGE_FLOATS | st.floats() | st.integers(-5, 5) | st.sampled_from(["null", "1.5", 'a"b\\'])
+    | st.booleans(),
+    lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner) | st.dictionaries(st.text(max_size=3), inner,
+                                                                                       max_size=4),
+    max_leaves=30)
+
+
+@given(_NULLS_AND_FLOATS)
+def test_values_with_nulls_and_floats_get_jsons_text(value: Any) -> None:
+    """The walk that lets a ``null`` through (``_floats_written_alike``) gives ``json``'s text, or ``json``'s refusal."""
+    expected = _reference(value)
+    if isinstance(expected, str):
+        assert canonical_bytes(value) == expected.encode("utf-8")
+    else:
+        with pytest.raises(expected):
+            canonical_bytes(value)
+
+
+@pytest.mark.parametrize("name", kit.fight_names())
+def test_a_stored_fights_states_are_written_by_orjson_as_by_json(name: str) -> None:
+    """Every state a stored fight passes through (what a snapshot writes and digests) has ``json``'s text, by
+    orjson: its ``null`` members and weapon weights no longer send it to ``json``."""
+    from combat_server.canonical import _fast
+
+    lines = kit.export_path(name).read_text(encoding="utf-8").splitlines()
+    events = [Event(**{k: v for k, v in json.loads(line).items() if k in attrs.fields_dict(Event)})
+              for line in lines[1:]]
+    ruleset = get_ruleset(kit.header(name)["ruleset"], events[0].ruleset_version)
+    fast = 0
+    for _event, _before, after in walk(ruleset, events):
+        data = state_to_json(after)
+        written = _fast(data)
+        fast += written is not None
+        assert canonical_bytes(data) == REFERENCE.encode(data).encode("utf-8")
+        assert written is None or written == REFERENCE.encode(data).encode("utf-8")
+    assert fast == len(events)
 
 
 @given(st.dictionaries(st.text(max_size=6), st.text(alphabet='"\\\\1.eEnul :,{}[]', max_size=12) | st.floats(), max_size=4))

@@ -227,6 +227,25 @@ def normalized(value: Any) -> Any:
     return normalize(value)
 
 
+#: class -> (its converter hook, the hook's normalized variant or None): see :func:`json_value`
+_NORMAL_HOOKS: dict[type, tuple[Any, Any]] = {}
+
+
+def json_value(part: Any) -> Any:
+    """``normalized(converter().unstructure(part))``, by the hook's own normalized variant when the hook
+    has one (``normalized_by``: the GURPS state classes' generated hooks, rules/gurps/json_hooks.py),
+    which builds the dict once instead of the hook's dict and ``normalized``'s copy of it (issue 16,
+    server CPU: a GM's HP adjustment rebuilds the changed condition's value). The variant is made once
+    per hook, so a hook registered anew is asked again (tests/server/test_fastpaths.py compares the two)."""
+    kind = type(part)
+    hook = converter().get_unstructure_hook(kind)
+    hit = _NORMAL_HOOKS.get(kind)
+    if hit is None or hit[0] is not hook:
+        make = getattr(hook, "normalized_by", None)
+        hit = _NORMAL_HOOKS[kind] = (hook, make(normalize) if make is not None else None)
+    return hit[1](part) if hit[1] is not None else normalized(hook(part))
+
+
 class ViewBuilder:
     """The state as each view sees it, as JSON values (``state_view(full_state(...))`` normalized,
     :func:`combat_server.patch.normalize`), built for publishing patches (issue 16).
@@ -265,7 +284,7 @@ class ViewBuilder:
                 elif hit is not None and getattr(hit[0], name) is part:
                     value[name] = old[name]
                 else:
-                    value[name] = normalized(converter().unstructure(part))
+                    value[name] = json_value(part)
             hit = self._combatants[cid] = [c, value, None]
         if not redact:
             return hit[1]
@@ -300,7 +319,7 @@ class ViewBuilder:
             value = getattr(state, name)
             hit = fields.get(name)
             if hit is None or hit[0] is not value:
-                hit = fields[name] = (value, normalized(converter().unstructure(value)))
+                hit = fields[name] = (value, json_value(value))
             out[name] = hit[1]
         if hidden:
             if out.get("prompts"):

@@ -5,6 +5,7 @@ policy's general rule, through G-51's fractions)."""
 
 from __future__ import annotations
 
+import enum
 import json
 from typing import Any
 
@@ -19,10 +20,11 @@ from combat_server.rules.gurps.gulliver.policy import OFF, Policy
 from combat_server.rules.gurps.gulliver.size import Scale
 from combat_server.rules.gurps.json_hooks import json_by_converter
 from combat_server.rules.gurps.sheet import NEW_FIELDS_OF, Sheet, _weapon_json
-from combat_server.rules.gurps.state import Condition
+from combat_server.rules.gurps.state import Attack, Condition
 from combat_server.rules.model import Event, evolve
 from combat_server.rules.ruleset import get_ruleset
 from combat_server.rules.serialize import converter
+from combat_server.server.views import json_value, normalized
 from tests.fixtures import fixturekit as kit
 
 SETTINGS = settings(max_examples=200, deadline=None)
@@ -158,3 +160,68 @@ def test_fatigued_st_halves_below_a_third_of_fpmax() -> None:
     sheet = Sheet(st=13, ht=12)
     assert fatigue.fatigued_st(sheet, Condition(hp=13, fp=4), OFF) == 13
     assert fatigue.fatigued_st(sheet, Condition(hp=13, fp=3), OFF) == 7
+
+
+#: Values a field's type does not promise, to reach every fallback of the normalized hooks: integral and
+#: other floats (``normalize`` makes 1.0 an int), an IntEnum, int keys, nested and non-plain items.
+_ODD = st.one_of(st.sampled_from([1.0, 2.5, -0.0, True, None, "x", 3, enum.IntEnum("E", "A B").B]),
+                 st.lists(st.sampled_from([1.0, "a", 2, (1.0,), {"k": 1.0}]), max_size=3).map(tuple),
+                 st.dictionaries(st.sampled_from(["a", 1, 2.0]), st.sampled_from([1, 1.0, "b", (2,), {"c": 3.0}]),
+                                 max_size=3))
+
+
+@st.composite
+def odd_conditions(draw: st.DrawFn) -> Condition:
+    """A condition, some fields holding :data:`_ODD` values (set past attrs' checks, as none are made)."""
+    cond = draw(conditions())
+    chosen = draw(st.lists(st.sampled_from([f.name for f in FIELDS]), unique=True, max_size=6))
+    return attrs.evolve(cond, **{name: draw(_ODD) for name in chosen})
+
+
+def _normalized_by_definition(obj: Any) -> Any:
+    return normalized(converter().unstructure(obj))
+
+
+@SETTINGS
+@given(conditions() | odd_conditions())
+def test_condition_view_value_equals_normalized_json(cond: Condition) -> None:
+    """The views' value of a condition (``server.views.json_value``: the hook's normalized variant) is
+    ``normalized`` of the hook's JSON: equal, same keys in the same order, same types at every depth."""
+    fast = json_value(cond)
+    _assert_same_json(fast, _normalized_by_definition(cond))
+    assert repr(fast) == repr(_normalized_by_definition(cond))
+
+
+@pytest.mark.parametrize("name", kit.fight_names())
+def test_every_stored_state_s_view_values_equal_normalized_json(name: str) -> None:
+    """Every sheet, condition, combat sequence and pending attack of every state the stored fights pass
+    through gets the view value ``normalized`` of its JSON gives."""
+    lines = kit.export_path(name).read_text(encoding="utf-8").splitlines()
+    events = [Event(**{k: v for k, v in json.loads(line).items() if k in attrs.fields_dict(Event)})
+              for line in lines[1:]]
+    ruleset = get_ruleset("gurps", events[0].ruleset_version)
+    seen = 0
+    for _event, _before, after in walk(ruleset, events):
+        parts: list[Any] = [c.sheet for c in after.combatants.values()]
+        parts += [c.condition for c in after.combatants.values()]
+        if after.combat is not None:
+            parts.append(after.combat)
+            parts += [a for a in attrs.astuple(after.combat, recurse=False) if type(a) in NEW_FIELDS_OF]
+        for obj in parts:
+            fast = json_value(obj)
+            _assert_same_json(fast, _normalized_by_definition(obj))
+            assert repr(fast) == repr(_normalized_by_definition(obj))
+            seen += 1
+    assert seen > len(events)
+
+
+def test_a_hook_registered_anew_is_used() -> None:
+    """``json_value`` follows the converter: a class whose hook is replaced gets the new hook's JSON."""
+    conv = converter()
+    before = conv.get_unstructure_hook(Attack)
+    json_value(Attack(attacker="a", target="b", weapon="w", kind="melee", maneuver="attack"))
+    try:
+        conv.register_unstructure_hook(Attack, lambda a: {"only": a.attacker})
+        assert json_value(Attack(attacker="a", target="b", weapon="w", kind="melee", maneuver="attack")) == {"only": "a"}
+    finally:
+        conv.register_unstructure_hook(Attack, before)

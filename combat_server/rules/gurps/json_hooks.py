@@ -92,4 +92,64 @@ def make_hook(cls: type, unstructure: Callable[[Any], Any], new_fields: Mapping[
     lines.append("    return data")
     exec("\n".join(lines), namespace)  # noqa: S102 - source built only from the class's own field names
     hook: Hook = namespace["hook"]
+    hook.normalized_by = lambda normalize: _make_normalized(cls, unstructure, new_fields, normalize)  # type: ignore[attr-defined]
     return hook
+
+
+def _make_normalized(cls: type, unstructure: Callable[[Any], Any], new_fields: Mapping[str, Any],
+                     normalize: Callable[[Any], Any]) -> Hook:
+    """``obj`` -> ``{name: v if type(v) in _PLAIN else normalize(v) for name, v in hook(obj).items()}``
+    (``server.views.normalized`` of the hook's JSON) in one pass, for the server's views: a GM's HP
+    adjustment builds the changed condition's view value, and the hook's dict copied again by
+    ``normalized``, with its lists copied a second time, was most of it (issue 16). Each line gives
+    what ``normalize`` makes of the hook's value: a plain value as it is; a tuple of plain values the
+    list the hook makes of it (``normalize`` copies it item for item); a dict with string keys and
+    plain values the hook's copy; anything else ``normalize`` of the hook's value. A new field is
+    tested against its default on the hook's own value, then normalized
+    (tests/gurps/test_condition_fast_paths.py compares the two)."""
+    namespace: dict[str, Any] = {"_u": unstructure, "_n": normalize, "_P": _PLAIN, "_map": _mapping(unstructure)}
+
+    def sequence(value: Any) -> Any:
+        if value.__class__ is tuple:
+            for item in value:
+                if item.__class__ not in _PLAIN:
+                    return normalize(unstructure(value))
+            return list(value)
+        return normalize(unstructure(value))
+
+    def mapping(value: Any) -> Any:
+        if value.__class__ is dict:
+            for key, item in value.items():
+                if key.__class__ is not str or item.__class__ not in _PLAIN:
+                    return normalize(namespace["_map"](value))
+            return dict(value)
+        return normalize(unstructure(value))
+
+    namespace["_nseq"], namespace["_nmap"], namespace["_seq"] = sequence, mapping, _sequence(unstructure)
+    lines = ["def normalized(obj):", "    data = {}"]
+    for i, f in enumerate(attrs.fields(cls)):
+        kind = _default_of(f)
+        if f.name in new_fields:  # the hook's own line, then its value normalized
+            if isinstance(kind, tuple):
+                value = f"_seq(obj.{f.name})"
+            elif isinstance(kind, dict):
+                value = f"_map(obj.{f.name})"
+            else:
+                value = f"v if (v := obj.{f.name}).__class__ in _P else _u(v)"
+            namespace[f"_d{i}"] = new_fields[f.name]
+            check = f"v{i} == _d{i}"
+            if isinstance(new_fields[f.name], tuple):
+                namespace[f"_l{i}"] = list(new_fields[f.name])
+                check += f" or v{i} == _l{i}"
+            lines += [f"    v{i} = {value}", f"    if not ({check}):",
+                      f"        data[{f.name!r}] = v{i} if v{i}.__class__ in _P else _n(v{i})"]
+        elif isinstance(kind, tuple):
+            lines.append(f"    data[{f.name!r}] = _nseq(obj.{f.name})")
+        elif isinstance(kind, dict):
+            lines.append(f"    data[{f.name!r}] = _nmap(obj.{f.name})")
+        else:
+            lines.append(f"    data[{f.name!r}] = v if (v := obj.{f.name}).__class__ in _P else _n(_u(v))")
+    lines.append("    return data")
+    exec("\n".join(lines), namespace)  # noqa: S102 - source built only from the class's own field names
+    normalized: Hook = namespace["normalized"]
+    return normalized
