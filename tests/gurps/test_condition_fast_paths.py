@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import enum
 import json
-from typing import Any
+from typing import Any, Iterator
 
 import attrs
 import pytest
@@ -21,7 +21,7 @@ from combat_server.rules.gurps.gulliver.size import Scale
 from combat_server.rules.gurps.json_hooks import json_by_converter
 from combat_server.rules.gurps.sheet import NEW_FIELDS_OF, Sheet, _weapon_json
 from combat_server.rules.gurps.state import Attack, Condition
-from combat_server.rules.model import Event, evolve
+from combat_server.rules.model import Event, FightState, evolve
 from combat_server.rules.ruleset import get_ruleset
 from combat_server.rules.serialize import converter
 from combat_server.server.views import json_value, normalized
@@ -108,21 +108,32 @@ def _assert_same_json(fast: Any, slow: Any) -> None:
         assert fast == slow
 
 
-@pytest.mark.parametrize("name", kit.fight_names())
-def test_every_stored_state_s_json_equals_the_converter_field_by_field(name: str) -> None:
-    """Every sheet, condition, combat sequence and pending attack of every state the stored fights
-    pass through gets the JSON the per-field converter gives (the hooks' definition)."""
+def _stored_events(name: str) -> list[Event]:
     lines = kit.export_path(name).read_text(encoding="utf-8").splitlines()
-    events = [Event(**{k: v for k, v in json.loads(line).items() if k in attrs.fields_dict(Event)})
-              for line in lines[1:]]
+    return [Event(**{k: v for k, v in json.loads(line).items() if k in attrs.fields_dict(Event)})
+            for line in lines[1:]]
+
+
+def _stored_parts(events: list[Event]) -> Iterator[tuple[FightState, list[Any]]]:
+    """Each state a stored fight passes through, with its sheets, conditions, combat sequence and
+    pending attacks: the objects the generated hooks write."""
     ruleset = get_ruleset("gurps", events[0].ruleset_version)
-    seen = attacks = 0
     for _event, _before, after in walk(ruleset, events):
         parts: list[Any] = [c.sheet for c in after.combatants.values()]
         parts += [c.condition for c in after.combatants.values()]
         if after.combat is not None:
             parts.append(after.combat)
             parts += [a for a in attrs.astuple(after.combat, recurse=False) if type(a) in NEW_FIELDS_OF]
+        yield after, parts
+
+
+@pytest.mark.parametrize("name", kit.fight_names())
+def test_every_stored_state_s_json_equals_the_converter_field_by_field(name: str) -> None:
+    """Every sheet, condition, combat sequence and pending attack of every state the stored fights
+    pass through gets the JSON the per-field converter gives (the hooks' definition)."""
+    events = _stored_events(name)
+    seen = attacks = 0
+    for after, parts in _stored_parts(events):
         for obj in parts:
             _assert_same_json(converter().unstructure(obj),
                               json_by_converter(converter().unstructure, obj, NEW_FIELDS_OF[type(obj)]))
@@ -196,17 +207,9 @@ def test_condition_view_value_equals_normalized_json(cond: Condition) -> None:
 def test_every_stored_state_s_view_values_equal_normalized_json(name: str) -> None:
     """Every sheet, condition, combat sequence and pending attack of every state the stored fights pass
     through gets the view value ``normalized`` of its JSON gives."""
-    lines = kit.export_path(name).read_text(encoding="utf-8").splitlines()
-    events = [Event(**{k: v for k, v in json.loads(line).items() if k in attrs.fields_dict(Event)})
-              for line in lines[1:]]
-    ruleset = get_ruleset("gurps", events[0].ruleset_version)
+    events = _stored_events(name)
     seen = 0
-    for _event, _before, after in walk(ruleset, events):
-        parts: list[Any] = [c.sheet for c in after.combatants.values()]
-        parts += [c.condition for c in after.combatants.values()]
-        if after.combat is not None:
-            parts.append(after.combat)
-            parts += [a for a in attrs.astuple(after.combat, recurse=False) if type(a) in NEW_FIELDS_OF]
+    for _after, parts in _stored_parts(events):
         for obj in parts:
             fast = json_value(obj)
             _assert_same_json(fast, _normalized_by_definition(obj))

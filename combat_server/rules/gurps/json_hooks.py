@@ -64,6 +64,27 @@ def _default_of(field: Any) -> Any:
     return default
 
 
+def _hook_value(f: Any) -> str:
+    """The hook's expression for field ``f`` of ``obj`` (``_seq``, ``_map``, ``_u``, ``_P`` in its namespace)."""
+    kind = _default_of(f)
+    if isinstance(kind, tuple):
+        return f"_seq(obj.{f.name})"
+    if isinstance(kind, dict):
+        return f"_map(obj.{f.name})"
+    return f"v if (v := obj.{f.name}).__class__ in _P else _u(v)"
+
+
+def _new_field_lines(namespace: dict[str, Any], i: int, f: Any, default: Any, written: str) -> list[str]:
+    """The lines of a field newer than the stored fights: its hook value in ``v{i}``, and ``written`` (an
+    expression of ``v{i}``) stored only when it differs from ``default`` (a tuple default also as a list)."""
+    namespace[f"_d{i}"] = default
+    check = f"v{i} == _d{i}"
+    if isinstance(default, tuple):
+        namespace[f"_l{i}"] = list(default)
+        check += f" or v{i} == _l{i}"
+    return [f"    v{i} = {_hook_value(f)}", f"    if not ({check}):", f"        data[{f.name!r}] = {written}"]
+
+
 def make_hook(cls: type, unstructure: Callable[[Any], Any], new_fields: Mapping[str, Any]) -> Hook:
     """The generated hook for ``cls``: one line per field, in field order, reading the attribute
     directly; a new field is written only when its JSON differs from its default."""
@@ -73,22 +94,10 @@ def make_hook(cls: type, unstructure: Callable[[Any], Any], new_fields: Mapping[
     for i, f in enumerate(attrs.fields(cls)):
         if not f.name.isidentifier():
             raise ValueError(f"field {f.name!r} of {cls.__name__} is not an identifier")
-        kind = _default_of(f)
-        if isinstance(kind, tuple):
-            value = f"_seq(obj.{f.name})"
-        elif isinstance(kind, dict):
-            value = f"_map(obj.{f.name})"
-        else:
-            value = f"v if (v := obj.{f.name}).__class__ in _P else _u(v)"
         if f.name in new_fields:
-            namespace[f"_d{i}"] = new_fields[f.name]
-            check = f"v{i} == _d{i}"
-            if isinstance(new_fields[f.name], tuple):
-                namespace[f"_l{i}"] = list(new_fields[f.name])
-                check += f" or v{i} == _l{i}"
-            lines += [f"    v{i} = {value}", f"    if not ({check}):", f"        data[{f.name!r}] = v{i}"]
+            lines += _new_field_lines(namespace, i, f, new_fields[f.name], f"v{i}")
         else:
-            lines.append(f"    data[{f.name!r}] = {value}")
+            lines.append(f"    data[{f.name!r}] = {_hook_value(f)}")
     lines.append("    return data")
     exec("\n".join(lines), namespace)  # noqa: S102 - source built only from the class's own field names
     hook: Hook = namespace["hook"]
@@ -130,19 +139,7 @@ def _make_normalized(cls: type, unstructure: Callable[[Any], Any], new_fields: M
     for i, f in enumerate(attrs.fields(cls)):
         kind = _default_of(f)
         if f.name in new_fields:  # the hook's own line, then its value normalized
-            if isinstance(kind, tuple):
-                value = f"_seq(obj.{f.name})"
-            elif isinstance(kind, dict):
-                value = f"_map(obj.{f.name})"
-            else:
-                value = f"v if (v := obj.{f.name}).__class__ in _P else _u(v)"
-            namespace[f"_d{i}"] = new_fields[f.name]
-            check = f"v{i} == _d{i}"
-            if isinstance(new_fields[f.name], tuple):
-                namespace[f"_l{i}"] = list(new_fields[f.name])
-                check += f" or v{i} == _l{i}"
-            lines += [f"    v{i} = {value}", f"    if not ({check}):",
-                      f"        data[{f.name!r}] = v{i} if v{i}.__class__ in _P else _n(v{i})"]
+            lines += _new_field_lines(namespace, i, f, new_fields[f.name], f"v{i} if v{i}.__class__ in _P else _n(v{i})")
         elif isinstance(kind, tuple):
             lines.append(f"    data[{f.name!r}] = _nseq(obj.{f.name})")
         elif isinstance(kind, dict):
