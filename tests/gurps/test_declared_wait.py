@@ -118,6 +118,31 @@ def test_g34_a_wait_declares_the_all_out_attack_option_in_advance(duel: Table) -
     assert (chosen["combatant"], chosen["maneuver"], chosen["option"]) == ("knight", "all_out_attack", "strong")
 
 
+def test_g34_the_declared_all_out_attack_option_cannot_be_swapped_when_the_wait_fires(duel: Table) -> None:
+    """G-34: the option was declared in advance (Determined); answering the Wait with Strong is refused
+    and appends nothing; naming Determined again is accepted."""
+    duel.maneuver("knight", "wait", trigger="the orc comes", action="all_out_attack", wait_option="determined")
+    duel.maneuver("orc", "attack", target="knight", weapon="axe")
+    before = duel.state.seq
+    with pytest.raises(Rejected) as err:
+        _answer(duel, True, [[3, 4, 5]], option="strong", weapon="broadsword")
+    assert err.value.code == "wait/option_declared" and err.value.details["declared"] == "determined"
+    assert "G-34" in err.value.message and duel.state.seq == before
+    _answer(duel, True, [[3, 4, 5]], option="determined", weapon="broadsword")
+    chosen = duel.last("maneuver_chosen").payload
+    assert (chosen["maneuver"], chosen["option"]) == ("all_out_attack", "determined")
+
+
+def test_g34_trigger_wait_keeps_the_declared_option_too(duel: Table) -> None:
+    """G-34: the GM's Trigger button (trigger_wait) refuses another option than the one declared."""
+    duel.maneuver("knight", "wait", trigger="the orc comes", action="all_out_attack", wait_option="strong")
+    before = duel.state.seq
+    with pytest.raises(Rejected) as err:
+        duel.send("trigger_wait", {"combatant": "knight", "option": "determined", "target": "orc",
+                                   "weapon": "broadsword"}, [[3, 4, 5]])
+    assert err.value.code == "wait/option_declared" and duel.state.seq == before
+
+
 def test_g34_a_ranged_wait_covers_a_zone_at_its_range(table: Table) -> None:
     """G-34: a ranged Wait names the zone: the triggered shot is at the declared range."""
     table.add("archer", ARCHER)

@@ -615,7 +615,7 @@ def answer_wait(b: Batch, args: Mapping[str, Any]) -> None:
         defaults["range"] = cond.wait_range  # the zone covered: for the shot, not for a melee blow
     if cond.wait_item and action == "ready":
         defaults["item"] = cond.wait_item
-    option = str(fields.get("option") or cond.wait_option or ("determined" if action == "all_out_attack" else ""))
+    option = _waited_option(cond.wait_option, str(fields.get("option") or ""), action)
     b.emit("wait_triggered", {"combatant": cid, "action": action, "trigger": cond.wait_trigger}, answers=pr.id)
     _HANDLERS[action](b, cid, action, option, {**defaults, **fields, "combatant": cid})
 
@@ -634,11 +634,19 @@ def trigger_wait(b: Batch, args: Mapping[str, Any]) -> None:
         raise reject("command/prompt_pending", "answer the open prompt first")
     action = cond.wait_action
     _refuse_wait_fields("trigger_wait", c.name, action, {k: v for k, v in args.items() if k != "combatant"})
+    option = _waited_option(cond.wait_option, _str(args, "option", required=False), action)
     b.emit("wait_triggered", {"combatant": cid, "action": action, "trigger": cond.wait_trigger})
-    option = _str(args, "option", required=False) or cond.wait_option
-    if action == "all_out_attack" and not option:
-        option = "determined"
     _HANDLERS[action](b, cid, action, option, args)
+
+
+def _waited_option(declared: str, given: str, action: str) -> str:
+    """G-34: the All-Out Attack option a Wait declared in advance is the one it fires with; naming it
+    again is fine, naming another is refused (a Wait declared before the option was recorded takes
+    the one given, as it always did)."""
+    if declared and given and given != declared:
+        raise reject("wait/option_declared", f"this Wait declared its All-Out Attack option in advance: {declared}, "
+                     f"not {given} (G-34)", field="option", declared=declared)
+    return given or declared or ("determined" if action == "all_out_attack" else "")
 
 
 _HANDLERS: dict[str, Callable[[Batch, str, str, str, Mapping[str, Any]], None]] = {
