@@ -75,25 +75,19 @@ def _check_move(b: Batch, cid: str, m: str, moved: int) -> None:
                      field="moved")
     step = 0 if now.derived.overloaded else 1  # A-61 "immobile": not even a step
     limit = points if m == "move" else max(points, step) if m in ("attack", "enter_close") else step
-    legs = limbs.move_limit(_limbs(b, cid))
+    body = b.limbs(cid)
+    legs = limbs.move_limit(body)
     if legs is not None and moved > legs and legs < limit:  # S-37: a crippled leg is unusable
-        raise limbs.legs_refusal(_limbs(b, cid), b.name(cid), f"it cannot move {moved} unit(s)", "moved")
+        raise limbs.legs_refusal(body, b.name(cid), f"it cannot move {moved} unit(s)", "moved")
     if moved > limit:
         raise reject("maneuver/too_far", f"{b.name(cid)} may move at most {limit} unit(s) with {m} "
                      f"(a step, or MV points {points} to move or attack; S-17, S-19)", field="moved", most=limit)
 
 
-def _limbs(b: Batch, cid: str) -> limbs.Limbs:
-    """S-37 item 1: the arms, legs and eyes its crippled locations leave in use."""
-    return limbs.of(b.sheet(cid).body, b.cond(cid).crippled)
-
-
 def _wields(b: Batch, cid: str, weapon: Weapon, two_handed: bool, what: str, field: str = "weapon") -> None:
     """S-37 item 1: a weapon (or a bare hand) needs an arm in use, a two-handed one both (S-48)."""
-    refusal = limbs.arms_refusal(_limbs(b, cid), limbs.arms_needed(weapon, two_handed), b.name(cid),
-                                 what or f"the {weapon.name}", field)
-    if refusal is not None:
-        raise refusal
+    limbs.require_arms(b.limbs(cid), limbs.arms_needed(weapon, two_handed), b.name(cid), what or f"the {weapon.name}",
+                       field)
 
 
 def _plain(b: Batch, cid: str, m: str, moved: int, args: Mapping[str, Any]) -> None:
@@ -131,9 +125,7 @@ def _aim(b: Batch, cid: str, args: Mapping[str, Any]) -> None:
     weapon = b.weapon(cid, str(args.get("weapon") or ""))
     if not weapon.ranged:
         raise reject("maneuver/aim_ranged_only", "only a ranged attack gains from aiming (R-15)", field="weapon")
-    blind = limbs.blind_refusal(_limbs(b, cid), b.name(cid), "aim", "maneuver")
-    if blind is not None:
-        raise blind
+    limbs.refuse_blind(b.limbs(cid), b.name(cid), "aim", "maneuver")
     _wields(b, cid, weapon, False, f"aiming the {weapon.name}")
     if args.get("moved"):
         raise reject("maneuver/too_far", "aiming means standing still: no step (A-67)", field="moved")
@@ -200,9 +192,7 @@ def _attack(b: Batch, cid: str, m: str, moved: int, args: Mapping[str, Any], pre
     if ranged:
         if close:
             raise reject("attack/close_combat", "no ranged attacks in close combat (S-41)", field="weapon")
-        blind = limbs.blind_refusal(_limbs(b, cid), b.name(cid), "ranged attack", "weapon")
-        if blind is not None:
-            raise blind
+        limbs.refuse_blind(b.limbs(cid), b.name(cid), "ranged attack", "weapon")
         if args.get("cant_see"):
             raise reject("attack/cannot_see", "a ranged attack needs to see the target (S-30)", field="cant_see")
         most = max_range(sheet, weapon)
@@ -240,7 +230,7 @@ def _attack(b: Batch, cid: str, m: str, moved: int, args: Mapping[str, Any], pre
         body=b.sheet(target).body,
         far_side=bool(args.get("far_side")), moved_steps=moved, wild_swing=bool(args.get("wild_swing")),
         off_hand=bool(args.get("off_hand")), higher=bool(args.get("higher")),
-        cant_see=bool(args.get("cant_see")) or bool(_limbs(b, cid).eyes_out),  # S-37: a blind attacker, S-29
+        cant_see=bool(args.get("cant_see")) or bool(b.limbs(cid).eyes_out),  # S-37: a blind attacker, S-29
         bare_hand_disarm=kind == "disarm" and weapon.name == "bare hand", ranged=ranged, aim_turns=aim,
         range_units=range_units, target_moved=tcond.moved if ranged else 0,
         obstructions=int(args.get("obstructions") or 0), st_difference=st_diff, weight_difference=weight)
@@ -321,8 +311,9 @@ def _enter_close(b: Batch, cid: str, moved: int, args: Mapping[str, Any]) -> Non
     cond, tcond = b.cond(cid), b.cond(target)
     if cond.close_with or tcond.close_with:
         raise reject("maneuver/already_close", "one of them is already in close combat (S-40)", field="target")
-    if limbs.move_limit(_limbs(b, cid)) == 0:  # S-37: stepping in is a step
-        raise limbs.legs_refusal(_limbs(b, cid), b.name(cid), "it cannot step into close combat", "maneuver")
+    body = b.limbs(cid)
+    if limbs.move_limit(body) == 0:  # S-37: stepping in is a step
+        raise limbs.legs_refusal(body, b.name(cid), "it cannot step into close combat", "maneuver")
     charge = charts.charge_bonus(moved) if args.get("charge") else 0
     b.emit("maneuver_taken", {"combatant": cid, "maneuver": "enter_close", "moved": moved, "target": target})
     options = responses(b.state, target)

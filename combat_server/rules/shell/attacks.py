@@ -153,7 +153,7 @@ def defend(b: Batch, args: Mapping[str, Any]) -> None:
     else:
         found = [d for d in choices if d.defence == wanted and (wanted != "block" or not with_ or d.with_ == with_)]
         if not found and wanted == "block":
-            _arms_for_block(b, attack.target, with_)
+            _require_arms_for(b, attack.target, with_, f"a block with the {with_ or 'shield or a weapon'}", "defence")
         if not found:
             raise reject("defence/not_possible", f"{b.name(attack.target)} cannot {wanted}"
                          + (f" with the {with_}" if with_ else "") + " now (S-27, S-28, S-41)", field="defence",
@@ -172,13 +172,11 @@ def defend(b: Batch, args: Mapping[str, Any]) -> None:
     _interrupts(b, attack.target, choice.defence)
 
 
-def _arms_for_block(b: Batch, cid: str, with_: str) -> None:
-    """S-37 item 1: a block or parry needs an arm in use, a two-handed weapon both."""
+def _require_arms_for(b: Batch, cid: str, weapon_name: str, what: str, field: str) -> None:
+    """S-37 item 1: a block, parry or stop thrust needs an arm in use, with a two-handed weapon both
+    (``weapon_name`` one it holds; else, a shield or nothing named, one arm)."""
     held = {w.name: w for w in weapons_in_hand(b.state, cid)}
-    refusal = limbs.arms_refusal(limbs.of(b.sheet(cid).body, b.cond(cid).crippled), limbs.arms_needed(held.get(with_)),
-                                 b.name(cid), f"a block with the {with_ or 'shield or a weapon'}", "defence")
-    if refusal is not None:
-        raise refusal
+    limbs.require_arms(b.limbs(cid), limbs.arms_needed(held.get(weapon_name)), b.name(cid), what, field)
 
 
 def _interrupts(b: Batch, cid: str, defence: str) -> None:
@@ -366,8 +364,7 @@ def finish(b: Batch, attack: Attack, inflicted: bool) -> None:
         if cond.maneuver == "guard" and cond.guard_weapon and cond.guard_weapon in {
                 w.name for w in weapons_in_hand(b.state, guard)}:
             weapon = b.weapon(guard, cond.guard_weapon)
-            if weapon.ranged or not limbs.has_arms(limbs.of(b.sheet(guard).body, cond.crippled),
-                                                   limbs.arms_needed(weapon)):
+            if weapon.ranged or not limbs.has_arms(b.limbs(guard), limbs.arms_needed(weapon)):
                 return  # S-37 item 1: crippled since it took the Guard, it cannot strike back
             at = melee_at(b.state, guard, weapon, "guard", bool(b.option("fatigue_rederives_mv")))
             declare(b, Attack(attacker=guard, target=attack.attacker, kind="counter", weapon=weapon.name,
@@ -409,12 +406,8 @@ def respond(b: Batch, args: Mapping[str, Any]) -> None:
     allowed = responses(b.state, cid)
     key = f"stop_thrust:{weapon_name}" if response == "stop_thrust" else response
     if response != "none" and key not in allowed:
-        held = {w.name: w for w in weapons_in_hand(b.state, cid)}
-        refusal = limbs.arms_refusal(limbs.of(b.sheet(cid).body, b.cond(cid).crippled),
-                                     limbs.arms_needed(held.get(weapon_name) if response == "stop_thrust" else None),
-                                     b.name(cid), f"a {response.replace('_', ' ')}", "response")
-        if refusal is not None:
-            raise refusal
+        _require_arms_for(b, cid, weapon_name if response == "stop_thrust" else "", f"a {response.replace('_', ' ')}",
+                          "response")
         raise reject("close/response_not_possible", f"{b.name(cid)} cannot answer with {key.replace('_', ' ')} "
                      "(a thrusting weapon or bare hand, a shield, and a defence left: S-40)", field="response",
                      known=allowed + ["none"])

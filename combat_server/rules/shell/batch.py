@@ -11,6 +11,7 @@ from combat_server.rules.kit.prompts import roll_prompt
 from combat_server.rules.kit.rolls import Mod, record
 from combat_server.rules.model import JSON, FightState
 from combat_server.rules.shell import endurance
+from combat_server.rules.shell.limbs import Limbs, of as limbs_of
 from combat_server.rules.shell.sheet import Derived, Sheet, Style, Weapon, bare_hand, derive
 from combat_server.rules.shell.state import Combat, Condition
 
@@ -109,6 +110,10 @@ class Batch(batch.Batch):
 
     def now(self, cid: str) -> Now:
         return now(self.state, cid, bool(self.option("fatigue_rederives_mv")))
+
+    def limbs(self, cid: str) -> Limbs:
+        """S-37 item 1: the arms, legs and eyes its crippled locations leave in use."""
+        return limbs_of(self.sheet(cid).body, self.cond(cid).crippled)
 
     def weapon(self, cid: str, name: str, field: str = "weapon") -> Weapon:
         """A weapon the combatant still holds, by name; "": its first (the bare hand when it holds none)."""

@@ -79,12 +79,11 @@ def has_arms(limbs: Limbs, need: int) -> bool:
     return limbs.arms == 0 or limbs.arms_left >= need
 
 
-def arms_refusal(limbs: Limbs, need: int, who: str, what: str, field: str) -> Rejected | None:
-    """The refusal of ``what`` when fewer than ``need`` arms are in use (None: allowed)."""
-    if has_arms(limbs, need):
-        return None
-    return reject(CODE, f"{who}'s {' and '.join(limbs.arms_out)} crippled: {what} needs {need} arm(s) in use, "
-                  f"it has {limbs.arms_left} (S-37)", field=field, locations=list(limbs.arms_out))
+def require_arms(limbs: Limbs, need: int, who: str, what: str, field: str) -> None:
+    """Refuse ``what`` when fewer than ``need`` arms are in use."""
+    if not has_arms(limbs, need):
+        raise reject(CODE, f"{who}'s {' and '.join(limbs.arms_out)} crippled: {what} needs {need} arm(s) in use, "
+                     f"it has {limbs.arms_left} (S-37)", field=field, locations=list(limbs.arms_out))
 
 
 def move_limit(limbs: Limbs) -> int | None:
@@ -101,8 +100,8 @@ def legs_refusal(limbs: Limbs, who: str, what: str, field: str) -> Rejected:
                   field=field, locations=list(limbs.legs_out), most=most)
 
 
-def blind_refusal(limbs: Limbs, who: str, what: str, field: str) -> Rejected | None:
-    if not limbs.eyes_out:
-        return None
-    return reject(CODE, f"{who} is blind ({' and '.join(limbs.eyes_out)} crippled): no {what} at a defender "
-                  "it cannot see (S-37, S-30)", field=field, locations=list(limbs.eyes_out))
+def refuse_blind(limbs: Limbs, who: str, what: str, field: str) -> None:
+    """Refuse ``what`` (aimed at a defender) when every eye is blinded."""
+    if limbs.eyes_out:
+        raise reject(CODE, f"{who} is blind ({' and '.join(limbs.eyes_out)} crippled): no {what} at a defender "
+                     "it cannot see (S-37, S-30)", field=field, locations=list(limbs.eyes_out))
