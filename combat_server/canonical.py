@@ -116,7 +116,12 @@ def canonical_plain_bytes(value: Any) -> bytes:
 
 def chain_hash(prev_hash: str, canonical_event: Any) -> str:
     """``sha256(prev_hash + canonical JSON of the event)`` as hex."""
-    return hashlib.sha256(prev_hash.encode("utf-8") + canonical_bytes(canonical_event)).hexdigest()
+    return _chained(prev_hash, canonical_bytes(canonical_event))
+
+
+def _chained(prev_hash: str, canonical: bytes) -> str:
+    """The chain's one formula: ``sha256(prev_hash + canonical)`` as hex, ``canonical`` a value's canonical text."""
+    return hashlib.sha256(prev_hash.encode("utf-8") + canonical).hexdigest()
 
 
 #: Where an event body's payload goes in :func:`event_hash`'s text: a placeholder, replaced by the payload's text.
@@ -144,13 +149,13 @@ def event_hash(prev_hash: str, body: dict[str, Any]) -> tuple[str, str]:
             at = written.find(_PAYLOAD_SLOT) + 10  # just past '"payload":'
             if at > 10:  # found (the body has a key after payload)
                 whole = written[:at] + text + written[at + 1:]
-                return hashlib.sha256(prev_hash.encode("utf-8") + whole).hexdigest(), text.decode("utf-8")
+                return _chained(prev_hash, whole), text.decode("utf-8")
     return chain_hash(prev_hash, body), text.decode("utf-8")
 
 
 def chain_hash_of_text(prev_hash: str, canonical_text: str) -> str:
     """``chain_hash(prev_hash, value)`` from ``canonical_json(value)``, for a caller that wrote the text already."""
-    return hashlib.sha256((prev_hash + canonical_text).encode("utf-8")).hexdigest()
+    return _chained(prev_hash, canonical_text.encode("utf-8"))
 
 
 def state_digest(event_hash: str, canonical_state: Any) -> str:
