@@ -92,8 +92,7 @@ class _Entry:
 
 
 _dumps = dumps
-#: What a seat may not see when nothing is hidden (``seat_hidden`` of an empty set).
-_NOTHING: frozenset[str] = frozenset()
+
 
 def _dumps_description(value: Any) -> str:
     """Compact JSON of a description's parts (orjson walks them, calling ``fields_of`` per object)."""
@@ -367,7 +366,7 @@ class FightHub:
                     assert seat is not None
                     chain = sub.chain
                     held = self._holds.get(id(sub), frozenset())
-                    now = seat_hidden(seat.role, seat.combatants, hidden_now) if hidden_now else _NOTHING
+                    now = seat_hidden(seat.role, seat.combatants, hidden_now)
                     text = texts.get((chain, held, now))
                     if text is None:
                         head = heads.get(chain)

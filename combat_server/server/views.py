@@ -77,10 +77,15 @@ def may_hide(start: FightState, events: Iterable[Event]) -> bool:
                for e in events)
 
 
+#: What a seat may not see when it may see everything: one shared object, not a new empty set per call
+#: (the hub asks once per seat per push; issue 16).
+NOTHING_HIDDEN: frozenset[str] = frozenset()
+
+
 def seat_hidden(role: str, combatants: Iterable[str], hidden: frozenset[str]) -> frozenset[str]:
     """Of the ``hidden`` combatants, those whose sheets a seat may not see (none for the GM, not its own)."""
     if role == "gm" or not hidden:
-        return frozenset()
+        return NOTHING_HIDDEN
     return hidden.difference(combatants)
 
 
@@ -123,8 +128,12 @@ def same_json(a: Any, b: Any) -> bool:
     the same values in the same order (:func:`_exact`), and equal (a NaN is not equal to another NaN: the
     patch's diff replaces it). So :func:`combat_server.patch.diff` finds nothing between their normalized
     values, and their canonical texts (the view hash) are the same."""
-    exact = _exact(a)
-    return exact is not None and exact == _exact(b) and a == b
+    return _alike(a, _exact(a), b, _exact(b))
+
+
+def _alike(a: Any, exact_a: bytes | None, b: Any, exact_b: bytes | None) -> bool:
+    """:func:`same_json` given the two values' :func:`_exact` bytes (:class:`DerivedCache` keeps the old view's)."""
+    return exact_a is not None and exact_a == exact_b and a == b
 
 
 class DerivedCache:
@@ -153,8 +162,8 @@ class DerivedCache:
             if hit is None or hit[0] is not c or hit[1] is not state.options or hit[2] != context:
                 view = ruleset.view_combatant(state, cid)
                 exact = _exact(view)
-                if hit is not None and exact is not None and exact == hit[4] and view == hit[3]:
-                    view = hit[3]  # the same numbers: keep the object the caches know
+                if hit is not None and _alike(view, exact, hit[3], hit[4]):
+                    view = hit[3]  # the same numbers (same_json): keep the object the caches know
                 hit = (c, state.options, context, view, exact)
                 self._views[cid] = hit
             if hit[3]:
