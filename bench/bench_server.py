@@ -944,7 +944,8 @@ async def bench_peer(args: argparse.Namespace) -> None:
             row(f"(10) {n} clients: ours", f"p50 {o['p50_ms']:.2f} p99 {o['p99_ms']:.2f} ms, cpu {o['server_cpu_ms']:.2f} ms, "
                 f"{o['bytes_per_push']:.0f} B", "", None)
             row("     Colyseus 0.16", f"p50 {c['p50_ms']:.2f} p99 {c['p99_ms']:.2f} ms, cpu {c['server_cpu_ms']:.2f} ms, "
-                f"{c['bytes_per_push']:.0f} B", f"ours/peer p50 {r['p50_ms']:.1f}x p99 {r['p99_ms']:.1f}x", None)
+                f"{c['bytes_per_push']:.0f} B", f"ours/peer p50 {r['p50_ms']:.1f}x p99 {r['p99_ms']:.1f}x cpu {r['server_cpu_ms']:.2f}x",
+                None)
     finally:
         ours_server.stop()
         peer.kill()
