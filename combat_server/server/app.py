@@ -41,6 +41,7 @@ from websockets.http11 import Request, Response
 
 from combat_server.engine.fight import CommandResult, Engine
 from combat_server.errors import Conflict, Rejected
+from combat_server.logs import enabled as log_enabled
 from combat_server.rules.model import GM_ACTOR, Event, FightState
 from combat_server.server.connection import (
     AddSeat, Calculate, CatchUp, CommandRange, Connection, CreateFight, Disconnect, Evict, Execute, Forget, Granted,
@@ -527,7 +528,7 @@ class Session:
         self.connection = Connection(self, Policy(
             create_policy=cfg.create_policy, server_key=cfg.server_key, rate=cfg.rate, burst=cfg.burst,
             flood_close=cfg.flood_close, max_message=cfg.max_message, queue_size=cfg.queue_size,
-            queue_bytes=cfg.queue_bytes, peers=server.peers is not None), time.monotonic)
+            queue_bytes=cfg.queue_bytes, peers=server.peers is not None), time.monotonic, log_enabled)
         self._closing = False
         self._sending = False  # the writer task is inside ws.send (maybe waiting for the socket to drain)
         #: Live messages held back while a catch-up is read from the store (``None``: not holding).
