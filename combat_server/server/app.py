@@ -555,6 +555,8 @@ class Session:
             Lock: self._lock, Refresh: self._refresh, Execute: self._execute, CatchUp: self._catch_up,
             StateAt: self._state_at, HistoryPage: self._history_page,
         }
+        if not server.engine_in_threads:  # SQLite: the engine runs on the loop, a command never waits
+            self._plain[Execute] = self._execute_here
 
     @property
     def hub(self) -> FightHub | None:
@@ -751,11 +753,18 @@ class Session:
 
     def _drive(self, steps: Steps) -> None:
         """Perform ``steps`` here and now, each awaited effect started at once, until one has to wait:
-        the rest is :meth:`_continued` in a task."""
+        the rest is :meth:`_continued` in a task.
+
+        The generator is resumed here, not through :func:`_next_effect` (the same three lines): one
+        call less per effect, five per command (issue 16, server CPU)."""
         plain, awaited = self._plain, self._awaited
         value: Any = None
         failure: BaseException | None = None
-        while (effect := _next_effect(steps, value, failure)) is not _DONE:
+        while True:
+            try:
+                effect = steps.send(value) if failure is None else steps.throw(failure)
+            except StopIteration:
+                return
             failure = None
             try:
                 run = plain.get(type(effect))
@@ -866,11 +875,23 @@ class Session:
         try:
             return await self.server.call_engine(self.server.engine.execute, e.fight_id, e.command, e.faces,
                                                  e.expect_seq)
-        except (Rejected, Conflict):
+        except Exception as exc:
+            self._engine_failed(e, exc)
             raise
-        except Exception:
+
+    def _execute_here(self, e: Execute) -> CommandResult:
+        """:meth:`_execute` on SQLite (``call_engine`` calls the engine directly there), as a plain effect:
+        no coroutine to start and finish around the call (issue 16, server CPU)."""
+        try:
+            return self.server.engine.execute(e.fight_id, e.command, e.faces, e.expect_seq)
+        except Exception as exc:
+            self._engine_failed(e, exc)
+            raise
+
+    def _engine_failed(self, e: Execute, exc: Exception) -> None:
+        """After a failure other than a refusal or a conflict, queue a refresh of the fight (:meth:`_execute`)."""
+        if not isinstance(exc, (Rejected, Conflict)):
             self.server.peer_appended(e.fight_id, MAX_SEQ)
-            raise
 
     def _add_seat(self, e: AddSeat) -> Granted:
         seat, token = self.server.add_seat(e.fight_id, e.role, e.label, e.combatants)
