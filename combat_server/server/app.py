@@ -837,8 +837,10 @@ class Session:
                 loop.create_task(sub.close(e.code))
 
     @staticmethod
-    async def _lock(e: Lock) -> None:
-        await e.hub.lock.acquire()
+    def _lock(e: Lock) -> Awaitable[Any]:
+        """The lock's own ``acquire``, not a coroutine awaiting it: one coroutine less to start per request
+        (issue 16, server CPU). What it gives (``True``) is not used."""
+        return e.hub.lock.acquire()
 
     @staticmethod
     def _unlock(e: Unlock) -> None:

@@ -131,7 +131,8 @@ class OpenHub:
 
 @attrs.frozen
 class Lock:
-    """Wait for the fight's lock (one request of the fight at a time changes or reads its table) → ``None``."""
+    """Wait for the fight's lock (one request of the fight at a time changes or reads its table); its result
+    is not used."""
 
     hub: FightHub
 
