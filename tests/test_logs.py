@@ -8,7 +8,7 @@ from typing import Iterator
 import pytest
 import structlog
 
-from combat_server.logs import configure_logging, get_logger
+from combat_server.logs import configure_logging, enabled, get_logger
 
 
 @pytest.fixture(autouse=True)
@@ -59,6 +59,34 @@ def test_capture_logs_sees_events() -> None:
     with structlog.testing.capture_logs() as logs:
         get_logger("test").info("hello", n=1)
     assert logs == [{"event": "hello", "n": 1, "logger": "test", "log_level": "info"}]
+
+
+LEVELS = ("debug", "info", "warning", "error", "critical")
+
+
+def _written(level: str) -> bool:
+    """The definition ``enabled`` stands for: a record at ``level`` through a lazy logger reaches the processors."""
+    with structlog.testing.capture_logs() as logs:
+        getattr(structlog.get_logger("test"), level)("probe")
+    return bool(logs)
+
+
+@pytest.mark.parametrize("configured", LEVELS)
+def test_enabled_says_whether_a_record_at_a_level_would_be_written(configured: str) -> None:
+    """issue 16: the server asks ``enabled("info")`` before building its per-command record."""
+    configure_logging(json=True, level=configured)
+    assert [enabled(level) for level in LEVELS] == [_written(level) for level in LEVELS]
+    assert enabled("info") == (LEVELS.index(configured) <= LEVELS.index("info"))
+
+
+@pytest.mark.parametrize("wrapper", [structlog.BoundLogger, structlog.make_filtering_bound_logger(0), None])
+def test_enabled_by_default_and_for_wrappers_that_do_not_filter(wrapper: type | None) -> None:
+    """Unconfigured, or configured with a wrapper class that is not one of structlog's filtering ones,
+    every level counts as written (the record is built, as before)."""
+    if wrapper is not None:
+        structlog.configure(wrapper_class=wrapper)
+    assert all(enabled(level) for level in LEVELS)
+    assert all(_written(level) for level in LEVELS)
 
 
 def _fail_holding_a_token(message: dict[str, str]) -> None:

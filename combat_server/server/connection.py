@@ -131,7 +131,8 @@ class OpenHub:
 
 @attrs.frozen
 class Lock:
-    """Wait for the fight's lock (one request of the fight at a time changes or reads its table) → ``None``."""
+    """Wait for the fight's lock (one request of the fight at a time changes or reads its table); its result
+    is not used."""
 
     hub: FightHub
 
@@ -285,13 +286,17 @@ class Connection:
     """The logic of one websocket connection: at most one seat, its requests and their replies.
 
     ``peer`` is this connection's outgoing side (``app.Session``; in tests, a recording one);
-    ``clock`` gives seconds (monotonic) for the rate limit and the command log's latency.
+    ``clock`` gives seconds (monotonic) for the rate limit and the command log's latency;
+    ``logs(level)`` says whether a :class:`Log` record at that level would be written (the server's
+    :func:`combat_server.logs.enabled`): the per-command record is not built when it would not.
     """
 
-    def __init__(self, peer: Peer, policy: Policy, clock: Callable[[], float]) -> None:
+    def __init__(self, peer: Peer, policy: Policy, clock: Callable[[], float],
+                 logs: Callable[[str], bool] = lambda level: True) -> None:
         self.peer = peer
         self.policy = policy
         self.clock = clock
+        self.logs = logs
         #: Rate, size, decoding and schema checks (server/inbound.py).
         self.inbound = Inbound(rate=policy.rate, burst=policy.burst, flood_close=policy.flood_close,
                                max_message=policy.max_message, clock=clock)
@@ -451,10 +456,11 @@ class Connection:
             yield Forget(seat.fight_id)
             raise
         finally:
-            yield Log("info", "command", {
-                "fight_id": seat.fight_id, "seat": seat.seat_id, "command_id": client_id, "command": command.type,
-                "first_seq": first or None, "last_seq": last or None, "outcome": outcome,
-                "latency_ms": round((self.clock() - started) * 1000, 3)})
+            if self.logs("info"):  # off (--log-level warning): no fields, no effect (issue 16, about 45 k instructions)
+                yield Log("info", "command", {
+                    "fight_id": seat.fight_id, "seat": seat.seat_id, "command_id": client_id, "command": command.type,
+                    "first_seq": first or None, "last_seq": last or None, "outcome": outcome,
+                    "latency_ms": round((self.clock() - started) * 1000, 3)})
 
     def _execute(self, hub: FightHub, command: Command, m: Mapping[str, Any]) -> Generator[Effect, Any, CommandResult]:
         """Run one command with the fight's lock held: stale check, engine, publish."""

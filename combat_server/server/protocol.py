@@ -279,12 +279,14 @@ def validate_client_message(message: dict[str, Any], text: str | None = None) ->
     kind = message.get("type")
     if kind not in CLIENT_MESSAGES:
         raise ProtocolError("protocol/unknown_type", f"unknown message type {kind!r}", known=list(CLIENT_MESSAGES))
-    long_args = long_text_args().get(str(message.get("command"))) if kind == "command" else None
-    # Before anything else: no handler or store ever sees such a value.
-    problem = None if text is not None and holds_no_value_problem(text) else _value_problem(message, [], long_args)
-    if problem is not None:
-        where = problem[0] or "(message)"
-        raise ProtocolError("protocol/schema", f"{kind}: {where}: {problem[1]}", path=where)
+    # Before anything else: no handler or store ever sees such a value. The command's long args are
+    # looked up only for the walk (issue 16, server CPU: a command's text almost always spares it).
+    if text is None or not holds_no_value_problem(text):
+        long_args = long_text_args().get(str(message.get("command"))) if kind == "command" else None
+        problem = _value_problem(message, [], long_args)
+        if problem is not None:
+            where = problem[0] or "(message)"
+            raise ProtocolError("protocol/schema", f"{kind}: {where}: {problem[1]}", path=where)
     if "v" in message and message["v"] != PROTOCOL_VERSION:
         raise ProtocolError("protocol/version", f"this server speaks protocol {PROTOCOL_VERSION}",
                             supported=[PROTOCOL_VERSION])

@@ -57,6 +57,23 @@ def test_a_command_runs_under_the_lock_then_is_logged_and_answered(world: World)
     assert world.engine.load(fight_id).seq == 9
 
 
+def test_a_command_builds_no_log_record_when_its_level_is_off(world: World) -> None:
+    """issue 16, server CPU: with ``info`` off (``--log-level warning``) the command's record is not built;
+    every other effect and the reply are those of a connection that logs it."""
+    fight_id = populate(world.engine)
+    effects = {}
+    for logs_info in (True, False):
+        _, token = world.server.add_seat(fight_id, "gm", f"gm{logs_info}", ())
+        connection = Connection(Outbox(), world.policy, world.clock, logs=lambda level, on=logs_info: on or level != "info")
+        world.request(connection, {"type": "subscribe", "token": token, "after": world.engine.load(fight_id).seq})
+        effects[logs_info] = world.request(connection, {**NOTE, "command_id": f"c-{logs_info}"})
+    assert types_of(effects[True]) == ["Lock", "Execute", "Unlock", "Log", "Send"]
+    assert types_of(effects[False]) == ["Lock", "Execute", "Unlock", "Send"]
+    replies = [only(effects[on], Send).message for on in (True, False)]
+    assert [{**r, "command_id": "", "first_seq": 0, "last_seq": 0} for r in replies] == \
+        [{"type": "result", "command_id": "", "first_seq": 0, "last_seq": 0, "duplicate": False, "ref": "r1"}] * 2
+
+
 def test_a_command_is_pushed_to_the_subscribers_before_it_is_answered(world: World) -> None:
     watcher = Outbox()
     _, fight_id = _joined(world, "spectator", outbox=watcher)
