@@ -328,7 +328,9 @@ class ViewBuilder:
             value = getattr(state, name)
             hit = fields.get(name)
             if hit is None or hit[0] is not value:
-                hit = fields[name] = (value, json_value(value))
+                # A string, an exact int (the seq, new every push), a bool or None is its own value, as
+                # _combatant takes a combatant's: no converter lookup for it (issue 16, server CPU).
+                hit = fields[name] = (value, value if type(value) in _PLAIN else json_value(value))
             out[name] = hit[1]
         if hidden:
             if out.get("prompts"):
