@@ -53,21 +53,30 @@ def diff(old: Any, new: Any, path: str = "") -> list[dict[str, Any]]:
     return out
 
 
+#: What ``dict.get`` gives :func:`_diff` for a member the old object lacks (never a JSON value).
+_MISSING: Any = object()
+
+
 def _diff(old: Any, new: Any, path: str, out: list[dict[str, Any]]) -> None:
     if old is new:
         return
     if isinstance(old, dict) and isinstance(new, dict):
+        # One lookup per member (``get``), and the removed members looked for only when the old keys are not
+        # all in the new object, which C tells at once: a push's diff walks the view's 15 members, the changed
+        # combatant's 6 and its condition's 36, each Python-level step counted (issue 16, server CPU; the same
+        # ops in the same order, tests/test_patch.py).
         for key, value in new.items():
-            if key in old:
-                was = old[key]
-                if was is value or (type(was) is type(value) and type(value) is not dict and was == value):
-                    continue  # the common case, without a call
-                _diff(was, value, f"{path}/{_escape(key)}", out)
-            else:
+            was = old.get(key, _MISSING)
+            if was is value or (type(was) is type(value) and type(value) is not dict and was == value):
+                continue  # the common case, without a call
+            if was is _MISSING:
                 out.append({"op": "add", "path": f"{path}/{_escape(key)}", "value": value})
-        for key in old:
-            if key not in new:
-                out.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
+            else:
+                _diff(was, value, f"{path}/{_escape(key)}", out)
+        if not old.keys() <= new.keys():
+            for key in old:
+                if key not in new:
+                    out.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
         return
     if type(old) is type(new) and old == new:  # True == 1 in Python, not in JSON
         return

@@ -344,7 +344,8 @@ class FightHub:
             given = states[i] if i < len(states) else None
             state = given if given is not None else self.engine.state_after(state, event)
             explanation = explanations[i] if i < len(explanations) else core.explain(rs, prev, event)
-            hidden = hidden_during(prev, state)
+            hidden_now = hidden_ids(state)
+            hidden = hidden_during(prev, state, hidden_now)
             entry = _Entry(event, explanation, prev if hidden else None, hidden)
             self._recent.append(entry)
             prev_views = self._views
@@ -352,7 +353,6 @@ class FightHub:
             if not self.subscribers:
                 continue
             patches: dict[tuple[frozenset[str], frozenset[str]], str] = {}
-            hidden_now = hidden_ids(state)
             for key, subs in self._groups(hidden).items():
                 shown = hidden - visible_to(key) if key != GM_VIEW else frozenset()
                 heads: dict[bool, str] = {}

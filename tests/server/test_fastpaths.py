@@ -22,6 +22,8 @@ from combat_server.rules.model import GM_ACTOR, Command
 from combat_server.rules.ruleset import get_ruleset
 from combat_server.server import protocol
 from combat_server.patch import diff, normalize
+from combat_server.server import views as views_module
+from combat_server.server.views import json_value
 from combat_server.server.views import DerivedCache, ViewBuilder, same_json, full_state, hidden_from, normalized, state_view, view_key
 from combat_server.store.sql import open_store
 
@@ -76,6 +78,14 @@ _SCALARS = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_na
 _VALUES = st.recursive(_SCALARS, lambda inner: st.one_of(
     st.lists(inner, max_size=4), st.tuples(inner, inner),
     st.dictionaries(st.one_of(st.text(max_size=3), st.integers()), inner, max_size=5)), max_leaves=20)
+
+
+@pytest.mark.parametrize("value", ["", "x", 0, 7, -2 ** 70, 2 ** 70, True, False, None])
+def test_a_plain_scalar_is_its_own_view_value(value: Any) -> None:
+    """ViewBuilder takes a state's string, exact int, bool or None member as its value without asking
+    json_value (the definition): the converter's hook and normalize give the value itself."""
+    assert type(value) in views_module._PLAIN
+    assert json_value(value) is value
 
 
 @given(_VALUES)

@@ -11,7 +11,7 @@ import pytest
 
 from combat_server.engine.fight import Engine
 from combat_server.rules.model import GM_ACTOR, Command, FightState
-from combat_server.server.views import hidden_during, may_hide, seat_hidden
+from combat_server.server.views import hidden_during, hidden_ids, may_hide, seat_hidden
 from combat_server.store.sql import open_store
 
 from .conftest import SHEET
@@ -41,7 +41,10 @@ class Log:
         return self.engine.state_at(self.fid, seq - 1), self.engine.state_at(self.fid, seq)
 
     def hides(self, seq: int) -> frozenset[str]:
-        return hidden_during(*self.around(seq))
+        before, after = self.around(seq)
+        hidden = hidden_during(before, after)
+        assert hidden_during(before, after, hidden_ids(after)) == hidden  # as the hub's push asks, with hidden_ids given
+        return hidden
 
 
 @pytest.fixture
