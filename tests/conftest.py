@@ -16,12 +16,18 @@ from typing import Any, Callable, Iterator
 import attrs
 import pytest
 import sqlalchemy as sa
+from hypothesis import settings
 
 from combat_server.canonical import chain_hash
 from combat_server.engine.fight import Engine
 from combat_server.rules.model import Event
 from combat_server.store import tables as t
 from combat_server.store.sql import SqlStore, open_store
+
+# Property tests judge results, never time: a shared, loaded machine must not fail one by Hypothesis's
+# 200 ms deadline (a test's own @settings still sets its example count).
+settings.register_profile("combat", deadline=None)
+settings.load_profile("combat")
 
 PG_BASE_URL = os.environ.get("COMBAT_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 BACKENDS = ("sqlite", "postgresql")

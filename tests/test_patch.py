@@ -7,7 +7,7 @@ from typing import Any
 
 import orjson
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from combat_server.patch import PatchError, ViewHasher, apply_patch, apply_wire, diff, normalize, to_wire, view_hash
@@ -353,6 +353,7 @@ def _diff_as_written(old: Any, new: Any, path: str = "") -> list[dict[str, Any]]
 _shared = st.sampled_from([None, 0, 1, True, 1.0, "x", [1], {"a": 1}])
 
 
+@settings(deadline=None)  # a loaded machine must not fail it: the result, not the time, is the test
 @given(st.dictionaries(keys, json_values | _shared, max_size=6), st.dictionaries(keys, json_values | _shared, max_size=6),
        st.booleans())
 def test_the_diff_is_the_walk_as_written(old: dict[str, Any], new: dict[str, Any], share: bool) -> None:
