@@ -26,7 +26,9 @@ terminal client alike (the web page has its own copy in ``web/app.js``).
 from __future__ import annotations
 
 import zlib
-from typing import Any, Mapping
+from itertools import compress
+from operator import is_not
+from typing import Any, Callable, Mapping
 
 import orjson
 
@@ -163,9 +165,10 @@ def apply_wire(doc: Any, ops: list[Any]) -> Any:
         tokens = path[1:].split("/")
         if "~" in path:
             tokens = [_unescape(t) for t in tokens]
-        root = parent = _copy_object(doc, path)
+        root = parent = doc.copy() if type(doc) is dict else _copy_object(doc, path)
         for token in tokens[:-1]:
-            child = parent[token] = _copy_object(parent.get(token), path)
+            child = parent.get(token)  # a view's objects are dicts: copied here, without a call (issue 16)
+            child = parent[token] = child.copy() if type(child) is dict else _copy_object(child, path)
             parent = child
         last = tokens[-1]
         if len(op) == 2:
@@ -235,6 +238,61 @@ def view_hash(view: Mapping[str, Any]) -> str:
     return ViewHasher()(view)
 
 
+class _Pieces:
+    """The pieces (bytes) an object's members make, in key order, kept with the member values they were made
+    of: :class:`ViewHasher`'s cache at each of its three levels (a view's members, a split member's entries,
+    an entry's members).
+
+    Why (issue 16, the clients' and the server's CPU per push): successive views share every unchanged part,
+    and were looked at member by member in Python, 15 members, 4 entries and 6 entry members per push, each a
+    lookup, a sort and an identity check. When an object has the same keys in the same order as the one
+    before, the members that are not the same objects are found in C (``map(is_not, ...)``), and only their
+    pieces are made again, in their slot of the key order; any other object goes the member-by-member way,
+    reusing the pieces of the members that are the same objects. The same pieces either way
+    (tests/test_patch.py)."""
+
+    __slots__ = ("keys", "values", "slots", "pieces")
+
+    def __init__(self) -> None:
+        self.forget()
+
+    def forget(self) -> None:
+        """Keep nothing: the next object's pieces are all made."""
+        #: The keys of the object last taken, in its order, and its values in the same order.
+        self.keys: tuple[Any, ...] = ()
+        self.values: tuple[Any, ...] = ()
+        #: key -> its position in the key order; the pieces in the key order.
+        self.slots: dict[Any, int] = {}
+        self.pieces: list[bytes] = []
+
+    def of(self, obj: Mapping[Any, Any], make: Callable[[Any, Any, Any], bytes], context: Any) -> list[bytes]:
+        """The pieces of ``obj``'s members in key order (``make(context, key, value)`` for those not kept).
+        The list is this cache's own: join it before the next call."""
+        keys = tuple(obj)
+        values = tuple(obj.values())
+        pieces = self.pieces
+        if keys == self.keys:
+            slots = self.slots
+            try:
+                for key in compress(keys, map(is_not, values, self.values)):
+                    pieces[slots[key]] = make(context, key, obj[key])
+            except BaseException:
+                self.forget()  # the pieces made so far are not of the values kept
+                raise
+        else:
+            order = sorted(keys)
+            kept = {key: (value, pieces[self.slots[key]]) for key, value in zip(self.keys, self.values)}
+            fresh: list[bytes] = []
+            for key in order:
+                value = obj[key]
+                hit = kept.get(key)
+                fresh.append(hit[1] if hit is not None and hit[0] is value else make(context, key, value))
+            self.keys, self.slots, self.pieces = keys, {key: i for i, key in enumerate(order)}, fresh
+            pieces = fresh
+        self.values = values
+        return pieces
+
+
 class ViewHasher:
     """:func:`view_hash` of successive views, keeping each top-level member's digest and, inside
     ``combatants`` and ``derived``, each entry's, by identity. Successive views share every unchanged
@@ -247,67 +305,43 @@ class ViewHasher:
     """
 
     def __init__(self) -> None:
-        #: member -> entry key -> (the entry hashed last, its digest)
-        self._entries: dict[str, dict[str, tuple[object, bytes]]] = {name: {} for name in SPLIT}
-        #: member -> (the value hashed last, its digest): a member kept as the same object is not looked into
-        self._members: dict[str, tuple[object, bytes]] = {}
-        #: member -> entry key -> entry member -> (its value hashed last, its text ``"name":canonical``)
-        self._parts: dict[str, dict[str, dict[str, tuple[object, bytes]]]] = {name: {} for name in SPLIT}
+        #: The view's members' digests.
+        self._members = _Pieces()
+        #: member -> its entries' digests (``combatants`` and ``derived``)
+        self._entries: dict[str, _Pieces] = {name: _Pieces() for name in SPLIT}
+        #: member -> entry key -> the texts ``"name":canonical`` of the entry's members
+        self._parts: dict[str, dict[Any, _Pieces]] = {name: {} for name in SPLIT}
 
     @staticmethod
-    def _entry_text(parts: dict[str, dict[str, tuple[object, bytes]]], key: str, entry: Any) -> bytes:
-        """``_canonical(entry)``, from the kept texts of its members that are the same objects as before:
-        a combatant whose condition changed keeps its sheet, whose text is not made again (issue 16).
-        Canonical JSON of an object is ``{`` + its members' ``"name":value`` texts in key order, joined
-        by commas + ``}`` (orjson's sorted keys and Python's ``sorted`` both order by code point)."""
+    def _part(_: None, name: Any, value: Any) -> bytes:
+        return orjson.dumps(name) + b":" + _canonical(value)
+
+    @staticmethod
+    def _entry(parts: dict[Any, _Pieces], key: Any, entry: Any) -> bytes:
+        """The digest of an entry's text ``"key":canonical``, from the kept texts of its members that are the
+        same objects as before: a combatant whose condition changed keeps its sheet, whose text is not made
+        again (issue 16). Canonical JSON of an object is ``{`` + its members' ``"name":value`` texts in key
+        order, joined by commas + ``}`` (orjson's sorted keys and Python's ``sorted`` both order by code point)."""
         if type(entry) is not dict:
-            return _canonical(entry)
+            return _digest(orjson.dumps(key) + b":" + _canonical(entry))
         kept = parts.get(key)
         if kept is None:
-            kept = parts[key] = {}
-        texts: list[bytes] = []
-        for name in sorted(entry):
-            if type(name) is not str:
-                return _canonical(entry)
-            value = entry[name]
-            hit = kept.get(name)
-            if hit is None or hit[0] is not value:
-                hit = kept[name] = (value, orjson.dumps(name) + b":" + _canonical(value))
-            texts.append(hit[1])
-        if len(kept) > len(entry):
-            for gone in set(kept).difference(entry):
-                del kept[gone]
-        return b"{" + b",".join(texts) + b"}"
+            kept = parts[key] = _Pieces()
+        if tuple(entry) != kept.keys and any(type(name) is not str for name in sorted(entry)):
+            text = _canonical(entry)
+        else:
+            text = b"{" + b",".join(kept.of(entry, ViewHasher._part, None)) + b"}"
+        return _digest(orjson.dumps(key) + b":" + text)
 
     def _member(self, name: str, value: Any) -> bytes:
         if name not in SPLIT or not isinstance(value, dict):  # a view's keys are strings (JSON objects)
             return _digest(orjson.dumps(name) + b":" + _canonical(value))
-        cache = self._entries[name]
         parts = self._parts[name]
-        digests: list[bytes] = []
-        append = digests.append
-        for key in sorted(value):
-            entry = value[key]
-            hit = cache.get(key)
-            if hit is None or hit[0] is not entry:
-                hit = cache[key] = (entry, _digest(orjson.dumps(key) + b":" + self._entry_text(parts, key, entry)))
-            append(hit[1])
-        if len(cache) > len(value):
-            for gone in set(cache).difference(value):
-                del cache[gone]
-                parts.pop(gone, None)
+        digests = self._entries[name].of(value, self._entry, parts)
+        if len(parts) > len(value):
+            for gone in set(parts).difference(value):
+                del parts[gone]
         return _digest(orjson.dumps(name) + b":{" + b",".join(digests) + b"}")
 
     def __call__(self, view: Mapping[str, Any]) -> str:
-        members = self._members
-        digests: list[bytes] = []
-        for name in sorted(view):
-            value = view[name]
-            hit = members.get(name)
-            if hit is None or hit[0] is not value:
-                hit = members[name] = (value, self._member(name, value))
-            digests.append(hit[1])
-        if len(members) > len(view):
-            for gone in set(members).difference(view):
-                del members[gone]
-        return _digest(b"{" + b",".join(digests) + b"}").decode("ascii")
+        return _digest(b"{" + b",".join(self._members.of(view, ViewHasher._member, self)) + b"}").decode("ascii")

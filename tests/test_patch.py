@@ -165,6 +165,63 @@ def test_the_hasher_gives_view_hash_of_every_view_a_client_patches(steps: list[d
         held = view
 
 
+_names = st.sampled_from(["seq", "title", "combatants", "derived", "prompts", "é"])
+
+
+@given(st.dictionaries(_names, json_values, min_size=1),
+       st.lists(st.tuples(st.sets(_names), st.booleans(), st.sets(_names)), min_size=1, max_size=8))
+def test_the_hasher_gives_view_hash_whatever_changes_and_in_whatever_key_order(
+        first: dict[str, Any], steps: list[tuple[set[str], bool, set[str]]]) -> None:
+    """The hasher's kept pieces (issue 16: the members that are not the same objects found in C when the keys
+    come in the same order) against their definition: each step makes some members new objects (equal or not,
+    split members' entries too), maybe turns the key order round, and drops or adds members."""
+    hasher = ViewHasher()
+    view = dict(first)
+    assert hasher(view) == view_hash(view)
+    for renewed, turned, toggled in steps:
+        view = {name: orjson.loads(orjson.dumps(value)) if name in renewed else value for name, value in view.items()}
+        for name in toggled:
+            if name in view and len(view) > 1:
+                del view[name]
+            else:
+                view[name] = {"c": {"hp": len(view)}}
+        if turned:
+            view = dict(reversed(list(view.items())))
+        assert hasher(view) == view_hash(view)
+
+
+def test_the_hasher_keeps_nothing_of_a_view_it_could_not_hash() -> None:
+    """A member that cannot be encoded raises (as view_hash does), after the hasher made the pieces of the
+    members before it: none of them is kept for the values it held before (the view before, hashed again)."""
+    hasher = ViewHasher()
+    before = {"a": [1], "b": [2], "combatants": {"c": {"hp": 1, "st": 10}}}
+    bad = {"a": [3], "b": {1, 2}, "combatants": {"c": {"hp": 2, "st": {3}}}}
+    assert hasher(before) == view_hash(before)
+    for _ in range(2):
+        with pytest.raises(TypeError):
+            hasher(bad)
+        assert hasher(before) == view_hash(before)
+    worse = {"a": [3], "b": [2], "combatants": {"c": {"hp": 2, "st": {3}}}}
+    with pytest.raises(TypeError):
+        hasher(worse)
+    assert hasher(before) == view_hash(before)
+
+
+def test_an_entry_with_keys_that_are_not_strings_is_hashed_as_view_hash_does() -> None:
+    hasher = ViewHasher()
+    views = [{"combatants": {"c": {"hp": 1}}}, {"combatants": {"c": {1: 1}}}, {"combatants": {"c": {"hp": 1}}}]
+    for view in views:
+        try:
+            expected: Any = view_hash(view)
+        except TypeError as exc:
+            expected = type(exc)
+        try:
+            got: Any = hasher(view)
+        except TypeError as exc:
+            got = type(exc)
+        assert got == expected
+
+
 def test_the_hasher_sees_a_member_that_is_no_longer_split() -> None:
     """combatants as an object of entries, then as an array, then as an object again: never a stale text."""
     hasher = ViewHasher()
