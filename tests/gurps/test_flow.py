@@ -168,6 +168,21 @@ def test_rapid_fire_dodge_avoids_one_plus_margin(table: Table) -> None:
     assert table.last("defense_rolled").payload["hits_left"] == 2
 
 
+def test_rapid_fire_hits_are_explained_with_their_rule_and_margin(table: Table) -> None:
+    """G-35 (the product's reading of rapid fire, recoil 1): the log says why the attack landed that many hits."""
+    gunner = {"dx": 12, "weapons": [{"name": "smg", "kind": "ranged", "skill": 14, "damage": "2d", "damage_type": "pi",
+                                    "acc": 2, "max_range": 160, "half_damage": 160, "rof": 5, "firearm": True,
+                                    "parry": None}]}
+    table.add("gunner", gunner)
+    table.add("orc", ORC, side="npc")
+    table.send("start_combat", {"order": ["gunner", "orc"]})
+    table.maneuver("gunner", "attack", [[3, 3, 4]], target="orc", weapon="smg", shots=5, range=1)  # 10 vs 14: margin 4
+    rolled = table.last("attack_rolled")
+    assert rolled.payload["attack"]["hits"] == 5  # 1 + 4 = 5, at most the 5 shots
+    assert "5 hits (rapid fire, G-35: 1 plus 1 per point of margin 4, at most the shots fired; recoil 1)." \
+        in table.explained(rolled.seq)
+
+
 def test_half_damage_range_halves_basic_damage(table: Table) -> None:
     """A-17: at or beyond 1/2D, basic damage is halved."""
     table.add("archer", ARCHER)

@@ -157,7 +157,10 @@ def _attack_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> st
     if a.get("max_damage"):
         text += " A roll of 3 does maximum damage (G-36)."
     if a.get("hits", 1) > 1:
-        text += f" {a['hits']} hits (rapid fire)."
+        # The seed gives no hit rule for rapid fire; the product's reading (docs/rules-coverage.md, G-39's row):
+        # recoil 1, so 1 hit plus 1 per point of margin, at most the shots fired. Said, so a ruling can be checked.
+        text += (f" {a['hits']} hits (rapid fire, G-35: 1 plus 1 per point of margin {a.get('margin', 0)}, "
+                 f"at most the shots fired; recoil 1).")
     where = p.get("location")
     if where and where.get("aimed"):
         text += f" Aimed at the {where['name']} ({where['rule']})."
