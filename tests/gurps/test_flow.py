@@ -152,14 +152,19 @@ def test_miss_on_seventeen_even_at_high_skill(table: Table) -> None:
     assert table.last("attack_rolled").payload["record"]["outcome"] == "miss"
 
 
-def test_rapid_fire_dodge_avoids_one_plus_margin(table: Table) -> None:
-    """G-39: against rapid fire a Dodge avoids 1 hit plus 1 per point of margin."""
+def _gunner_facing_orc(table: Table) -> None:
+    """A gunner with a 5-shot SMG (skill 14) and an orc, combat started, the gunner's turn."""
     gunner = {"dx": 12, "weapons": [{"name": "smg", "kind": "ranged", "skill": 14, "damage": "2d", "damage_type": "pi",
                                     "acc": 2, "max_range": 160, "half_damage": 160, "rof": 5, "firearm": True,
                                     "parry": None}]}
     table.add("gunner", gunner)
     table.add("orc", ORC, side="npc")
     table.send("start_combat", {"order": ["gunner", "orc"]})
+
+
+def test_rapid_fire_dodge_avoids_one_plus_margin(table: Table) -> None:
+    """G-39: against rapid fire a Dodge avoids 1 hit plus 1 per point of margin."""
+    _gunner_facing_orc(table)
     table.maneuver("gunner", "attack", [[1, 2, 3]], target="orc", weapon="smg", shots=5, range=1)  # 6 vs 14: 5 hits
     assert table.state.combat.attack.hits == 5
     opts = table.prompt("defend").options
@@ -170,12 +175,7 @@ def test_rapid_fire_dodge_avoids_one_plus_margin(table: Table) -> None:
 
 def test_rapid_fire_hits_are_explained_with_their_rule_and_margin(table: Table) -> None:
     """G-35 (the product's reading of rapid fire, recoil 1): the log says why the attack landed that many hits."""
-    gunner = {"dx": 12, "weapons": [{"name": "smg", "kind": "ranged", "skill": 14, "damage": "2d", "damage_type": "pi",
-                                    "acc": 2, "max_range": 160, "half_damage": 160, "rof": 5, "firearm": True,
-                                    "parry": None}]}
-    table.add("gunner", gunner)
-    table.add("orc", ORC, side="npc")
-    table.send("start_combat", {"order": ["gunner", "orc"]})
+    _gunner_facing_orc(table)
     table.maneuver("gunner", "attack", [[3, 3, 4]], target="orc", weapon="smg", shots=5, range=1)  # 10 vs 14: margin 4
     rolled = table.last("attack_rolled")
     assert rolled.payload["attack"]["hits"] == 5  # 1 + 4 = 5, at most the 5 shots
