@@ -501,7 +501,8 @@ _DONE = object()
 
 def _next_effect(steps: Steps, value: Any, failure: BaseException | None) -> Any:
     """A request's next effect, given what its last one gave (or raised); :data:`_DONE` at its end.
-    Shared by :meth:`Session._drive` (effects started at once) and :meth:`Session.perform` (awaited)."""
+    :meth:`Session.perform` (awaited effects) resumes requests with it; :meth:`Session._drive` writes the
+    same lines inline, a call less per effect on the path of every command (issue 16)."""
     try:
         return steps.send(value) if failure is None else steps.throw(failure)
     except StopIteration:
