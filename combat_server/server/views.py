@@ -291,7 +291,7 @@ class ViewBuilder:
             value = {}
             for name in _COMBATANT_FIELDS:
                 part = getattr(c, name)
-                if type(part) in (str, int, bool) or part is None:
+                if type(part) in _PLAIN:  # its own value, as json_value would give it
                     value[name] = part
                 elif hit is not None and getattr(hit[0], name) is part:
                     value[name] = old[name]
