@@ -327,7 +327,7 @@ class ViewHasher:
         kept = parts.get(key)
         if kept is None:
             kept = parts[key] = _Pieces()
-        if tuple(entry) != kept.keys and any(type(name) is not str for name in sorted(entry)):
+        if tuple(entry) != kept.keys and any(type(name) is not str for name in entry):
             text = _canonical(entry)
         else:
             text = b"{" + b",".join(kept.of(entry, ViewHasher._part, None)) + b"}"
