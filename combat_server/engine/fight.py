@@ -50,6 +50,23 @@ EXPORT_FORMAT = "combat-server/fight-log"
 YIELD_EVERY = 16
 #: Tries of one command when other writers keep winning the append (several server processes).
 CONFLICT_ATTEMPTS = 10
+#: The longest pause between two tries, in seconds (:func:`conflict_pause`).
+CONFLICT_PAUSE_CAP = 0.1
+
+
+def conflict_pause(attempt: int, draw: float) -> float:
+    """How long a writer that lost the append ``attempt`` times in a row (1 = the first loss) waits before
+    it decides again, given a ``draw`` uniform in [0, 1): none after the first loss, then a random pause
+    whose bound doubles with each loss, 4 ms, 8 ms, ... up to :data:`CONFLICT_PAUSE_CAP`.
+
+    Why doubling (CI failure, 2026-11-26): a bound growing by 2 ms per loss let a process whose
+    deciding was slow (a loaded machine) lose all ten tries to another process appending a stream
+    of commands, each retry deciding again inside the other's stride; with the bound doubling, the
+    ten tries span up to about half a second, and the random pause falls out of step with the
+    other writer's stride."""
+    if attempt <= 1:
+        return 0.0
+    return draw * min(CONFLICT_PAUSE_CAP, 0.002 * (1 << (attempt - 1)))
 
 
 def command_digest(command: Command) -> str:
@@ -346,10 +363,10 @@ class Engine:
                     self.forget(fight_id)
                     raise
                 if attempt and self.store.dialect == "postgresql":
-                    # Writers (processes) that keep colliding: a short random pause breaks the lockstep.
-                    # Only on PostgreSQL, where the server runs the engine in worker threads; on SQLite
-                    # it runs on the event loop, which must not sleep.
-                    time.sleep(random.uniform(0, 0.002 * attempt))
+                    # Writers (processes) that keep colliding: a random pause breaks the lockstep. Only on
+                    # PostgreSQL, where the server runs the engine in worker threads; on SQLite it runs on
+                    # the event loop, which must not sleep.
+                    time.sleep(conflict_pause(attempt + 1, random.random()))
                 self.refresh(fight_id)  # another writer (process) got there first: decide again on its result
                 continue
             states = [after for _, _, after in decided]

@@ -11,7 +11,7 @@ import attrs
 import pytest
 import sqlalchemy as sa
 
-from combat_server.engine.fight import Engine
+from combat_server.engine.fight import CONFLICT_ATTEMPTS, CONFLICT_PAUSE_CAP, Engine, conflict_pause
 from combat_server.errors import Rejected, UnknownFight
 from combat_server.rules import core
 from combat_server.rules.model import GM_ACTOR, Principal, Command, FightState
@@ -75,6 +75,32 @@ def test_stale_engine_retries_on_fresh_state(engine: Engine) -> None:
     assert engine.load(fid).notes == ("first", "second")
     assert [e.seq for e in engine.store.events(fid)] == [1, 2, 3]
 
+
+
+def test_a_writer_that_lost_once_decides_again_at_once() -> None:
+    """The first lost append is retried without a pause: usually one other writer got there first."""
+    assert conflict_pause(1, 0.99) == 0.0
+
+
+def test_the_pause_bound_doubles_with_each_lost_append_up_to_the_cap() -> None:
+    """4 ms after the second loss, 8 ms after the third, ... never more than CONFLICT_PAUSE_CAP."""
+    bounds = [conflict_pause(n, 1.0) for n in range(2, CONFLICT_ATTEMPTS)]
+    assert bounds[:4] == pytest.approx([0.004, 0.008, 0.016, 0.032])
+    assert max(bounds) == CONFLICT_PAUSE_CAP
+    assert all(b <= CONFLICT_PAUSE_CAP for b in bounds)
+
+
+def test_the_pause_is_the_draw_times_the_bound() -> None:
+    """Colliding writers pause at random within the bound, so they fall out of step."""
+    assert conflict_pause(3, 0.0) == 0.0
+    assert conflict_pause(3, 0.5) == pytest.approx(0.004)
+
+
+def test_the_tries_of_a_starved_writer_span_a_stretch_of_other_writers_commands() -> None:
+    """The ten tries may wait up to 0.4 s in all (a process whose deciding is slow on a loaded machine must
+    not lose every try to another process streaming commands, as with the linear 2 ms steps before)."""
+    total = sum(conflict_pause(n, 1.0) for n in range(2, CONFLICT_ATTEMPTS))  # the last loss raises
+    assert 0.3 <= total <= 0.5
 
 REFUSED = [
     pytest.param(Command("adjust", {"combatant": "nobody", "changes": {"hp": 1}, "reason": "x"}), "combatant/unknown",
