@@ -17,6 +17,11 @@ reader is idle; anything it declines, and every other frame, goes the library's 
 The reader says it is idle only while its ``recv`` waits with nothing queued, and
 :meth:`~OffersWholeText.process_event` tells it (:attr:`~OffersWholeText.left_to_recv`) as soon as a
 data frame went the library's way, so messages are handled in the order they arrived.
+
+A read of the socket that is exactly one such frame, arriving while the library's parser waits for
+the start of a frame, is not parsed by the library at all (:meth:`~OffersWholeText.data_received`):
+the parser would have handed on that frame and nothing else, and been left where it was. That is
+every push a client receives and every command a server reads, one per read on a quiet connection.
 """
 
 from __future__ import annotations
@@ -24,11 +29,83 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from websockets.frames import Frame, Opcode
-from websockets.protocol import Event
+from websockets.protocol import OPEN, SERVER, Event, Protocol
+from websockets.streams import StreamReader
 
-__all__ = ["OffersWholeText"]
+try:  # the library's own choice (websockets.frames): its C unmasking when built
+    from websockets.speedups import apply_mask
+except ImportError:  # pragma: no cover
+    from websockets.utils import apply_mask
+
+__all__ = ["OffersWholeText", "parser_waits_for_a_frame", "whole_text"]
 
 _DATA = (Opcode.TEXT, Opcode.BINARY, Opcode.CONT)
+#: The first byte of a whole (FIN) text frame without reserved bits (RFC 6455 section 5.2).
+_FIN_TEXT = 0x81
+#: Where the library's parser waits between two frames: ``Protocol.parse`` asks ``StreamReader.at_eof``
+#: for more data before it reads a frame's head (websockets 17.4; tests/server/test_receiving.py pins it).
+_PARSE = Protocol.parse.__code__
+_AT_EOF = StreamReader.at_eof.__code__
+
+
+def parser_waits_for_a_frame(protocol: Protocol) -> bool:
+    """Whether ``protocol``'s parser is suspended between two frames with nothing buffered: then bytes
+    fed to it are parsed from the head of a new frame (:func:`whole_text`).
+
+    The parser is a generator (the handshake's, then ``Protocol.parse``, then ``StreamReader.at_eof``,
+    each inside the one before through ``yield from``); this looks at the innermost two. A library
+    whose parser is built otherwise answers ``False`` here, and every frame is then parsed by the
+    library as before (tests/server/test_receiving.py checks that this one answers ``True``)."""
+    if protocol.reader.buffer:
+        return False
+    outer: Any = protocol.parser
+    inner = outer.gi_yieldfrom
+    while inner is not None and inner.gi_yieldfrom is not None:
+        outer, inner = inner, inner.gi_yieldfrom
+    return inner is not None and inner.gi_code is _AT_EOF and outer.gi_code is _PARSE
+
+
+def whole_text(protocol: Protocol, data: bytes) -> str | None:
+    """The text of ``data`` if it is exactly one whole text frame that ``protocol`` would parse and
+    hand on as it is, else ``None`` (then the library parses ``data``).
+
+    Why (issue 16, the clients' CPU per push and the server's per command): the library's parser
+    (generators reading the head, the length, the payload; a ``Frame``; its checks; an event list)
+    was about a sixth of what a client spends on a push. The conditions are those under which that
+    parser would accept the frame and change nothing but hand it on: the connection is open, no
+    extension (permessage-deflate) and no debug log, no fragmented message in progress, the parser
+    between two frames with nothing buffered; the frame is FIN, text, without reserved bits, masked
+    exactly when this side is the server, within ``max_size``, its payload valid UTF-8, and ``data``
+    holds nothing else. Anything else (a ping, a close, a partial or coalesced read, a bad frame)
+    goes the library's way, which accepts, answers or fails it as it always did."""
+    n = len(data)
+    if (n < 2 or data[0] != _FIN_TEXT or protocol.state is not OPEN or protocol.extensions or protocol.debug
+            or protocol.current_size is not None):
+        return None
+    second = data[1]
+    masked = second >= 0x80
+    if masked is not (protocol.side is SERVER):
+        return None
+    length = second & 0x7F
+    head = 2
+    if length == 126:
+        length, head = int.from_bytes(data[2:4], "big"), 4
+    elif length == 127:
+        length, head = int.from_bytes(data[2:10], "big"), 10
+    if masked:
+        head += 4
+    if head + length != n:
+        return None
+    limit, fragment = protocol.max_message_size, protocol.max_fragment_size
+    if (limit is not None and length > limit) or (fragment is not None and length > fragment):
+        return None
+    if not parser_waits_for_a_frame(protocol):
+        return None
+    payload = apply_mask(data[head:], data[head - 4:head]) if masked else data[head:]
+    try:
+        return payload.decode()
+    except UnicodeDecodeError:
+        return None
 
 
 class OffersWholeText:
@@ -40,6 +117,25 @@ class OffersWholeText:
     take_text: Callable[[str], bool] | None = None
     #: Called when a data frame was queued for ``recv`` (the reader is no longer idle).
     left_to_recv: Callable[[], None] | None = None
+
+    def data_received(self, data: bytes) -> None:
+        """Offer ``data`` to :attr:`take_text` without the library's parser when it is one whole text frame
+        the parser would hand on as it is (:func:`whole_text`); otherwise, or when declined, the library's.
+
+        What the library's ``data_received`` does besides parsing is done in the same order: what is
+        waiting in the protocol is written before the message is handled; an open connection expects no
+        close, so there is no close deadline to set."""
+        take = self.take_text
+        if take is not None:
+            protocol = self.protocol  # type: ignore[attr-defined]
+            text = whole_text(protocol, data)
+            if text is not None:
+                if protocol.writes:  # else send_data would find nothing to write
+                    self.send_data()  # type: ignore[attr-defined]
+                if take(text):
+                    return
+        next_in_line: Any = super()
+        next_in_line.data_received(data)
 
     def process_event(self, event: Event) -> None:
         take = self.take_text

@@ -170,3 +170,229 @@ def test_nothing_the_server_runs_outside_a_task_needs_one() -> None:
             if isinstance(node, ast.Call):
                 name = getattr(node.func, "attr", None) or getattr(node.func, "id", None)
                 assert name not in needs_a_task, f"{path.name}:{node.lineno} calls {name}: see receiving.start"
+
+
+# ---------------------------------------------------------------------------- a read that is one whole text frame
+#
+# receiving_text.OffersWholeText.data_received hands such a read to take_text without the library's parser
+# (issue 16). Checked against the definition: the library's own data_received fed the same reads, on both
+# sides (the server's frames are unmasked, a client's masked), whatever the frames and however the bytes
+# are cut into reads.
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from websockets.asyncio.client import ClientConnection as _LibraryClient  # noqa: E402
+from websockets.asyncio.server import ServerConnection as _LibraryServer  # noqa: E402
+from unittest import mock  # noqa: E402
+
+from websockets.frames import apply_mask  # noqa: E402
+from websockets.protocol import Protocol, Side, State  # noqa: E402
+
+from combat_server.receiving_text import OffersWholeText, parser_waits_for_a_frame, whole_text  # noqa: E402
+
+_LIMIT = 40  # max_size of the connections below: some frames are too big
+
+
+class _Transport(asyncio.Transport):
+    def __init__(self) -> None:
+        super().__init__()
+        self.written: list[bytes] = []
+        self.eof = False
+
+    def write(self, data: Any) -> None:
+        self.written.append(bytes(data))
+
+    def write_eof(self) -> None:
+        self.eof = True
+
+    def can_write_eof(self) -> bool:
+        return True
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+    def set_write_buffer_limits(self, high: int | None = None, low: int | None = None) -> None:
+        pass
+
+    def is_closing(self) -> bool:
+        return False
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return default
+
+    def pause_reading(self) -> None:
+        pass
+
+    def resume_reading(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def abort(self) -> None:
+        pass
+
+
+class _NoServer:
+    """What a ServerConnection asks of its server when it is made: a handler that returns at once."""
+
+    def __init__(self) -> None:
+        self.handler_tasks: set[Any] = set()
+
+    async def handler(self, ws: Any) -> None:
+        pass
+
+
+def _recording(base: type) -> type:
+    class Recording(base):  # type: ignore[valid-type, misc]
+        """What reached the library's ``process_event`` (a frame going to ``recv``, a pong, ...)."""
+
+        def process_event(self, event: Any) -> None:
+            self.library_events.append((event.opcode, bytes(event.data), event.fin))
+            super().process_event(event)
+
+    return Recording
+
+
+_BASES = {Side.CLIENT: _recording(_LibraryClient), Side.SERVER: _recording(_LibraryServer)}
+
+
+def _connection(side: Side, fast: bool) -> Any:
+    """A connection in the open state on a fake transport; ``fast``: with OffersWholeText's ``data_received``,
+    else with the library's (OffersWholeText's ``process_event`` in both)."""
+    base = _BASES[side]
+    cls = type("Fast" if fast else "Library", (OffersWholeText, base),
+               {} if fast else {"data_received": base.data_received})
+    protocol = Protocol(side, state=State.OPEN, max_size=_LIMIT)
+    ws = cls(protocol) if side is Side.CLIENT else cls(protocol, _NoServer())
+    ws.library_events = []
+    if side is Side.CLIENT:  # the handshake is done: the library takes every event after it as a frame
+        ws.response = object()
+    else:
+        ws.request = object()
+    ws.connection_made(_Transport())
+    return ws
+
+
+class _Reader:
+    """take_text and left_to_recv of a reader that is idle until a frame goes the library's way, and idle
+    again when the test says its ``recv`` took what was queued."""
+
+    def __init__(self, ws: Any) -> None:
+        self.idle = True
+        self.taken: list[str] = []
+        ws.take_text, ws.left_to_recv = self.take, self.left
+
+    def take(self, text: str) -> bool:
+        if self.idle:
+            self.taken.append(text)
+        return self.idle
+
+    def left(self) -> None:
+        self.idle = False
+
+
+_ANY_FRAME = st.tuples(
+    st.sampled_from([Opcode.TEXT, Opcode.TEXT, Opcode.TEXT, Opcode.BINARY, Opcode.CONT, Opcode.PING, Opcode.PONG,
+                     Opcode.CLOSE]),
+    st.one_of(st.text(max_size=50).map(str.encode), st.binary(max_size=50)),
+    st.booleans(),  # fin
+    st.sampled_from([False, False, False, True]),  # rsv1
+    st.sampled_from([None, None, None, True, False]),  # masked as the sending side should (None) or not
+    st.sampled_from([None, None, 126, 127]),  # the length written in 2 or 8 bytes, whatever it is
+)
+#: A frame the combat server or a client sends: whole, text, masked by a client only.
+_TEXT_FRAME = st.tuples(st.just(Opcode.TEXT), st.text(max_size=50).map(str.encode), st.just(True), st.just(False),
+                        st.just(None), st.sampled_from([None, None, None, 126, 127]))
+_FRAMES = st.lists(st.one_of(_TEXT_FRAME, _ANY_FRAME), max_size=6)
+
+
+_KEY = b"\x01\x80\x33\xfe"  # the masking key of the frames written here
+
+
+def _wire(frames: list[Any], sender: Side) -> bytes:
+    """The frames' bytes as RFC 6455 section 5.2 lays them out, bad ones included (a fragmented ping, a
+    reserved bit, a server's frame masked, a client's not, a length field longer than it needs)."""
+    out = b""
+    for opcode, data, fin, rsv1, masked, length_form in frames:
+        if opcode is Opcode.CLOSE and data:
+            data = b"\x03\xe8" + data[:10]
+        mask = (sender is Side.CLIENT) if masked is None else masked
+        n = len(data)
+        form = length_form if length_form is not None else (n if n < 126 else 126)
+        head = bytes((fin << 7 | rsv1 << 6 | opcode.value, mask << 7 | form))
+        if form == 126:
+            head += n.to_bytes(2, "big")
+        elif form == 127:
+            head += n.to_bytes(8, "big")
+        out += head + (_KEY + apply_mask(data, _KEY) if mask else data)
+    return out
+
+
+def _fixed_masks() -> Any:
+    """A client's frames (a pong, a close) masked with one key, so that two runs write the same bytes."""
+    return mock.patch("websockets.frames.secrets.token_bytes", lambda n: _KEY[:n])
+
+
+@settings(max_examples=200, deadline=None)
+@given(_FRAMES, st.sampled_from([Side.CLIENT, Side.SERVER]), st.lists(st.integers(0, 400), max_size=8),
+       st.lists(st.booleans(), max_size=10))
+def test_a_read_of_one_whole_text_frame_is_handled_as_the_library_would(
+        frames: list[Any], side: Side, cuts: list[int], recv_takes: list[bool]) -> None:
+    sender = Side.SERVER if side is Side.CLIENT else Side.CLIENT
+    data = _wire(frames, sender)
+    bounds = sorted({0, len(data), *(c for c in cuts if c < len(data))})
+    reads = [data[a:b] for a, b in zip(bounds, bounds[1:])]
+
+    async def run(fast: bool) -> Any:
+        ws = _connection(side, fast)
+        reader = _Reader(ws)
+        for i, chunk in enumerate(reads):
+            ws.data_received(chunk)
+            if i < len(recv_takes) and recv_takes[i]:
+                reader.idle = True  # recv took what was queued and waits again
+        transport = ws.transport
+        return (reader.taken, ws.library_events, transport.written, transport.eof, ws.protocol.state,
+                ws.protocol.close_sent, ws.protocol.close_rcvd, bytes(ws.protocol.reader.buffer),
+                ws.protocol.current_size, type(ws.protocol.parser_exc))
+
+    with _fixed_masks():
+        assert asyncio.run(run(True)) == asyncio.run(run(False))
+
+
+@settings(max_examples=150, deadline=None)
+@given(_FRAMES, st.sampled_from([Side.CLIENT, Side.SERVER]))
+def test_each_frame_in_its_own_read_is_handled_as_the_library_would(frames: list[Any], side: Side) -> None:
+    """The same, one read per frame: the reads the fast path takes, among those it must leave alone."""
+    sender = Side.SERVER if side is Side.CLIENT else Side.CLIENT
+
+    async def run(fast: bool) -> Any:
+        ws = _connection(side, fast)
+        reader = _Reader(ws)
+        for frame in frames:
+            ws.data_received(_wire([frame], sender))
+            reader.idle = True
+        return (reader.taken, ws.library_events, ws.transport.written, ws.protocol.state, ws.protocol.close_sent,
+                bytes(ws.protocol.reader.buffer), ws.protocol.current_size, type(ws.protocol.parser_exc))
+
+    with _fixed_masks():
+        assert asyncio.run(run(True)) == asyncio.run(run(False))
+
+
+async def test_the_fast_path_takes_a_whole_text_frame_between_frames_on_both_sides() -> None:
+    """Pins what whole_text relies on in the installed websockets (the parser's generators): if a later
+    version builds its parser otherwise, this fails instead of every frame silently taking the slow path."""
+    for side, mask in ((Side.CLIENT, False), (Side.SERVER, True)):
+        ws = _connection(side, True)
+        assert parser_waits_for_a_frame(ws.protocol)
+        frame = Frame(Opcode.TEXT, '{"type":"event","é":1}'.encode()).serialize(mask=mask)
+        assert whole_text(ws.protocol, frame) == '{"type":"event","é":1}'
+        ws.data_received(frame[:1])  # half a head: the parser waits inside a frame now
+        assert not parser_waits_for_a_frame(ws.protocol)
+        ws.data_received(frame[1:])
+        assert parser_waits_for_a_frame(ws.protocol)
+        reader = _Reader(ws)
+        seen = list(ws.library_events)
+        with mock.patch.object(ws.protocol, "receive_data", side_effect=AssertionError("parsed by the library")):
+            ws.data_received(frame)
+        assert reader.taken == ['{"type":"event","é":1}'] and ws.library_events == seen
