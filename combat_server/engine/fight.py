@@ -449,7 +449,8 @@ class Engine:
     def _make_event(
         self, fight_id: str, seq: int, prev_hash: str, draft: EventDraft, actor: str, command_id: str, version: str
     ) -> Event:
-        payload = draft.payload if draft.after is not None else plain_json(draft.payload)  # Batch made it plain
+        # Plain already: the kit's Batch made it so, or its decider says so (core's adjust; issue 16).
+        payload = draft.payload if draft.plain or draft.after is not None else plain_json(draft.payload)
         recorded_at = self.clock()
         # Event.canonical()'s dict, built directly: one Event per draft, not two (issue 16, server CPU).
         body = {"fight_id": fight_id, "seq": seq, "type": draft.type, "payload": payload, "actor": actor,

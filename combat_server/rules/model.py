@@ -153,6 +153,11 @@ class EventDraft:
     #: (issue 16, fold once). Not part of the draft's value.
     before: "FightState | None" = attrs.field(default=None, eq=False, repr=False)
     after: "FightState | None" = attrs.field(default=None, eq=False, repr=False)
+    #: Whether ``payload`` is plain JSON already, exactly what ``canonical.plain_json`` would copy it into
+    #: (exact dicts with string keys, lists, scalars): said by whoever drafted it (core's ``adjust``), so
+    #: the engine does not copy it again (issue 16, session 11). A draft with ``after`` is plain too (the
+    #: kit's ``Batch`` made it so). Not part of the draft's value.
+    plain: bool = attrs.field(default=False, eq=False, repr=False, kw_only=True)
 
 
 @attrs.frozen
