@@ -456,8 +456,8 @@ class Engine:
         body = {"fight_id": fight_id, "seq": seq, "type": draft.type, "payload": payload, "actor": actor,
                 "command_id": command_id, "recorded_at": recorded_at, "ruleset_version": version}
         digest, payload_text = event_hash(prev_hash, body)  # the payload written once, for the hash and the row
-        return Event(fight_id, seq, draft.type, payload, actor, command_id, recorded_at, version, prev_hash,
-                     digest).with_payload_text(payload_text)
+        return Event.made(fight_id, seq, draft.type, payload, actor, command_id, recorded_at, version, prev_hash,
+                          digest, payload_text)
 
     def _maybe_snapshot(self, before: int, state: FightState, last_hash: str) -> None:
         n = self.snapshot_every
