@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from combat_server.rules.model import Combatant, Event, FightState, _make_builder, evolve
+from combat_server.rules.model import Combatant, Event, FightState, make_builder, evolve
 
 
 @attrs.frozen
@@ -97,9 +97,9 @@ def test_event_made_is_event_with_its_payload_text(fight_id: str, seq: int, kind
 
 
 def test_the_builder_takes_every_field_and_refuses_a_class_with_init_work() -> None:
-    """_make_builder's function names every attrs field (a field added to Event is built too, or the call
+    """make_builder's function names every attrs field (a field added to Event is built too, or the call
     fails loudly); a class with validators or converters gets no builder (attrs' __init__ stays)."""
-    builder = _make_builder(Event)
+    builder = make_builder(Event)
     assert builder is not None
     assert builder.__code__.co_varnames[:builder.__code__.co_argcount] == tuple(f.name for f in attrs.fields(Event))
-    assert _make_builder(Checked) is None
+    assert make_builder(Checked) is None

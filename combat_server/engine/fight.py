@@ -31,7 +31,7 @@ from combat_server.engine.history import decide_redo, decide_undo
 from combat_server.errors import CombatError, Conflict, Corrupt, IntegrityFailure, InvariantBroken, Rejected, reject
 from combat_server.rules import core, tools
 from combat_server.rules.model import (
-    JSON, SYSTEM_ACTOR, Command, DiceSource, Event, EventDraft, FightState, Principal,
+    JSON, SYSTEM_ACTOR, Command, DiceSource, Event, EventDraft, FightState, Principal, make_builder,
 )
 from combat_server.rules.commands import check_command
 from combat_server.rules.ruleset import Ruleset, get_ruleset
@@ -94,6 +94,15 @@ class CommandResult:
     duplicate: bool = False
     explanations: tuple[str, ...] = ()
     states: tuple[FightState, ...] = ()
+
+
+def _slow_result(**fields: Any) -> CommandResult:
+    return CommandResult(**fields)
+
+
+#: Every command's result, built with every field by name without attrs' frozen ``__init__`` (a bound
+#: ``object.__setattr__`` call per field; issue 16, session 11: ``model.make_builder``, as ``Event.made``).
+_RESULT: Callable[..., CommandResult] = make_builder(CommandResult) or _slow_result
 
 
 @attrs.frozen
@@ -360,8 +369,9 @@ class Engine:
             else:
                 self._remember(new_state, events[-1].hash)
             self._maybe_snapshot(state.seq, new_state, events[-1].hash)
-            return CommandResult(fight_id, events[0].seq, events[-1].seq, tuple(events), new_state,
-                                 explanations=tuple(text for _, text, _ in decided), states=tuple(states))
+            return _RESULT(fight_id=fight_id, first_seq=events[0].seq, last_seq=events[-1].seq, events=tuple(events),
+                           state=new_state, duplicate=False, explanations=tuple(text for _, text, _ in decided),
+                           states=tuple(states))
         raise InvariantBroken(None, "unreachable")
 
     def _duplicate(self, fight_id: str, command: Command, done: tuple[int, int, str | None]) -> CommandResult:
@@ -416,7 +426,7 @@ class Engine:
         if command.type in core.CORE_COMMANDS:  # the ruleset settles what a core command changed (G-19)
             state, last_hash = self._fold_drafts(rs, state, last_hash, rs.follow_up(state, dice), command, events)
         steps = 0
-        while state.dice_mode != "manual":  # manual dice: people roll, so people answer
+        while state.dice_mode != "manual" and state.prompts:  # manual dice: people roll, so people answer
             answer = next((a for a in (rs.auto_answer(state, p) for p in state.prompts) if a is not None), None)
             if answer is None:
                 break

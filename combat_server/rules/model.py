@@ -64,7 +64,7 @@ def _make_copier(cls: type) -> _Copier | None:
     return copier
 
 
-def _make_builder(cls: type) -> Callable[..., Any] | None:
+def make_builder(cls: type) -> Callable[..., Any] | None:
     """A function building an instance of the frozen slotted attrs class ``cls`` from every field's value,
     in ``attrs.fields(cls)`` order (``init=False`` fields too), generated once per class the way
     :func:`_make_copier` makes a copy: stored through the settable twin, then ``__class__`` assigned.
@@ -218,7 +218,7 @@ class Event:
     @staticmethod
     def made(fight_id: str, seq: int, type: str, payload: Mapping[str, JSON], actor: str, command_id: str,
              recorded_at: str, ruleset_version: str, prev_hash: str, hash: str, payload_text: str) -> "Event":
-        """``Event(...).with_payload_text(payload_text)``, built without attrs' ``__init__`` (:func:`_make_builder`:
+        """``Event(...).with_payload_text(payload_text)``, built without attrs' ``__init__`` (:func:`make_builder`:
         the engine makes one event per event, issue 16, session 11; tests/test_model_evolve.py)."""
         event: Event = _EVENT_BUILDER(fight_id=fight_id, seq=seq, type=type, payload=payload, actor=actor,
                                       command_id=command_id, recorded_at=recorded_at, ruleset_version=ruleset_version,
@@ -261,12 +261,12 @@ class Event:
 
 
 def _slow_event(payload_text: str, **fields: Any) -> Event:
-    """What :meth:`Event.made` does when :func:`_make_builder` cannot build an :class:`Event` directly."""
+    """What :meth:`Event.made` does when :func:`make_builder` cannot build an :class:`Event` directly."""
     return Event(**fields).with_payload_text(payload_text)
 
 
 #: :meth:`Event.made`'s builder (called with every field by name).
-_EVENT_BUILDER: Callable[..., Event] = _make_builder(Event) or _slow_event
+_EVENT_BUILDER: Callable[..., Event] = make_builder(Event) or _slow_event
 
 
 @attrs.frozen
