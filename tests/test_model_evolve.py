@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from combat_server.rules.model import Combatant, FightState, evolve
+from combat_server.rules.model import Combatant, Event, FightState, make_builder, evolve
 
 
 @attrs.frozen
@@ -74,3 +74,32 @@ def test_a_copy_is_an_instance_of_the_class_itself_and_stays_frozen() -> None:
         with pytest.raises(attrs.exceptions.FrozenInstanceError):
             del fast.b  # type: ignore[misc]
         assert inst.a != 9  # the original untouched
+
+
+_TEXT = st.text(max_size=4)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_TEXT, st.integers(min_value=1), _TEXT, st.dictionaries(_TEXT, st.integers() | _TEXT, max_size=3), _TEXT,
+       _TEXT, _TEXT, _TEXT, _TEXT, _TEXT, _TEXT)
+def test_event_made_is_event_with_its_payload_text(fight_id: str, seq: int, kind: str, payload: dict[str, object],
+                                                   actor: str, command_id: str, recorded_at: str, version: str,
+                                                   prev_hash: str, digest: str, text: str) -> None:
+    """Event.made (the engine's one event per event, issue 16 session 11) is Event(...).with_payload_text(...):
+    every field, payload_text too, the class itself, frozen like attrs' own."""
+    values = (fight_id, seq, kind, payload, actor, command_id, recorded_at, version, prev_hash, digest)
+    made = Event.made(*values, text)
+    built = Event(*values).with_payload_text(text)
+    assert type(made) is Event and made == built
+    assert [getattr(made, f.name) for f in attrs.fields(Event)] == [getattr(built, f.name) for f in attrs.fields(Event)]
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        made.seq = 3  # type: ignore[misc]
+
+
+def test_the_builder_takes_every_field_and_refuses_a_class_with_init_work() -> None:
+    """make_builder's function names every attrs field (a field added to Event is built too, or the call
+    fails loudly); a class with validators or converters gets no builder (attrs' __init__ stays)."""
+    builder = make_builder(Event)
+    assert builder is not None
+    assert builder.__code__.co_varnames[:builder.__code__.co_argcount] == tuple(f.name for f in attrs.fields(Event))
+    assert make_builder(Checked) is None

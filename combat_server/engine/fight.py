@@ -31,7 +31,7 @@ from combat_server.engine.history import decide_redo, decide_undo
 from combat_server.errors import CombatError, Conflict, Corrupt, IntegrityFailure, InvariantBroken, Rejected, reject
 from combat_server.rules import core, tools
 from combat_server.rules.model import (
-    JSON, SYSTEM_ACTOR, Command, DiceSource, Event, EventDraft, FightState, Principal,
+    JSON, SYSTEM_ACTOR, Command, DiceSource, Event, EventDraft, FightState, Principal, make_builder,
 )
 from combat_server.rules.commands import check_command
 from combat_server.rules.ruleset import Ruleset, get_ruleset
@@ -111,6 +111,15 @@ class CommandResult:
     duplicate: bool = False
     explanations: tuple[str, ...] = ()
     states: tuple[FightState, ...] = ()
+
+
+def _slow_result(**fields: Any) -> CommandResult:
+    return CommandResult(**fields)
+
+
+#: Every command's result, built with every field by name without attrs' frozen ``__init__`` (a bound
+#: ``object.__setattr__`` call per field; issue 16, session 11: ``model.make_builder``, as ``Event.made``).
+_RESULT: Callable[..., CommandResult] = make_builder(CommandResult) or _slow_result
 
 
 @attrs.frozen
@@ -377,8 +386,9 @@ class Engine:
             else:
                 self._remember(new_state, events[-1].hash)
             self._maybe_snapshot(state.seq, new_state, events[-1].hash)
-            return CommandResult(fight_id, events[0].seq, events[-1].seq, tuple(events), new_state,
-                                 explanations=tuple(text for _, text, _ in decided), states=tuple(states))
+            return _RESULT(fight_id=fight_id, first_seq=events[0].seq, last_seq=events[-1].seq, events=tuple(events),
+                           state=new_state, duplicate=False, explanations=tuple(text for _, text, _ in decided),
+                           states=tuple(states))
         raise InvariantBroken(None, "unreachable")
 
     def _duplicate(self, fight_id: str, command: Command, done: tuple[int, int, str | None]) -> CommandResult:
@@ -433,7 +443,7 @@ class Engine:
         if command.type in core.CORE_COMMANDS:  # the ruleset settles what a core command changed (G-19)
             state, last_hash = self._fold_drafts(rs, state, last_hash, rs.follow_up(state, dice), command, events)
         steps = 0
-        while state.dice_mode != "manual":  # manual dice: people roll, so people answer
+        while state.dice_mode != "manual" and state.prompts:  # manual dice: people roll, so people answer
             answer = next((a for a in (rs.auto_answer(state, p) for p in state.prompts) if a is not None), None)
             if answer is None:
                 break
@@ -466,14 +476,15 @@ class Engine:
     def _make_event(
         self, fight_id: str, seq: int, prev_hash: str, draft: EventDraft, actor: str, command_id: str, version: str
     ) -> Event:
-        payload = draft.payload if draft.after is not None else plain_json(draft.payload)  # Batch made it plain
+        # Plain already: the kit's Batch made it so, or its decider says so (core's adjust; issue 16).
+        payload = draft.payload if draft.plain or draft.after is not None else plain_json(draft.payload)
         recorded_at = self.clock()
         # Event.canonical()'s dict, built directly: one Event per draft, not two (issue 16, server CPU).
         body = {"fight_id": fight_id, "seq": seq, "type": draft.type, "payload": payload, "actor": actor,
                 "command_id": command_id, "recorded_at": recorded_at, "ruleset_version": version}
         digest, payload_text = event_hash(prev_hash, body)  # the payload written once, for the hash and the row
-        return Event(fight_id, seq, draft.type, payload, actor, command_id, recorded_at, version, prev_hash,
-                     digest).with_payload_text(payload_text)
+        return Event.made(fight_id, seq, draft.type, payload, actor, command_id, recorded_at, version, prev_hash,
+                          digest, payload_text)
 
     def _maybe_snapshot(self, before: int, state: FightState, last_hash: str) -> None:
         n = self.snapshot_every

@@ -18,6 +18,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import attrs
 
+from combat_server.canonical import plain_json
 from combat_server.errors import reject
 from combat_server.rules.model import KEPT_BY_RULES, JSON, Command, DiceSource, Event, EventDraft, FightState, evolve
 from combat_server.rules.commands import ANY, GM, CommandSpec, check_command
@@ -181,6 +182,7 @@ def _decide_adjust(ruleset: Ruleset, state: FightState, command: Command) -> lis
         raise reject("command/missing_field", "adjust: changes must name at least one field")
     fields = adjustable_fields(type(combatant.condition))
     before: dict[str, JSON] = {}
+    plain: dict[str, JSON] = {}
     for name, value in changes.items():
         if name not in fields:
             raise reject("adjust/unknown_field", f"condition has no field {name!r}", known=sorted(fields))
@@ -189,11 +191,13 @@ def _decide_adjust(ruleset: Ruleset, state: FightState, command: Command) -> lis
             raise reject("adjust/bad_value", f"{name} is kept by the rules, not set by hand: {kept}", field=name)
         if not _value_fits(value, fields[name]):
             raise reject("adjust/bad_value", f"{name} cannot be set to {value!r}", field=name)
-        before[name] = getattr(combatant.condition, name)
+        plain[str(name)] = value  # a field's name (a string), and a value _value_fits let through: a scalar
+        before[str(name)] = plain_json(getattr(combatant.condition, name))
+    # Written as plain_json would copy it, so the engine need not (issue 16; tests/rules/test_core_caches.py).
     return [
         EventDraft(
             "condition_adjusted",
-            {"combatant": cid, "changes": dict(changes), "before": before, "reason": reason},
+            {"combatant": cid, "changes": plain, "before": before, "reason": reason}, plain=True,
         )
     ]
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import pytest
 
-from combat_server.engine.fight import Engine
+from combat_server.engine import fight
+from combat_server.engine.fight import CommandResult, Engine
 from combat_server.rules import core
-from combat_server.rules.model import GM_ACTOR, Command, Principal
+from combat_server.rules.model import GM_ACTOR, Command, Principal, make_builder
 from combat_server.rules.ruleset import get_ruleset
 from combat_server.rules.serialize import state_bytes
 from tests.conftest import SHEET
@@ -76,3 +78,18 @@ def test_engine_folds_each_drafted_event_once(engine: Engine, monkeypatch: pytes
     result = _attack(engine, fid)
     assert sorted(applied) == sorted(set(applied))  # no seq folded twice
     assert len(applied) == len(result.events)
+
+
+def test_an_executed_commands_result_is_attrs_own(engine: Engine) -> None:
+    """Engine.execute builds its CommandResult through model.make_builder (issue 16, session 11): the result
+    is the class itself, equal to CommandResult(...) of the same fields and frozen; the builder names every
+    field, so a field added to CommandResult is built too or the call fails loudly."""
+    fid = _fight(engine)
+    result = _attack(engine, fid)
+    fields = {f.name: getattr(result, f.name) for f in attrs.fields(CommandResult)}
+    assert type(result) is CommandResult and result == CommandResult(**fields)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        result.duplicate = True  # type: ignore[misc]
+    assert make_builder(CommandResult) is not None  # not attrs' __init__ (the fallback)
+    code = fight._RESULT.__code__
+    assert code.co_varnames[:code.co_argcount] == tuple(fields)

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from combat_server.canonical import plain_json
+from combat_server.errors import Rejected
 from combat_server.rules import core
-from combat_server.rules.model import KEPT_BY_RULES
+from combat_server.rules.model import GM_ACTOR, KEPT_BY_RULES, Combatant, Command, FightState
 from combat_server.rules.ruleset import get_ruleset
 
 
@@ -19,3 +23,42 @@ def test_kept_by_rules_is_each_fields_metadata(name: str) -> None:
     for field_name, field in fields.items():
         for _ in range(2):  # built, then cached
             assert core._kept_by_rules(condition_type, field_name) == str(field.metadata.get(KEPT_BY_RULES, ""))
+
+
+def _strictly_equal(a: object, b: object) -> bool:
+    """Equal and of the same types all the way down (a tuple is not the list plain_json makes of it)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_strictly_equal(a[k], b[k]) for k in a)  # type: ignore[index]
+    if isinstance(a, list):
+        return len(a) == len(b) and all(map(_strictly_equal, a, b))  # type: ignore[arg-type]
+    return a is b or a == b
+
+
+class _Named(str):
+    """A string subclass: plain_json keeps such a value, and turns such a key into a plain string."""
+
+
+@pytest.mark.parametrize("name", ["gurps", "shell"])
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_an_adjusts_draft_is_plain_as_it_says(name: str, data: st.DataObject) -> None:
+    """_decide_adjust's draft says its payload is plain (the engine then skips plain_json, issue 16 session 11):
+    it is exactly plain_json's copy of itself, for any settable fields and any value the fields take."""
+    ruleset = get_ruleset(name)
+    sheet = ruleset.validate_sheet({})
+    state = FightState(fight_id="f", ruleset=name, ruleset_version=ruleset.version, options={}, dice_mode="server")
+    state = state.with_combatant(Combatant("c", "C", "npc", sheet, ruleset.new_condition(sheet)))
+    condition_type = type(state.combatants["c"].condition)
+    settable = sorted(n for n in core.adjustable_fields(condition_type) if not core._kept_by_rules(condition_type, n))
+    names = data.draw(st.lists(st.sampled_from(settable), min_size=1, max_size=4, unique=True))
+    values = st.integers(-5, 5) | st.booleans() | st.text(max_size=3) | st.none() | st.text(max_size=2).map(_Named)
+    changes = {(_Named(n) if data.draw(st.booleans()) else n): data.draw(values) for n in names}
+    command = Command("adjust", {"combatant": "c", "changes": changes, "reason": "why"}, GM_ACTOR)
+    try:
+        drafts = core._decide_adjust(ruleset, state, command)
+    except Rejected:
+        return  # a value the field does not take: nothing drafted
+    assert [d.plain for d in drafts] == [True]
+    assert _strictly_equal(drafts[0].payload, plain_json(drafts[0].payload))
