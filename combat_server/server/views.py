@@ -258,6 +258,25 @@ def json_value(part: Any) -> Any:
     return hit[1](part) if hit[1] is not None else normalized(hook(part))
 
 
+def json_value_since(part: Any, was: Any, old: Any) -> Any:
+    """:func:`json_value` of ``part``, given ``old``, the value it gave of ``was`` (the same field of the
+    combatant before): by the hook's ``since`` variant when there is one, which takes ``old``'s member for
+    each attrs field that is the same object in ``part`` as in ``was``. A GM's HP adjustment changes one of
+    the condition's 36 members; the other 35 stay the objects the previous view holds (the lists made of
+    its unchanged tuples included), so the patch's diff finds the changed one in C and the view hasher and
+    the clients skip the rest by identity (issue 16, server CPU). A field's value is frozen (the state is
+    never changed in place), so the same object gives the same value, as the builder's other caches
+    assume (tests/gurps/test_condition_fast_paths.py compares the two)."""
+    kind = type(part)
+    if type(was) is kind and type(old) is dict:
+        hit = _NORMAL_HOOKS.get(kind)
+        if hit is not None and hit[0] is converter().get_unstructure_hook(kind):
+            since = getattr(hit[1], "since", None)
+            if since is not None:
+                return since(part, was, old)
+    return json_value(part)
+
+
 class ViewBuilder:
     """The state as each view sees it, as JSON values (``state_view(full_state(...))`` normalized,
     :func:`combat_server.patch.normalize`), built for publishing patches (issue 16).
@@ -293,10 +312,12 @@ class ViewBuilder:
                 part = getattr(c, name)
                 if type(part) in _PLAIN:  # its own value, as json_value would give it
                     value[name] = part
-                elif hit is not None and getattr(hit[0], name) is part:
+                elif hit is None:
+                    value[name] = json_value(part)
+                elif (was := getattr(hit[0], name)) is part:
                     value[name] = old[name]
                 else:
-                    value[name] = json_value(part)
+                    value[name] = json_value_since(part, was, old[name])
             hit = self._combatants[cid] = [c, value, None]
         if not redact:
             return hit[1]

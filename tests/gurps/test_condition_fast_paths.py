@@ -24,7 +24,7 @@ from combat_server.rules.gurps.state import Attack, Condition
 from combat_server.rules.model import Event, FightState, evolve
 from combat_server.rules.ruleset import get_ruleset
 from combat_server.rules.serialize import converter
-from combat_server.server.views import json_value, normalized
+from combat_server.server.views import json_value, json_value_since, normalized
 from tests.fixtures import fixturekit as kit
 
 SETTINGS = settings(max_examples=200, deadline=None)
@@ -216,6 +216,44 @@ def test_every_stored_state_s_view_values_equal_normalized_json(name: str) -> No
             assert repr(fast) == repr(_normalized_by_definition(obj))
             seen += 1
     assert seen > len(events)
+
+
+@SETTINGS
+@given(conditions() | odd_conditions(), changes(), st.data())
+def test_a_changed_condition_s_value_from_the_one_before_equals_normalized_json(
+        was: Condition, change: dict[str, Any], data: st.DataObject) -> None:
+    """``json_value_since`` (the hook's ``since`` variant: the previous value's members for the fields that are
+    the same objects) gives ``normalized`` of the hook's JSON of the new condition, as ``json_value`` does, and
+    keeps the previous value's member objects for the fields that stayed (issue 16)."""
+    odd = data.draw(st.lists(st.sampled_from([f.name for f in FIELDS]), unique=True, max_size=3))
+    cond = attrs.evolve(was, **change, **{name: data.draw(_ODD) for name in odd if name not in change})
+    old = json_value(was)
+    fast = json_value_since(cond, was, old)
+    _assert_same_json(fast, _normalized_by_definition(cond))
+    assert repr(fast) == repr(_normalized_by_definition(cond))
+    if all(getattr(cond, name) is getattr(was, name) for name in NEW_FIELDS_OF[Condition]):
+        # No new field (whose member comes and goes with its default) changed: the members of the fields that
+        # stayed are the previous value's objects.
+        for f in FIELDS:
+            if getattr(cond, f.name) is getattr(was, f.name) and f.name in old:
+                assert fast[f.name] is old[f.name]
+
+
+@pytest.mark.parametrize("name", kit.fight_names())
+def test_every_stored_condition_s_value_from_the_one_before_equals_normalized_json(name: str) -> None:
+    """Each combatant's condition, state after state of every stored fight, built from its value in the state
+    before by ``json_value_since``: ``normalized`` of its JSON, new fields left out at their defaults included."""
+    before: dict[str, tuple[Any, Any]] = {}
+    seen = 0
+    for after, _parts in _stored_parts(_stored_events(name)):
+        for cid, c in after.combatants.items():
+            hit = before.get(cid)
+            fast = json_value(c.condition) if hit is None else json_value_since(c.condition, hit[0], hit[1])
+            _assert_same_json(fast, _normalized_by_definition(c.condition))
+            assert repr(fast) == repr(_normalized_by_definition(c.condition))
+            before[cid] = (c.condition, fast)
+            seen += hit is not None
+    assert seen > 0
 
 
 def test_a_hook_registered_anew_is_used() -> None:
