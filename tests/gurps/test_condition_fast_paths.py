@@ -15,11 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from combat_server.rules.core import walk
-from combat_server.rules.gurps import fatigue
+from combat_server.rules.gurps import explain, fatigue
 from combat_server.rules.gurps.gulliver.policy import OFF, Policy
 from combat_server.rules.gurps.gulliver.size import Scale
 from combat_server.rules.gurps.json_hooks import json_by_converter
-from combat_server.rules.gurps.sheet import NEW_FIELDS_OF, Sheet, _weapon_json
+from combat_server.rules.gurps.sheet import NEW_FIELDS_OF, Sheet, Weapon, _weapon_json
 from combat_server.rules.gurps.state import Attack, Condition
 from combat_server.rules.model import Event, FightState, evolve
 from combat_server.rules.ruleset import get_ruleset
@@ -254,6 +254,38 @@ def test_every_stored_condition_s_value_from_the_one_before_equals_normalized_js
             before[cid] = (c.condition, fast)
             seen += hit is not None
     assert seen > 0
+
+
+@pytest.mark.parametrize("name", kit.fight_names())
+def test_every_stored_combatant_s_view_with_the_sheet_memo_equals_a_fresh_one(name: str) -> None:
+    """``combatant_view`` with what it memoises per sheet (the sheet's part, full Fatigue, the weapons list per
+    ``unready`` tuple; issue 16) kept from state to state gives what it computes afresh, memo cleared."""
+    memo = explain._SHEET_VIEWS
+    seen = 0
+    for after, _parts in _stored_parts(_stored_events(name)):
+        for cid in after.combatants:
+            fast = explain.combatant_view(after, cid)
+            kept = dict(memo)
+            memo.clear()
+            slow = explain.combatant_view(after, cid)
+            memo.clear()
+            memo.update(kept)
+            _assert_same_json(fast, slow)
+            assert repr(fast) == repr(slow)
+            seen += 1
+    assert seen > 0
+
+
+def test_the_weapons_list_is_kept_while_unready_stays_and_made_anew_when_it_changes() -> None:
+    """The view's ``weapons`` is the same object while the condition's ``unready`` tuple is (a GM's HP
+    adjustment), and is made anew, with ``ready`` as the new tuple says, when it changes."""
+    sheet = Sheet(st=12, ht=11, weapons=(Weapon(name="Sword", skill=12, damage="sw+1", kind="melee"),))
+    memo = explain._sheet_view(sheet, OFF)
+    cond = Condition(hp=12, fp=11)
+    first = memo.weapons_for(cond.unready)
+    assert memo.weapons_for(attrs.evolve(cond, hp=5).unready) is first and first[0]["ready"] is True
+    unready = memo.weapons_for(("Sword",))
+    assert unready is not first and unready[0]["ready"] is False and first[0]["ready"] is True
 
 
 def test_a_hook_registered_anew_is_used() -> None:
