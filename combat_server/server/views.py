@@ -392,13 +392,9 @@ class ViewBuilder:
 
 
 def _same_entries(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
-    """Whether ``a`` and ``b`` have the same keys, in the same order, with the same objects."""
-    if len(a) != len(b):
-        return False
-    for (ka, va), (kb, vb) in zip(a.items(), b.items()):
-        if ka != kb or va is not vb:
-            return False
-    return True
+    """Whether ``a`` and ``b`` have the same keys, in the same order, with the same objects (told in C: the
+    builder asks once per view, issue 16)."""
+    return len(a) == len(b) and tuple(a) == tuple(b) and all(map(is_, a.values(), b.values()))
 
 
 def _combat_view(ruleset: Ruleset, combat: Any, hidden: frozenset[str] | tuple[str, ...]) -> Any:
