@@ -420,3 +420,34 @@ def test_the_diff_is_the_walk_as_written(old: dict[str, Any], new: dict[str, Any
         new = {**{k: old[k] for k in list(old)[::2]}, **new}
     assert repr(diff(old, new)) == repr(_diff_as_written(old, new))
     assert repr(diff({"v": old}, {"v": new}, "/p")) == repr(_diff_as_written({"v": old}, {"v": new}, "/p"))
+
+
+@st.composite
+def _aligned_pair(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
+    """An object and a later one with the same keys in the same order (every push's views: the server keeps
+    their order, and a changed condition keeps the member objects of the fields that stayed): each member the
+    same object, an equal copy, another value, or (an object) the same treatment one level down."""
+    old = draw(st.dictionaries(keys, json_values | _shared, max_size=6))
+
+    def later(value: Any) -> Any:
+        choice = draw(st.integers(0, 3))
+        if choice == 0:
+            return value
+        if choice == 1:
+            return orjson.loads(orjson.dumps(value))
+        if choice == 2 and type(value) is dict:
+            return {k: later(v) for k, v in value.items()}
+        return draw(json_values | _shared)
+
+    return old, {k: later(v) for k, v in old.items()}
+
+
+@settings(deadline=None)
+@given(_aligned_pair())
+def test_the_diff_of_objects_with_the_same_keys_in_the_same_order_is_the_walk_as_written(
+        pair: tuple[dict[str, Any], dict[str, Any]]) -> None:
+    """``_diff_aligned`` (the members that are new objects found in C) gives the definition's ops in its order."""
+    old, new = pair
+    assert list(old) == list(new)
+    assert repr(diff(old, new)) == repr(_diff_as_written(old, new))
+    assert repr(diff({"v": old}, {"v": new}, "/p")) == repr(_diff_as_written({"v": old}, {"v": new}, "/p"))

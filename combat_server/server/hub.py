@@ -32,8 +32,8 @@ from combat_server.rules.ruleset import Ruleset, get_ruleset
 from combat_server.server.protocol import dumps
 from combat_server.patch import ViewHasher, diff, to_wire
 from combat_server.server.views import (
-    GM_VIEW, ViewBuilder, event_view, full_state, hidden_during, hidden_ids, hidden_key, may_hide, payload_view,
-    seat_hidden, state_view, view_key, visible_to, with_hidden_as_now,
+    GM_VIEW, NOTHING_HIDDEN, ViewBuilder, event_view, full_state, hidden_during, hidden_ids, hidden_key, may_hide,
+    payload_view, seat_hidden, state_view, view_key, visible_to, with_hidden_as_now,
 )
 
 #: How many recent events (with their explanations) a hub keeps for fast catch-up.
@@ -365,8 +365,9 @@ class FightHub:
                     seat = sub.seat
                     assert seat is not None
                     chain = sub.chain
-                    held = self._holds.get(id(sub), frozenset())
-                    now = seat_hidden(seat.role, seat.combatants, hidden_now)
+                    held = self._holds.get(id(sub), NOTHING_HIDDEN)
+                    # Nothing hidden (the usual fight): every seat may see everything, without a call per seat.
+                    now = seat_hidden(seat.role, seat.combatants, hidden_now) if hidden_now else NOTHING_HIDDEN
                     text = texts.get((chain, held, now))
                     if text is None:
                         head = heads.get(chain)

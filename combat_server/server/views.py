@@ -18,6 +18,8 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 import marshal
+from itertools import compress
+from operator import is_, is_not
 
 import attrs
 
@@ -131,12 +133,31 @@ def same_json(a: Any, b: Any) -> bool:
     the same values in the same order (:func:`_exact`), and equal (a NaN is not equal to another NaN: the
     patch's diff replaces it). So :func:`combat_server.patch.diff` finds nothing between their normalized
     values, and their canonical texts (the view hash) are the same."""
-    return _alike(a, _exact(a), b, _exact(b))
+    exact = _exact(a)
+    return exact is not None and exact == _exact(b) and a == b
 
 
-def _alike(a: Any, exact_a: bytes | None, b: Any, exact_b: bytes | None) -> bool:
-    """:func:`same_json` given the two values' :func:`_exact` bytes (:class:`DerivedCache` keeps the old view's)."""
-    return exact_a is not None and exact_a == exact_b and a == b
+def _same_members(new: Any, old: Any, keys: tuple[str, ...] | None) -> bool:
+    """:func:`same_json` of a recomputed derived view and the one before, asked member by member: ``keys``
+    are the old view's keys (all exact strings; ``None`` when they were not), the new view must have the
+    same key objects in the same order, and each member that is not the same object as before must be
+    :func:`same_json` to it. A member that is the same object shows the same JSON (views are never changed
+    in place), so only the changed members are written by marshal and compared: the GURPS view keeps its
+    weapons list while the condition's ``unready`` stays (rules/gurps/explain.py), and marshal's text of the
+    whole view was a fifth of the derived cache's cost per push (issue 16, server CPU).
+    tests/server/test_fastpaths.py holds it to :func:`same_json`'s promises."""
+    if keys is None or type(new) is not dict or type(old) is not dict or len(new) != len(keys) or \
+            not all(map(is_, new, keys)):
+        return False
+    return all(same_json(new[key], old[key]) for key in compress(keys, map(is_not, new.values(), old.values())))
+
+
+def _plain_keys(view: Any) -> tuple[str, ...] | None:
+    """The keys of ``view`` when it is a dict whose keys are all exact strings (what :func:`_same_members`
+    compares against), else ``None``."""
+    if type(view) is not dict or not all(type(key) is str for key in view):
+        return None
+    return tuple(view)
 
 
 class DerivedCache:
@@ -147,15 +168,15 @@ class DerivedCache:
     ``view_context``. Combatants are frozen and replaced on every change, so
     identity is the change test; the context is compared by value.
 
-    A recomputed view equal to the one before (:func:`same_json`: most changes of a condition, a
-    GM's HP adjustment, leave the derived numbers as they were) is given as the object before, so
-    what is built from it by identity (``ViewBuilder``'s normalized value, the view hash's digest
-    and the patch's diff) is not built again (issue 16, server CPU).
+    A recomputed view alike to the one before (:func:`_same_members`, which keeps :func:`same_json`'s
+    promises: most changes of a condition, a GM's HP adjustment, leave the derived numbers as they were)
+    is given as the object before, so what is built from it by identity (``ViewBuilder``'s normalized
+    value, the view hash's digest and the patch's diff) is not built again (issue 16, server CPU).
     """
 
     def __init__(self) -> None:
-        #: cid -> (combatant, options, context, its view, the view's :func:`_exact` bytes)
-        self._views: dict[str, tuple[object, object, object, dict[str, Any], bytes | None]] = {}
+        #: cid -> (combatant, options, context, its view, the view's keys if all are exact strings)
+        self._views: dict[str, tuple[object, object, object, dict[str, Any], tuple[str, ...] | None]] = {}
 
     def views(self, ruleset: Ruleset, state: FightState) -> dict[str, dict[str, Any]]:
         out: dict[str, dict[str, Any]] = {}
@@ -164,10 +185,10 @@ class DerivedCache:
             hit = self._views.get(cid)
             if hit is None or hit[0] is not c or hit[1] is not state.options or hit[2] != context:
                 view = ruleset.view_combatant(state, cid)
-                exact = _exact(view)
-                if hit is not None and _alike(view, exact, hit[3], hit[4]):
-                    view = hit[3]  # the same numbers (same_json): keep the object the caches know
-                hit = (c, state.options, context, view, exact)
+                if hit is not None and _same_members(view, hit[3], hit[4]):
+                    hit = (c, state.options, context, hit[3], hit[4])  # the same numbers: keep the object the caches know
+                else:
+                    hit = (c, state.options, context, view, _plain_keys(view))
                 self._views[cid] = hit
             if hit[3]:
                 out[cid] = hit[3]
@@ -258,6 +279,25 @@ def json_value(part: Any) -> Any:
     return hit[1](part) if hit[1] is not None else normalized(hook(part))
 
 
+def json_value_since(part: Any, was: Any, old: Any) -> Any:
+    """:func:`json_value` of ``part``, given ``old``, the value it gave of ``was`` (the same field of the
+    combatant before): by the hook's ``since`` variant when there is one, which takes ``old``'s member for
+    each attrs field that is the same object in ``part`` as in ``was``. A GM's HP adjustment changes one of
+    the condition's 36 members; the other 35 stay the objects the previous view holds (the lists made of
+    its unchanged tuples included), so the patch's diff finds the changed one in C and the view hasher and
+    the clients skip the rest by identity (issue 16, server CPU). A field's value is frozen (the state is
+    never changed in place), so the same object gives the same value, as the builder's other caches
+    assume (tests/gurps/test_condition_fast_paths.py compares the two)."""
+    kind = type(part)
+    if type(was) is kind and type(old) is dict:
+        hit = _NORMAL_HOOKS.get(kind)
+        if hit is not None and hit[0] is converter().get_unstructure_hook(kind):
+            since = getattr(hit[1], "since", None)
+            if since is not None:
+                return since(part, was, old)
+    return json_value(part)
+
+
 class ViewBuilder:
     """The state as each view sees it, as JSON values (``state_view(full_state(...))`` normalized,
     :func:`combat_server.patch.normalize`), built for publishing patches (issue 16).
@@ -293,10 +333,12 @@ class ViewBuilder:
                 part = getattr(c, name)
                 if type(part) in _PLAIN:  # its own value, as json_value would give it
                     value[name] = part
-                elif hit is not None and getattr(hit[0], name) is part:
+                elif hit is None:
+                    value[name] = json_value(part)
+                elif (was := getattr(hit[0], name)) is part:
                     value[name] = old[name]
                 else:
-                    value[name] = json_value(part)
+                    value[name] = json_value_since(part, was, old[name])
             hit = self._combatants[cid] = [c, value, None]
         if not redact:
             return hit[1]
@@ -350,13 +392,9 @@ class ViewBuilder:
 
 
 def _same_entries(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
-    """Whether ``a`` and ``b`` have the same keys, in the same order, with the same objects."""
-    if len(a) != len(b):
-        return False
-    for (ka, va), (kb, vb) in zip(a.items(), b.items()):
-        if ka != kb or va is not vb:
-            return False
-    return True
+    """Whether ``a`` and ``b`` have the same keys, in the same order, with the same objects (told in C: the
+    builder asks once per view, issue 16)."""
+    return len(a) == len(b) and tuple(a) == tuple(b) and all(map(is_, a.values(), b.values()))
 
 
 def _combat_view(ruleset: Ruleset, combat: Any, hidden: frozenset[str] | tuple[str, ...]) -> Any:

@@ -15,16 +15,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from combat_server.rules.core import walk
-from combat_server.rules.gurps import fatigue
+from combat_server.rules.gurps import explain, fatigue
 from combat_server.rules.gurps.gulliver.policy import OFF, Policy
 from combat_server.rules.gurps.gulliver.size import Scale
 from combat_server.rules.gurps.json_hooks import json_by_converter
-from combat_server.rules.gurps.sheet import NEW_FIELDS_OF, Sheet, _weapon_json
+from combat_server.rules.gurps.sheet import NEW_FIELDS_OF, Sheet, Weapon, _weapon_json
 from combat_server.rules.gurps.state import Attack, Condition
 from combat_server.rules.model import Event, FightState, evolve
 from combat_server.rules.ruleset import get_ruleset
 from combat_server.rules.serialize import converter
-from combat_server.server.views import json_value, normalized
+from combat_server.server.views import json_value, json_value_since, normalized
 from tests.fixtures import fixturekit as kit
 
 SETTINGS = settings(max_examples=200, deadline=None)
@@ -216,6 +216,76 @@ def test_every_stored_state_s_view_values_equal_normalized_json(name: str) -> No
             assert repr(fast) == repr(_normalized_by_definition(obj))
             seen += 1
     assert seen > len(events)
+
+
+@SETTINGS
+@given(conditions() | odd_conditions(), changes(), st.data())
+def test_a_changed_condition_s_value_from_the_one_before_equals_normalized_json(
+        was: Condition, change: dict[str, Any], data: st.DataObject) -> None:
+    """``json_value_since`` (the hook's ``since`` variant: the previous value's members for the fields that are
+    the same objects) gives ``normalized`` of the hook's JSON of the new condition, as ``json_value`` does, and
+    keeps the previous value's member objects for the fields that stayed (issue 16)."""
+    odd = data.draw(st.lists(st.sampled_from([f.name for f in FIELDS]), unique=True, max_size=3))
+    cond = attrs.evolve(was, **change, **{name: data.draw(_ODD) for name in odd if name not in change})
+    old = json_value(was)
+    fast = json_value_since(cond, was, old)
+    _assert_same_json(fast, _normalized_by_definition(cond))
+    assert repr(fast) == repr(_normalized_by_definition(cond))
+    if all(getattr(cond, name) is getattr(was, name) for name in NEW_FIELDS_OF[Condition]):
+        # No new field (whose member comes and goes with its default) changed: the members of the fields that
+        # stayed are the previous value's objects.
+        for f in FIELDS:
+            if getattr(cond, f.name) is getattr(was, f.name) and f.name in old:
+                assert fast[f.name] is old[f.name]
+
+
+@pytest.mark.parametrize("name", kit.fight_names())
+def test_every_stored_condition_s_value_from_the_one_before_equals_normalized_json(name: str) -> None:
+    """Each combatant's condition, state after state of every stored fight, built from its value in the state
+    before by ``json_value_since``: ``normalized`` of its JSON, new fields left out at their defaults included."""
+    before: dict[str, tuple[Any, Any]] = {}
+    seen = 0
+    for after, _parts in _stored_parts(_stored_events(name)):
+        for cid, c in after.combatants.items():
+            hit = before.get(cid)
+            fast = json_value(c.condition) if hit is None else json_value_since(c.condition, hit[0], hit[1])
+            _assert_same_json(fast, _normalized_by_definition(c.condition))
+            assert repr(fast) == repr(_normalized_by_definition(c.condition))
+            before[cid] = (c.condition, fast)
+            seen += hit is not None
+    assert seen > 0
+
+
+@pytest.mark.parametrize("name", kit.fight_names())
+def test_every_stored_combatant_s_view_with_the_sheet_memo_equals_a_fresh_one(name: str) -> None:
+    """``combatant_view`` with what it memoises per sheet (the sheet's part, full Fatigue, the weapons list per
+    ``unready`` tuple; issue 16) kept from state to state gives what it computes afresh, memo cleared."""
+    memo = explain._SHEET_VIEWS
+    seen = 0
+    for after, _parts in _stored_parts(_stored_events(name)):
+        for cid in after.combatants:
+            fast = explain.combatant_view(after, cid)
+            kept = dict(memo)
+            memo.clear()
+            slow = explain.combatant_view(after, cid)
+            memo.clear()
+            memo.update(kept)
+            _assert_same_json(fast, slow)
+            assert repr(fast) == repr(slow)
+            seen += 1
+    assert seen > 0
+
+
+def test_the_weapons_list_is_kept_while_unready_stays_and_made_anew_when_it_changes() -> None:
+    """The view's ``weapons`` is the same object while the condition's ``unready`` tuple is (a GM's HP
+    adjustment), and is made anew, with ``ready`` as the new tuple says, when it changes."""
+    sheet = Sheet(st=12, ht=11, weapons=(Weapon(name="Sword", skill=12, damage="sw+1", kind="melee"),))
+    memo = explain._sheet_view(sheet, OFF)
+    cond = Condition(hp=12, fp=11)
+    first = memo.weapons_for(cond.unready)
+    assert memo.weapons_for(attrs.evolve(cond, hp=5).unready) is first and first[0]["ready"] is True
+    unready = memo.weapons_for(("Sword",))
+    assert unready is not first and unready[0]["ready"] is False and first[0]["ready"] is True
 
 
 def test_a_hook_registered_anew_is_used() -> None:

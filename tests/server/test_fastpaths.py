@@ -8,6 +8,7 @@ against the plain versions: the same text, and the same accept/refuse decision.
 
 from __future__ import annotations
 
+import copy
 import enum
 import json
 from pathlib import Path
@@ -23,7 +24,7 @@ from combat_server.rules.ruleset import get_ruleset
 from combat_server.server import protocol
 from combat_server.patch import diff, normalize
 from combat_server.server import views as views_module
-from combat_server.server.views import json_value
+from combat_server.server.views import json_value, _plain_keys, _same_members
 from combat_server.server.views import DerivedCache, ViewBuilder, same_json, full_state, hidden_from, normalized, state_view, view_key
 from combat_server.store.sql import open_store
 
@@ -200,6 +201,44 @@ def test_values_same_json_says_alike_give_no_patch_and_one_text(a: Any, b: Any) 
             assert repr(normalize(x)) == repr(normalize(y))
             assert diff({"v": normalize(x)}, {"v": normalize(y)}) == []
             assert json.dumps(normalize(x), sort_keys=True) == json.dumps(normalize(y), sort_keys=True)
+
+
+@st.composite
+def _derived_pairs(draw: st.DrawFn) -> tuple[Any, Any]:
+    """A derived view and a recomputed one with the same key objects in the same order (as the ruleset's
+    literals are): each member the same object, an equal copy, or another value."""
+    old = draw(st.dictionaries(st.text(max_size=3), _VALUES, max_size=5))
+    choices = [draw(st.integers(0, 2)) for _ in old]
+    new = {k: v if c == 0 else copy.deepcopy(v) if c == 1 else draw(_VALUES) for (k, v), c in zip(old.items(), choices)}
+    return new, old
+
+
+@given(_derived_pairs())
+def test_derived_views_alike_member_by_member_keep_same_json_s_promises(pair: tuple[Any, Any]) -> None:
+    """``_same_members`` (DerivedCache: only the members that are new objects written by marshal) may only say
+    alike when the definitions cannot tell the two apart, and says so whenever ``same_json`` does."""
+    new, old = pair
+    if _same_members(new, old, _plain_keys(old)):
+        assert repr(normalize(new)) == repr(normalize(old))
+        assert diff({"v": normalize(new)}, {"v": normalize(old)}) == []
+        assert json.dumps(normalize(new), sort_keys=True) == json.dumps(normalize(old), sort_keys=True)
+    elif same_json(new, old):
+        raise AssertionError("same_json says alike, _same_members does not")
+
+
+def test_derived_views_with_other_keys_are_not_alike_member_by_member() -> None:
+    """Keys that are not the old view's key objects, in its order, or not exact strings: never alike."""
+    class Key(str):
+        pass
+
+    old = {"a": 1, "b": 2}
+    assert _same_members(dict(old), old, _plain_keys(old))
+    assert not _same_members({"b": 2, "a": 1}, old, _plain_keys(old))
+    assert not _same_members({"a": 1}, old, _plain_keys(old))
+    assert not _same_members({Key("a"): 1, "b": 2}, old, _plain_keys(old))
+    odd = {Key("a"): 1}
+    assert _plain_keys(odd) is None and not _same_members(dict(odd), odd, _plain_keys(odd))
+    assert not _same_members({"a": True, "b": 2}, old, _plain_keys(old))
 
 
 def _has_float(value: Any) -> bool:

@@ -548,16 +548,44 @@ def _character_imported(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) 
     return text
 
 
-_SHEET_VIEWS: dict[int, tuple[Sheet, Policy, dict[str, JSON]]] = {}
+class _SheetView:
+    """What a combatant's view takes from its sheet and the fight's policy alone, memoised per (immutable)
+    sheet object by :func:`_sheet_view`: the server asks for a combatant's view after every event that
+    touches it (issue 16, server CPU)."""
+
+    __slots__ = ("sheet", "policy", "base", "shown", "fp_max", "unready", "weapons")
+
+    def __init__(self, sheet: Sheet, policy: Policy, base: dict[str, JSON]) -> None:
+        self.sheet, self.policy, self.base = sheet, policy, base
+        #: ``base`` without its ``_`` members (the unhurt Move and Dodge the halvings start from).
+        self.shown = {k: v for k, v in base.items() if not k.startswith("_")}
+        #: Full Fatigue (V-53 / V-54; G-51's FPmax): the sheet's and the policy's alone.
+        self.fp_max = fatigue.maximum(sheet, policy)
+        #: The weapons as :meth:`weapons` last gave them, and the ``unready`` tuple they were made for.
+        self.unready: object = None
+        self.weapons: list[dict[str, JSON]] = []
+
+    def weapons_for(self, unready: tuple[str, ...]) -> list[dict[str, JSON]]:
+        """The sheet's weapons, each ``ready`` unless named in ``unready`` (the condition's). The list made
+        for the same ``unready`` object is given again: a condition that changed elsewhere (a GM's HP
+        adjustment) keeps its tuple, so the view's ``weapons`` stays the object the server compared and
+        encoded before (``server.views.DerivedCache``). Never changed in place, as ``base`` is not."""
+        if unready is not self.unready:
+            self.weapons = [dict(w, ready=w["name"] not in unready) for w in self.base["weapons"]]
+            self.unready = unready
+        return self.weapons
 
 
-def _sheet_view(sheet: Sheet, policy: Policy) -> dict[str, JSON]:
+_SHEET_VIEWS: dict[int, _SheetView] = {}
+
+
+def _sheet_view(sheet: Sheet, policy: Policy) -> _SheetView:
     """The numbers that depend on the sheet (and the fight's ST table, V-66 / V-67) alone,
     memoised per (immutable) sheet object: the server asks for a combatant's view after every
     event that touches it."""
     hit = _SHEET_VIEWS.get(id(sheet))
-    if hit is not None and hit[0] is sheet and hit[1] is policy:
-        return hit[2]
+    if hit is not None and hit.sheet is sheet and hit.policy is policy:
+        return hit
     el = derived.encumbrance_level(sheet, policy)  # V-01: by Load ST's BL
     weapons = []
     for w in sheet.all_weapons():
@@ -576,26 +604,28 @@ def _sheet_view(sheet: Sheet, policy: Policy) -> dict[str, JSON]:
         view["load_st"] = {"st": lift, "rule": "V-01"}
     if len(_SHEET_VIEWS) > 4096:
         _SHEET_VIEWS.clear()
-    _SHEET_VIEWS[id(sheet)] = (sheet, policy, view)
-    return view
+    hit = _SHEET_VIEWS[id(sheet)] = _SheetView(sheet, policy, view)
+    return hit
 
 
 def combatant_view(state: FightState, cid: str) -> dict[str, JSON]:
-    """Derived and effective numbers for a client: never stored, always recomputed."""
+    """Derived and effective numbers for a client: never stored, always recomputed (but for what depends
+    on the sheet alone, :func:`_sheet_view`)."""
     c = state.combatants[cid]
     sheet, cond = c.sheet, c.condition
     assert isinstance(sheet, Sheet) and isinstance(cond, Condition)
     policy = fight_policy(state.options)
-    base = _sheet_view(sheet, policy)
-    view = {k: v for k, v in base.items() if not k.startswith("_")}
+    memo = _sheet_view(sheet, policy)
+    base = memo.base
+    view = dict(memo.shown)
     view.update(
-        weapons=[dict(w, ready=w["name"] not in cond.unready) for w in base["weapons"]],
+        weapons=memo.weapons_for(cond.unready),
         move=derived.halvings(int(base["_move"]), sheet, cond, policy),
         dodge=derived.halvings(int(base["_dodge"]), sheet, cond, policy),
         st=derived.effective_st(sheet, cond, policy), reeling=derived.reeling(sheet, cond),
         tired=derived.tired(sheet, cond, policy),
     )
-    fp_max = fatigue.maximum(sheet, policy)
+    fp_max = memo.fp_max
     if fp_max != sheet.fp_max or cond.fp_exact:  # V-53 / V-54's full Fatigue, A-50's exact level
         view.update(fp_max=fp_max, fatigue=fatigue.text(fatigue.level(cond)), fatigue_rule=policy.fatigue_basis())
     if policy.light_levels:  # V-46: the light as this combatant sees it; the sense_roll tool prefills its Vision

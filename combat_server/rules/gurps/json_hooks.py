@@ -115,7 +115,14 @@ def _make_normalized(cls: type, unstructure: Callable[[Any], Any], new_fields: M
     list the hook makes of it (``normalize`` copies it item for item); a dict with string keys and
     plain values the hook's copy; anything else ``normalize`` of the hook's value. A new field is
     tested against its default on the hook's own value, then normalized
-    (tests/gurps/test_condition_fast_paths.py compares the two)."""
+    (tests/gurps/test_condition_fast_paths.py compares the two).
+
+    Its ``since`` attribute, ``since(obj, was, old)``, gives the same value given ``old``, the value of an
+    earlier ``was`` of the same class: ``old``'s copy, with the members of the fields that are not the
+    same objects in ``obj`` as in ``was`` made again in their places (``normalized(obj)`` when one of them is a
+    new field, whose member comes and goes with its default). A GM's HP adjustment changes one of a condition's 36
+    fields; the other members stay the objects the previous view holds, which the patch's diff and the view
+    hasher skip by identity (issue 16, ``server.views.json_value_since``)."""
     namespace: dict[str, Any] = {"_u": unstructure, "_n": normalize, "_P": _PLAIN, "_map": _mapping(unstructure)}
 
     def sequence(value: Any) -> Any:
@@ -135,18 +142,32 @@ def _make_normalized(cls: type, unstructure: Callable[[Any], Any], new_fields: M
         return normalize(unstructure(value))
 
     namespace["_nseq"], namespace["_nmap"], namespace["_seq"] = sequence, mapping, _sequence(unstructure)
+    fields = attrs.fields(cls)
     lines = ["def normalized(obj):", "    data = {}"]
-    for i, f in enumerate(attrs.fields(cls)):
-        kind = _default_of(f)
+    for i, f in enumerate(fields):
         if f.name in new_fields:  # the hook's own line, then its value normalized
             lines += _new_field_lines(namespace, i, f, new_fields[f.name], f"v{i} if v{i}.__class__ in _P else _n(v{i})")
-        elif isinstance(kind, tuple):
-            lines.append(f"    data[{f.name!r}] = _nseq(obj.{f.name})")
-        elif isinstance(kind, dict):
-            lines.append(f"    data[{f.name!r}] = _nmap(obj.{f.name})")
         else:
-            lines.append(f"    data[{f.name!r}] = v if (v := obj.{f.name}).__class__ in _P else _n(_u(v))")
+            lines.append(f"    data[{f.name!r}] = {_normalized_value(f)}")
+    lines += ["    return data", "", "def since(obj, was, old):"]
+    # A new field comes and goes with its default: when one changed, the member order may too.
+    lines += [f"    if obj.{f.name} is not was.{f.name}:\n        return normalized(obj)" for f in fields if f.name in new_fields]
+    lines.append("    data = old.copy()")
+    lines += [f"    if obj.{f.name} is not was.{f.name}:\n        data[{f.name!r}] = {_normalized_value(f)}"
+              for f in fields if f.name not in new_fields]
     lines.append("    return data")
     exec("\n".join(lines), namespace)  # noqa: S102 - source built only from the class's own field names
     normalized: Hook = namespace["normalized"]
+    normalized.since = namespace["since"]  # type: ignore[attr-defined]
     return normalized
+
+
+def _normalized_value(f: Any) -> str:
+    """The normalized variant's expression for field ``f`` of ``obj`` (one that is not new): what ``normalize``
+    makes of the hook's value."""
+    kind = _default_of(f)
+    if isinstance(kind, tuple):
+        return f"_nseq(obj.{f.name})"
+    if isinstance(kind, dict):
+        return f"_nmap(obj.{f.name})"
+    return f"v if (v := obj.{f.name}).__class__ in _P else _n(_u(v))"
