@@ -123,15 +123,19 @@ class OffersWholeText:
         the parser would hand on as it is (:func:`whole_text`); otherwise, or when declined, the library's.
 
         What the library's ``data_received`` does besides parsing is done in the same order: what is
-        waiting in the protocol is written before the message is handled; an open connection expects no
-        close, so there is no close deadline to set."""
+        waiting in the protocol is written before the message is handled, a failed write recorded as the
+        connection's error (``set_connection_exc``) and the message handled all the same; an open
+        connection expects no close, so there is no close deadline to set."""
         take = self.take_text
         if take is not None:
             protocol = self.protocol  # type: ignore[attr-defined]
             text = whole_text(protocol, data)
             if text is not None:
                 if protocol.writes:  # else send_data would find nothing to write
-                    self.send_data()  # type: ignore[attr-defined]
+                    try:
+                        self.send_data()  # type: ignore[attr-defined]
+                    except Exception as exc:  # as websockets' own data_received: recorded, not raised
+                        self.set_connection_exc(exc)  # type: ignore[attr-defined]
                 if take(text):
                     return
         next_in_line: Any = super()

@@ -103,3 +103,18 @@ def test_the_builder_takes_every_field_and_refuses_a_class_with_init_work() -> N
     assert builder is not None
     assert builder.__code__.co_varnames[:builder.__code__.co_argcount] == tuple(f.name for f in attrs.fields(Event))
     assert make_builder(Checked) is None
+
+
+@attrs.frozen(cache_hash=True)
+class _HashCached:
+    a: int
+    b: int = 0
+
+
+def test_a_class_that_caches_its_hash_keeps_attrs_init() -> None:
+    """cache_hash=True: attrs' __init__ resets the cached hash, which a build or copy skipping it would leave
+    unset (hash() then raises). Neither fast path is made for such a class (its slot is named
+    _attrs_cached_hash in attrs 26), so both fall back to attrs and the hash works."""
+    assert make_builder(_HashCached) is None
+    copy = evolve(_HashCached(1), {"b": 2})
+    assert copy == _HashCached(1, 2) and hash(copy) == hash(_HashCached(1, 2))

@@ -24,6 +24,13 @@ _Copier = Callable[[Any, Mapping[str, Any]], Any]
 _COPIERS: dict[type, _Copier | None] = {}
 
 
+def _caches_hash(slots: set[str]) -> bool:
+    """Whether an attrs class with these slots caches its hash (``cache_hash=True``), which its ``__init__``
+    resets and a copy or build that skips ``__init__`` would leave unset. The slot is ``_attrs_cached_hash``
+    in attrs 26 and was ``__attrs_cached_hash`` before: either name (tests/test_model_evolve.py)."""
+    return "_attrs_cached_hash" in slots or "__attrs_cached_hash" in slots
+
+
 def _make_copier(cls: type) -> _Copier | None:
     """A function copying a frozen slotted attrs instance with some fields replaced, generated from
     ``attrs.fields`` once per class; ``None`` (use ``attrs.evolve``) for a class whose ``__init__``
@@ -31,7 +38,7 @@ def _make_copier(cls: type) -> _Copier | None:
     post-init or a cached hash), where skipping ``__init__`` would change the result."""
     fields = attrs.fields(cls)
     slots = {name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ())}
-    if ("__attrs_cached_hash" in slots or hasattr(cls, "__attrs_post_init__")
+    if (_caches_hash(slots) or hasattr(cls, "__attrs_post_init__")
             or hasattr(cls, "__attrs_pre_init__")):
         return None
     # The copy is made as an instance of a twin subclass that adds no slot and sets attributes the
@@ -74,7 +81,7 @@ def make_builder(cls: type) -> Callable[..., Any] | None:
     engine builds one :class:`Event` per event (issue 16, session 11: 12 against 4 k instructions)."""
     fields = attrs.fields(cls)
     slots = {name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ())}
-    if ("__attrs_cached_hash" in slots or hasattr(cls, "__attrs_post_init__")
+    if (_caches_hash(slots) or hasattr(cls, "__attrs_post_init__")
             or hasattr(cls, "__attrs_pre_init__")):
         return None
     for f in fields:

@@ -396,3 +396,22 @@ async def test_the_fast_path_takes_a_whole_text_frame_between_frames_on_both_sid
         with mock.patch.object(ws.protocol, "receive_data", side_effect=AssertionError("parsed by the library")):
             ws.data_received(frame)
         assert reader.taken == ['{"type":"event","é":1}'] and ws.library_events == seen
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["fast-path", "library"])
+async def test_a_failed_write_of_what_was_waiting_is_recorded_and_the_message_still_handled(fast: bool) -> None:
+    """A server frame waiting in the protocol (a push queued this turn) whose write fails when a command
+    arrives: websockets records the error as the connection's and hands the command on; the fast path
+    does the same rather than letting the error out of data_received (which would abort the connection
+    and lose the command)."""
+    ws = _connection(Side.SERVER, fast)
+    reader = _Reader(ws)
+
+    def refuse(data: bytes) -> None:
+        raise RuntimeError("write failed")
+
+    ws.transport.write = refuse
+    ws.protocol.writes.append(Frame(Opcode.TEXT, b"push").serialize(mask=False))
+    ws.data_received(Frame(Opcode.TEXT, b"cmd").serialize(mask=True))
+    assert reader.taken == ["cmd"]
+    assert isinstance(ws.connection_exc, RuntimeError)

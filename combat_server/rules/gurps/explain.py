@@ -553,7 +553,7 @@ class _SheetView:
     sheet object by :func:`_sheet_view`: the server asks for a combatant's view after every event that
     touches it (issue 16, server CPU)."""
 
-    __slots__ = ("sheet", "policy", "base", "shown", "fp_max", "unready", "weapons")
+    __slots__ = ("sheet", "policy", "base", "shown", "fp_max", "weapons")
 
     def __init__(self, sheet: Sheet, policy: Policy, base: dict[str, JSON]) -> None:
         self.sheet, self.policy, self.base = sheet, policy, base
@@ -561,19 +561,19 @@ class _SheetView:
         self.shown = {k: v for k, v in base.items() if not k.startswith("_")}
         #: Full Fatigue (V-53 / V-54; G-51's FPmax): the sheet's and the policy's alone.
         self.fp_max = fatigue.maximum(sheet, policy)
-        #: The weapons as :meth:`weapons` last gave them, and the ``unready`` tuple they were made for.
-        self.unready: object = None
-        self.weapons: list[dict[str, JSON]] = []
+        #: The ``unready`` tuple the weapons were last made for, and those weapons: one pair, set in one
+        #: assignment, so two threads asking at once can never pair one's list with the other's tuple.
+        self.weapons: tuple[object, list[dict[str, JSON]]] = (None, [])
 
     def weapons_for(self, unready: tuple[str, ...]) -> list[dict[str, JSON]]:
         """The sheet's weapons, each ``ready`` unless named in ``unready`` (the condition's). The list made
         for the same ``unready`` object is given again: a condition that changed elsewhere (a GM's HP
         adjustment) keeps its tuple, so the view's ``weapons`` stays the object the server compared and
         encoded before (``server.views.DerivedCache``). Never changed in place, as ``base`` is not."""
-        if unready is not self.unready:
-            self.weapons = [dict(w, ready=w["name"] not in unready) for w in self.base["weapons"]]
-            self.unready = unready
-        return self.weapons
+        made = self.weapons
+        if made[0] is not unready:
+            made = self.weapons = (unready, [dict(w, ready=w["name"] not in unready) for w in self.base["weapons"]])
+        return made[1]
 
 
 _SHEET_VIEWS: dict[int, _SheetView] = {}
