@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import types
 import typing
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import attrs
 
@@ -158,10 +158,38 @@ def _kept_by_rules(condition_type: type, name: str) -> str:
     return kept[name]
 
 
+_FITS: dict[Any, Callable[[Any], bool]] = {}
+
+
 def _value_fits(value: Any, hint: Any) -> bool:
+    """:func:`_value_fits_hint`, its check made once per annotation: ``typing.get_origin`` and the
+    union's walk were asked again for each adjusted field of each command (issue 16, session 11)."""
+    fits = _FITS.get(hint)
+    if fits is None:
+        fits = _FITS[hint] = _fits_of(hint)
+    return fits(value)
+
+
+def _fits_of(hint: Any) -> Callable[[Any], bool]:
+    """A predicate that answers :func:`_value_fits_hint` for ``hint`` (tests/rules/test_core_caches.py)."""
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
-        return any(_value_fits(value, h) for h in typing.get_args(hint))
+        options = [_fits_of(h) for h in typing.get_args(hint)]
+        return lambda value: any(fits(value) for fits in options)
+    if hint is type(None):
+        return lambda value: value is None
+    if hint is int:
+        return lambda value: isinstance(value, int) and not isinstance(value, bool)
+    if hint in (bool, str):
+        return lambda value: isinstance(value, hint)
+    return lambda value: False
+
+
+def _value_fits_hint(value: Any, hint: Any) -> bool:
+    """Whether a GM may set a condition field declared ``hint`` to ``value`` (the definition)."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_value_fits_hint(value, h) for h in typing.get_args(hint))
     if hint is type(None):
         return value is None
     if hint is int:

@@ -224,3 +224,76 @@ def test_a_variant_takes_only_its_own_fields() -> None:
 def test_a_spec_whose_variants_name_undeclared_fields_is_refused_when_declared() -> None:
     with pytest.raises(ValueError, match="variant"):
         CommandSpec("stance", ANY, {"stance": {"type": "string"}}, variant="stance", variants={"guard": ("hand",)})
+
+
+#: Field names to draw args from: every declared one, and some no spec declares.
+_NAMES = sorted({n for s in _ALL_SPECS for n in s.args} | {"zz", "weapn"})
+
+
+@settings(max_examples=300, deadline=None)
+@given(spec=st.sampled_from(_ALL_SPECS), data=st.data())
+def test_plainly_fits_only_what_both_checks_let_through(spec: CommandSpec, data: st.DataObject) -> None:
+    """``plainly_fits`` (check_command's fast path, issue 16) is never True for args that
+    ``refuse_unknown`` or ``validate`` refuses: whatever it lets through, both let through."""
+    names = data.draw(st.lists(st.sampled_from(_NAMES + list(spec.args) * 3), max_size=5, unique=True))
+    args = {n: data.draw(_values(spec.args.get(n, {}))) for n in names}
+    if data.draw(st.booleans()):
+        args.update({r: _example(spec.args[r]) for r in spec.required if r not in args})
+    if spec.plainly_fits(args):
+        spec.refuse_unknown(args)
+        spec.validate(args)
+
+
+def test_plainly_fits_a_gms_usual_adjust() -> None:
+    """The fast path is taken for the hot command (a GM's adjust), not only sound."""
+    adjust = core.CORE_SPECS["adjust"]
+    assert adjust.plainly_fits({"combatant": "c", "changes": {"hp": 5}, "reason": "r"})
+    assert not adjust.plainly_fits({"combatant": "c", "changes": {"hp": 5}})
+    assert not adjust.plainly_fits({"combatant": "c", "changes": {"hp": 5}, "reason": "r", "x": 1})
+    assert not adjust.plainly_fits({"combatant": True, "changes": {"hp": 5}, "reason": "r"})
+
+
+def _gurps_state() -> FightState:
+    sheet = GURPS.validate_sheet({})
+    state = FightState(fight_id="f", ruleset="gurps", ruleset_version=GURPS.version, options={}, dice_mode="server")
+    return state.with_combatant(Combatant("orc", "Orc", "npc", sheet, GURPS.new_condition(sheet)))
+
+
+#: Bad commands and the exact refusal each got before check_command's fast path (issue 16, session 11).
+_REFUSALS: list[tuple[str, dict[str, object], str, str, dict[str, object]]] = [
+    ('adjust', {'combatant': 'orc', 'changes': {'hp': 3}, 'reason': 'r', 'why': 1}, 'command/unknown_field', "adjust: no field 'why' (misspelt?)", {'fields': ['why']}),
+    ('adjust', {'combatant': 'orc', 'changes': {'hp': 3}, 'reason': 'r', 'zz': 1, 'aa': 2}, 'command/unknown_field', "adjust: no field 'aa', 'zz' (misspelt?)", {'fields': ['aa', 'zz']}),
+    ('adjust', {'zz': 1, 'reason': 3}, 'command/unknown_field', "adjust: no field 'zz' (misspelt?)", {'fields': ['zz']}),
+    ('adjust', {'combatant': 'orc', 'changes': {'hp': 3}}, 'command/missing_field', "adjust: field 'reason' is required", {'field': 'reason'}),
+    ('adjust', {'changes': {'hp': 3}, 'reason': 'r'}, 'command/missing_field', "adjust: field 'combatant' is required", {'field': 'combatant'}),
+    ('adjust', {'combatant': 3, 'changes': {'hp': 3}, 'reason': 'r'}, 'command/bad_field', "adjust: field 'combatant' must be text", {'field': 'combatant'}),
+    ('adjust', {'combatant': 'orc', 'changes': [1], 'reason': 'r'}, 'command/bad_field', "adjust: field 'changes' must be an object", {'field': 'changes'}),
+    ('adjust', {'combatant': 'orc', 'changes': {'hp': 3}, 'reason': None}, 'command/bad_field', "adjust: field 'reason' must be text", {'field': 'reason'}),
+    ('adjust', {'combatant': 3, 'changes': [], 'reason': None}, 'command/bad_field', "adjust: field 'combatant' must be text", {'field': 'combatant'}),
+    ('adjust', {'combatant': 'orc', 'changes': {'hp': 'x'}, 'reason': 'r'}, 'adjust/bad_value', "hp cannot be set to 'x'", {'field': 'hp'}),
+    ('adjust', {'combatant': 'orc', 'changes': {'hp': True}, 'reason': 'r'}, 'adjust/bad_value', 'hp cannot be set to True', {'field': 'hp'}),
+    ('adjust', {'combatant': 'orc', 'changes': {'hp': None}, 'reason': 'r'}, 'adjust/bad_value', 'hp cannot be set to None', {'field': 'hp'}),
+    ('adjust', {'combatant': 'orc', 'changes': {}, 'reason': 'r'}, 'command/missing_field', 'adjust: changes must name at least one field', {}),
+    ('adjust', {'combatant': 'orc', 'changes': {'hp': 1}, 'reason': ' '}, 'adjust/reason_required', 'a GM adjustment needs a reason the log can show', {}),
+    ('adjust', {'combatant': 'elf', 'changes': {'hp': 1}, 'reason': 'r'}, 'combatant/unknown', "no combatant 'elf' in this fight", {}),
+    ('undo', {'to': 'sideways'}, 'undo/bad_target', "undo: field 'to' must be one of 'last_command', 'turn_start', 'seq'", {'field': 'to', 'known': ['last_command', 'turn_start', 'seq']}),
+    ('undo', {'to': 'seq', 'seq': 0}, 'undo/bad_seq', "undo: field 'seq' must be a whole number 1..", {'field': 'seq'}),
+    ('undo', {'to': 'seq', 'seq': True}, 'undo/bad_seq', "undo: field 'seq' must be a whole number 1..", {'field': 'seq'}),
+    ('dispute', {'seq': 1.5, 'comment': 'x'}, 'command/bad_field', "dispute: field 'seq' must be a whole number", {'field': 'seq'}),
+    ('rule', {'dispute': 'd', 'verdict': 'uphold', 'adjustments': ['x']}, 'command/bad_field', "rule: field 'adjustments' must be a list of an object", {'field': 'adjustments'}),
+    ('add_combatant', {'name': 'x', 'side': 'pcs'}, 'command/bad_field', "add_combatant: field 'side' must be one of 'pc', 'npc'", {'field': 'side', 'known': ['pc', 'npc']}),
+    ('add_combatant', {'name': 'x', 'id': 'Bad Id'}, 'command/bad_field', "add_combatant: field 'id' must be text matching ^[a-z0-9][a-z0-9_-]{0,63}$", {'field': 'id'}),
+    ('add_combatant', {'name': 'x', 'hidden': 1}, 'command/bad_field', "add_combatant: field 'hidden' must be true or false", {'field': 'hidden'}),
+    ('reissue_links', {'seats': [1]}, 'command/bad_field', "reissue_links: field 'seats' must be a list of text", {'field': 'seats'}),
+    ('note', {}, 'command/missing_field', "note: field 'text' is required", {'field': 'text'}),
+]
+
+
+@pytest.mark.parametrize(("kind", "args", "code", "message", "details"), _REFUSALS)
+def test_a_bad_command_gets_the_same_refusal(kind: str, args: dict[str, object], code: str, message: str,
+                                              details: dict[str, object]) -> None:
+    """Unknown, missing and wrongly typed fields are refused as before the fast path: code, message, details."""
+    gm = Principal.of_seat("gm", "gm", (), "GM")
+    with pytest.raises(Rejected) as err:
+        core.decide(GURPS, _gurps_state(), Command(kind, args, gm), None)  # type: ignore[arg-type]
+    assert (err.value.code, err.value.message, err.value.details) == (code, message, details)
