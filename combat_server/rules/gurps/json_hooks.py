@@ -64,14 +64,21 @@ def _default_of(field: Any) -> Any:
     return default
 
 
-def _hook_value(f: Any) -> str:
-    """The hook's expression for field ``f`` of ``obj`` (``_seq``, ``_map``, ``_u``, ``_P`` in its namespace)."""
+def _value_expression(f: Any, sequence: str, mapping: str, other: str) -> str:
+    """The expression for field ``f`` of ``obj`` in a generated hook: ``sequence(...)`` of a field whose
+    default is a tuple, ``mapping(...)`` of one whose default is a dict, else the plain value itself or
+    ``other`` (an expression of ``v``)."""
     kind = _default_of(f)
     if isinstance(kind, tuple):
-        return f"_seq(obj.{f.name})"
+        return f"{sequence}(obj.{f.name})"
     if isinstance(kind, dict):
-        return f"_map(obj.{f.name})"
-    return f"v if (v := obj.{f.name}).__class__ in _P else _u(v)"
+        return f"{mapping}(obj.{f.name})"
+    return f"v if (v := obj.{f.name}).__class__ in _P else {other}"
+
+
+def _hook_value(f: Any) -> str:
+    """The hook's expression for field ``f`` of ``obj`` (``_seq``, ``_map``, ``_u``, ``_P`` in its namespace)."""
+    return _value_expression(f, "_seq", "_map", "_u(v)")
 
 
 def _new_field_lines(namespace: dict[str, Any], i: int, f: Any, default: Any, written: str) -> list[str]:
@@ -165,9 +172,4 @@ def _make_normalized(cls: type, unstructure: Callable[[Any], Any], new_fields: M
 def _normalized_value(f: Any) -> str:
     """The normalized variant's expression for field ``f`` of ``obj`` (one that is not new): what ``normalize``
     makes of the hook's value."""
-    kind = _default_of(f)
-    if isinstance(kind, tuple):
-        return f"_nseq(obj.{f.name})"
-    if isinstance(kind, dict):
-        return f"_nmap(obj.{f.name})"
-    return f"v if (v := obj.{f.name}).__class__ in _P else _n(_u(v))"
+    return _value_expression(f, "_nseq", "_nmap", "_n(_u(v))")
