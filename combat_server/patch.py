@@ -96,12 +96,30 @@ def _diff_aligned(old: dict[Any, Any], new: dict[Any, Any], keys: tuple[Any, ...
     the one before for the fields that stayed, ``server.views.json_value_since``). The members that are new
     objects are found in C (``map(is_not, ...)``, as ``_Pieces.of`` does) and only those are walked in
     Python: a one-HP change walks one of the condition's 36 members instead of all (issue 16, server CPU).
-    Nothing is added or removed; the ops are :func:`_diff`'s, in the same order (tests/test_patch.py)."""
+    Nothing is added or removed; the ops are :func:`_diff`'s, in the same order (tests/test_patch.py).
+    A member that is again a pair of dicts with the same keys in the same order is walked here directly, and
+    two unequal leaves are replaced here, each without a call of :func:`_diff` (issue 16, session 12)."""
     for key in compress(keys, map(is_not, new.values(), old.values())):
         was, value = old[key], new[key]
-        if type(was) is type(value) and type(value) is not dict and was == value:
+        kind = type(value)
+        if type(was) is kind and kind is not dict and was == value:
             continue  # equal, as _diff's own walk skips it
-        _diff(was, value, f"{path}/{_escape(key)}", out)
+        # _escape's test in place (a view's keys, member names and combatant ids, seldom hold "~" or "/").
+        where = f"{path}/{key}" if "~" not in key and "/" not in key else f"{path}/{_escape(key)}"
+        if type(was) is kind:
+            if kind is dict:
+                inner = tuple(value)
+                if inner == tuple(was):  # _diff's own first step, without the call: the usual push's path
+                    _diff_aligned(was, value, inner, where, out)
+                    continue
+            elif kind in _LEAVES:  # unequal, and no object to walk into: _diff's replace, without the call
+                out.append({"op": "replace", "path": where, "value": value})
+                continue
+        _diff(was, value, where, out)
+
+
+#: Exact types that are never a dict (nor a subclass of one): two unequal values of one of them are replaced.
+_LEAVES = frozenset({int, str, float, bool, list, type(None)})
 
 
 def apply_patch(doc: Any, ops: list[Mapping[str, Any]]) -> Any:
@@ -239,6 +257,25 @@ def _canonical(value: Any) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
 
 
+#: A string key's JSON text and a colon (``"name":``), the start of the canonical text of every member,
+#: entry and entry member named so (:class:`ViewHasher`); kept, as the keys of a fight's views are few and
+#: come back in every push (issue 16, server CPU: one lookup instead of an encoding and a concatenation).
+_LABELS: dict[str, bytes] = {}
+#: Most labels kept (combatant ids of all the fights a process holds, member names): cleared past it.
+_MAX_LABELS = 4096
+
+
+def _label(key: Any) -> bytes:
+    """``orjson.dumps(key) + b":"``, kept in :data:`_LABELS` for a string key. Callers ask
+    ``_LABELS.get(key) or _label(key)``: only a string key is ever kept, and no other key equals one."""
+    label: bytes = orjson.dumps(key) + b":"
+    if type(key) is str:
+        if len(_LABELS) >= _MAX_LABELS:
+            _LABELS.clear()
+        _LABELS[key] = label
+    return label
+
+
 def view_hash(view: Mapping[str, Any]) -> str:
     """The view's checksum (protocol 5, docs/protocol.md "The check"): the digest of ``{`` + the digests of
     its members, in key order, joined by commas + ``}``; a member's digest is that of its canonical text
@@ -333,34 +370,39 @@ class ViewHasher:
 
     @staticmethod
     def _part(_: None, name: Any, value: Any) -> bytes:
-        return orjson.dumps(name) + b":" + _canonical(value)
+        return (_LABELS.get(name) or _label(name)) + orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
 
     @staticmethod
     def _entry(parts: dict[Any, _Pieces], key: Any, entry: Any) -> bytes:
         """The digest of an entry's text ``"key":canonical``, from the kept texts of its members that are the
         same objects as before: a combatant whose condition changed keeps its sheet, whose text is not made
         again (issue 16). Canonical JSON of an object is ``{`` + its members' ``"name":value`` texts in key
-        order, joined by commas + ``}`` (orjson's sorted keys and Python's ``sorted`` both order by code point)."""
+        order, joined by commas + ``}`` (orjson's sorted keys and Python's ``sorted`` both order by code point).
+        Digests are made in place (:func:`_digest`'s expression) and labels looked up (:data:`_LABELS`): a
+        push hashes a view's changed member, entry and entry member, each a call less (issue 16)."""
+        label = _LABELS.get(key) or _label(key)
         if type(entry) is not dict:
-            return _digest(orjson.dumps(key) + b":" + _canonical(entry))
+            return b"%08x" % zlib.crc32(label + orjson.dumps(entry, option=orjson.OPT_SORT_KEYS))
         kept = parts.get(key)
         if kept is None:
             kept = parts[key] = _Pieces()
         if tuple(entry) != kept.keys and any(type(name) is not str for name in entry):
-            text = _canonical(entry)
-        else:
-            text = b"{" + b",".join(kept.of(entry, ViewHasher._part, None)) + b"}"
-        return _digest(orjson.dumps(key) + b":" + text)
+            return b"%08x" % zlib.crc32(label + _canonical(entry))
+        # The CRC run on over the label, the joined pieces and the closing brace: a combatant's text (its
+        # sheet's, some kB) is not copied into a new bytes object twice more to be checked once (issue 16).
+        return b"%08x" % zlib.crc32(b"}", zlib.crc32(b",".join(kept.of(entry, ViewHasher._part, None)),
+                                                     zlib.crc32(label + b"{")))
 
     def _member(self, name: str, value: Any) -> bytes:
+        label = _LABELS.get(name) or _label(name)
         if name not in SPLIT or not isinstance(value, dict):  # a view's keys are strings (JSON objects)
-            return _digest(orjson.dumps(name) + b":" + _canonical(value))
+            return b"%08x" % zlib.crc32(label + orjson.dumps(value, option=orjson.OPT_SORT_KEYS))
         parts = self._parts[name]
         digests = self._entries[name].of(value, self._entry, parts)
         if len(parts) > len(value):
             for gone in set(parts).difference(value):
                 del parts[gone]
-        return _digest(orjson.dumps(name) + b":{" + b",".join(digests) + b"}")
+        return b"%08x" % zlib.crc32(label + b"{" + b",".join(digests) + b"}")
 
     def __call__(self, view: Mapping[str, Any]) -> str:
         return _digest(b"{" + b",".join(self._members.of(view, ViewHasher._member, self)) + b"}").decode("ascii")

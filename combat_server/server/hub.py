@@ -114,6 +114,8 @@ class FightHub:
         #: Views of ``synced_state`` built so far, by what they hide (:func:`seat_hidden` of the hidden ones), with their hash.
         self._views: dict[frozenset[str], tuple[dict[str, Any], str]] = {}
         self._synced = engine.load(fight_id)
+        #: :func:`hidden_ids` of ``synced_state`` once a push asked (``None``: not asked since it was set).
+        self._synced_hidden: frozenset[str] | None = None
         #: Per subscriber (by id): what the view it holds hides; its next patch starts from that view.
         self._holds: dict[int, frozenset[str]] = {}
         #: Per subscriber (by id): the description text it was last sent; a push sends only a changed one.
@@ -162,7 +164,10 @@ class FightHub:
         others get what clients show: what happened (``type``, ``payload``) and who did it (``actor``),
         so a push fits in 300 bytes whatever the fight's size.
         """
-        cache_key = ("chain:" if chain else "live:") + (",".join(sorted(hidden)) if hidden else "*")
+        if hidden:
+            cache_key = ("chain:" if chain else "live:") + ",".join(sorted(hidden))
+        else:  # the usual push: the key written once (issue 16)
+            cache_key = "chain:*" if chain else "live:*"
         frag = entry.fragments.get(cache_key)
         if frag is None:
             e = entry.event
@@ -174,8 +179,12 @@ class FightHub:
             else:
                 data = {"type": e.type, "payload": payload, "actor": e.actor}
             explanation = self._explain(entry, hidden) if hidden else entry.explanation
-            frag = entry.fragments[cache_key] = (f'"seq":{e.seq},"event":{_dumps(data)},'
-                                                 f'"explanation":{_dumps(explanation)}')
+            try:  # the three fields in one encoding (issue 16); _dumps's own fallback for what orjson refuses
+                frag = orjson.dumps({"seq": e.seq, "event": data, "explanation": explanation},
+                                    option=orjson.OPT_NON_STR_KEYS).decode("utf-8")[1:-1]
+            except TypeError:
+                frag = f'"seq":{e.seq},"event":{_dumps(data)},"explanation":{_dumps(explanation)}'
+            entry.fragments[cache_key] = frag
         return frag
 
     def last_hash(self) -> str:
@@ -302,6 +311,7 @@ class FightHub:
     @synced_state.setter
     def synced_state(self, state: FightState) -> None:
         self._synced = state
+        self._synced_hidden = None
         self._views = {}
 
     @property
@@ -345,45 +355,57 @@ class FightHub:
             state = given if given is not None else self.engine.state_after(state, event)
             explanation = explanations[i] if i < len(explanations) else core.explain(rs, prev, event)
             hidden_now = hidden_ids(state)
-            hidden = hidden_during(prev, state, hidden_now)
+            if prev is self._synced and self._synced_hidden is not None and not self._synced_hidden:
+                hidden = hidden_now  # nobody hidden before it, so nobody hidden and gone (hidden_during, issue 16)
+            else:
+                hidden = hidden_during(prev, state, hidden_now)
             entry = _Entry(event, explanation, prev if hidden else None, hidden)
             self._recent.append(entry)
             prev_views = self._views
             self.synced_state = state
+            self._synced_hidden = hidden_now
             if not self.subscribers:
                 continue
             patches: dict[tuple[frozenset[str], frozenset[str]], str] = {}
+            holds = self._holds
+            # Nothing hidden now and no seat holding a view that hid anything (the usual fight): every seat
+            # holds and is sent the view that hides nothing, so its text depends on its chain alone, told
+            # without a lookup of what it holds per seat (issue 16, server CPU).
+            plain = not hidden_now and not any(holds.values())
             for key, subs in self._groups(hidden).items():
                 shown = hidden - visible_to(key) if key != GM_VIEW else frozenset()
                 heads: dict[bool, str] = {}
                 #: The whole push per (chain, patch): one string object for every seat that gets the same
                 #: text, so a connection can reuse the frame the previous one made of it (issue 16).
                 texts: dict[tuple[bool, frozenset[str], frozenset[str]], str] = {}
+                if plain:
+                    by_chain: dict[bool, str] = {}
+                    for sub in subs:
+                        if dropped and sub in dropped:
+                            continue
+                        assert sub.seat is not None
+                        text = by_chain.get(sub.chain)
+                        if text is None:
+                            text = by_chain[sub.chain] = self._text(
+                                entry, shown, rs, prev, prev_views, state, sub.chain, NOTHING_HIDDEN, NOTHING_HIDDEN,
+                                heads, texts, patches)
+                        if not sub.deliver(text):
+                            dropped.append(sub)
+                    continue
                 for sub in subs:
-                    if sub in dropped:
+                    if dropped and sub in dropped:
                         continue
                     seat = sub.seat
                     assert seat is not None
                     chain = sub.chain
-                    held = self._holds.get(id(sub), NOTHING_HIDDEN)
-                    # Nothing hidden (the usual fight): every seat may see everything, without a call per seat.
+                    held = holds.get(id(sub), NOTHING_HIDDEN)
                     now = seat_hidden(seat.role, seat.combatants, hidden_now) if hidden_now else NOTHING_HIDDEN
                     text = texts.get((chain, held, now))
                     if text is None:
-                        head = heads.get(chain)
-                        if head is None:
-                            head = heads[chain] = f'{{"type":"event",{self._live_item(entry, shown, state, chain)},'
-                        tail = patches.get((held, now))
-                        if tail is None:
-                            old = prev_views.get(held)
-                            old_view = old[0] if old is not None else self._builder.view(rs, prev, held)
-                            new_view, new_hash = self._view(rs, state, now)
-                            # The view's own seq is the push's: the client sets it, the patch leaves it out (protocol 3).
-                            ops = to_wire([op for op in diff(old_view, new_view) if op["path"] != "/seq"])
-                            tail = patches[(held, now)] = (f'"patch":{_dumps(ops)},'
-                                                           f'"view_hash":"{new_hash}"}}')
-                        text = texts[(chain, held, now)] = head + tail
-                    self._holds[id(sub)] = now
+                        text = self._text(entry, shown, rs, prev, prev_views, state, chain, held, now,
+                                          heads, texts, patches)
+                    if held is not now:
+                        holds[id(sub)] = now
                     if not sub.deliver(text):
                         dropped.append(sub)
         if self.subscribers:
@@ -392,6 +414,29 @@ class FightHub:
             self.remove(sub)
             sub.drop_too_slow()
         return state
+
+    def _text(self, entry: _Entry, shown: frozenset[str], rs: Ruleset, prev: FightState,
+              prev_views: dict[frozenset[str], tuple[dict[str, Any], str]], state: FightState, chain: bool,
+              held: frozenset[str], now: frozenset[str], heads: dict[bool, str],
+              texts: dict[tuple[bool, frozenset[str], frozenset[str]], str],
+              patches: dict[tuple[frozenset[str], frozenset[str]], str]) -> str:
+        """The live push of ``entry`` to a seat of a view group that may not see ``shown`` of the event, holds
+        the view of ``prev`` that hides ``held`` and is sent the view of ``state`` that hides ``now``; made
+        once per (chain, held, now) and kept in ``texts`` (its head per chain in ``heads``, its patch per
+        (held, now) in ``patches``)."""
+        head = heads.get(chain)
+        if head is None:
+            head = heads[chain] = f'{{"type":"event",{self._live_item(entry, shown, state, chain)},'
+        tail = patches.get((held, now))
+        if tail is None:
+            old = prev_views.get(held)
+            old_view = old[0] if old is not None else self._builder.view(rs, prev, held)
+            new_view, new_hash = self._view(rs, state, now)
+            # The view's own seq is the push's: the client sets it, the patch leaves it out (protocol 3).
+            ops = to_wire([op for op in diff(old_view, new_view) if op["path"] != "/seq"])
+            tail = patches[(held, now)] = f'"patch":{_dumps(ops)},"view_hash":"{new_hash}"}}'
+        text = texts[(chain, held, now)] = head + tail
+        return text
 
     # ------------------------------------------------------------------ subscribe (lock held)
 

@@ -177,10 +177,17 @@ class DerivedCache:
     def __init__(self) -> None:
         #: cid -> (combatant, options, context, its view, the view's keys if all are exact strings)
         self._views: dict[str, tuple[object, object, object, dict[str, Any], tuple[str, ...] | None]] = {}
+        #: Changes whenever :meth:`views` gives other members than the call before (a view that is a new
+        #: object, a combatant come, gone or moved): equal numbers tell that it gave the same view objects
+        #: under the same keys in the same order, so what ``ViewBuilder`` made of them stands (issue 16).
+        self.version = 0
+        #: The keys :meth:`views` gave last, in its order.
+        self._keys: tuple[str, ...] = ()
 
     def views(self, ruleset: Ruleset, state: FightState) -> dict[str, dict[str, Any]]:
         out: dict[str, dict[str, Any]] = {}
         context = ruleset.view_context(state)
+        changed = False
         for cid, c in state.combatants.items():
             hit = self._views.get(cid)
             if hit is None or hit[0] is not c or hit[1] is not state.options or hit[2] != context:
@@ -189,10 +196,15 @@ class DerivedCache:
                     hit = (c, state.options, context, hit[3], hit[4])  # the same numbers: keep the object the caches know
                 else:
                     hit = (c, state.options, context, view, _plain_keys(view))
+                    changed = True
                 self._views[cid] = hit
             if hit[3]:
                 out[cid] = hit[3]
         _forget_gone(self._views, state.combatants)
+        keys = tuple(out)
+        if changed or keys != self._keys:
+            self.version += 1
+            self._keys = keys
         return out
 
 
@@ -321,6 +333,8 @@ class ViewBuilder:
         self._names = [f.name for f in attrs.fields(FightState) if f.name != "notes"]  # notes: see full_state
         #: what it hides -> the ``derived`` member of the view built last
         self._derived_out: dict[frozenset[str], dict[str, Any]] = {}
+        #: what it hides -> the :attr:`DerivedCache.version` that member was made of
+        self._derived_version: dict[frozenset[str], int] = {}
 
     def _combatant(self, cid: str, c: Combatant, redact: bool, visible: tuple[str, ...]) -> Any:
         hit = self._combatants.get(cid)
@@ -381,12 +395,19 @@ class ViewBuilder:
             if out.get("prompts"):
                 out["prompts"] = _prompts_view(out["prompts"], state, hidden)
             out["combat"] = _combat_view(ruleset, out.get("combat"), hidden)
+        version = self.derived.version
+        if self._derived_version.get(hidden) == version:
+            # The same derived views as when this member was made (the usual push: a GM's HP adjustment
+            # leaves them alike, DerivedCache): the member stands, without a lookup per combatant (issue 16).
+            out["derived"] = self._derived_out[hidden]
+            return out
         values = {cid: self._derived_view(cid, view) for cid, view in derived.items() if cid not in hidden}
         before = self._derived_out.get(hidden)
         if before is not None and _same_entries(before, values):
             values = before  # no derived view changed: the view hash and the diff skip the member by identity
         else:
             self._derived_out[hidden] = values
+        self._derived_version[hidden] = version
         out["derived"] = values
         return out
 

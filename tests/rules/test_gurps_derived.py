@@ -164,6 +164,20 @@ def test_a21_halvings_round_up_each_time() -> None:
     assert derived.move(sheet, cond(hp=3, fp=3)) == 2
 
 
+@pytest.mark.parametrize("value", [1, 2, 5, 8, 11])
+@pytest.mark.parametrize(("hp", "fp", "hp_exact", "fp_exact"),
+                         [(10, 10, "", ""), (3, 10, "", ""), (10, 3, "", ""), (3, 3, "", ""), (4, 4, "", ""),
+                          (4, 10, "7/2", ""), (10, 4, "", "7/2"), (-5, -5, "", "")])
+def test_a21_halved_by_the_answers_of_g43_and_g51_is_halvings(value: int, hp: int, fp: int, hp_exact: str,
+                                                              fp_exact: str) -> None:
+    """A-21: ``halved`` given ``reeling`` (G-43) and ``tired`` (G-51) is ``halvings`` (a combatant's view asks
+    each question once for both Move and Dodge, issue 16), exact HP (V-03) and Fatigue (A-50) included."""
+    sheet = Sheet(dx=12, ht=11)
+    c = Condition(hp=hp, fp=fp, hp_exact=hp_exact, fp_exact=fp_exact)
+    assert derived.halved(value, derived.reeling(sheet, c), derived.tired(sheet, c)) == \
+        derived.halvings(value, sheet, c)
+
+
 # --------------------------------------------------------------------------- A-12 half Move
 
 

@@ -284,3 +284,127 @@ def test_the_derived_cache_keeps_the_earlier_view_while_its_numbers_stay(tmp_pat
         assert (view is first) == same, hp
         first = view
     store.dispose()
+
+
+def test_the_derived_member_is_built_again_when_a_derived_view_changes(tmp_path: Path) -> None:
+    """``ViewBuilder`` keeps a view's ``derived`` member while ``DerivedCache.version`` stays (issue 16): a view
+    whose numbers change (HP down to reeling, G-43), a combatant added or removed, builds it again."""
+    store = open_store(f"sqlite:///{tmp_path / 'd.sqlite'}", migrate=True)
+    engine = Engine(store)
+    fid = engine.create_fight("gurps", title="t", dice_mode="seeded", seed="s").fight_id
+    builder = ViewBuilder()
+    steps: list[tuple[str, dict[str, Any]]] = [
+        ("add_combatant", {"id": "alice", "name": "Alice", "side": "pc", "sheet": SHEET}),
+        ("adjust", {"combatant": "alice", "changes": {"hp": 9}, "reason": "x"}),
+        ("adjust", {"combatant": "alice", "changes": {"hp": 2}, "reason": "reeling"}),
+        ("add_combatant", {"id": "orc", "name": "Orc", "side": "npc", "sheet": SHEET}),
+        ("adjust", {"combatant": "orc", "changes": {"fp": 1}, "reason": "tired"}),
+        ("remove_combatant", {"id": "alice"}),
+    ]
+    for i, (kind, args) in enumerate(steps):
+        engine.execute(fid, Command(kind, args, GM_ACTOR, f"d{i}"))
+        state = engine.load(fid)
+        rs = get_ruleset(state.ruleset, state.ruleset_version)
+        for _ in range(2):  # built, then from the caches
+            assert builder.view(rs, state, frozenset())["derived"] == normalize(DerivedCache().views(rs, state))
+    store.dispose()
+
+
+class _Seen:
+    """A subscriber that keeps what it is sent (in process: the hub's texts themselves)."""
+
+    def __init__(self, seat: Any, chain: bool) -> None:
+        self.seat, self.chain = seat, chain
+        self.sent: list[str] = []
+
+    def deliver(self, text: str) -> bool:
+        self.sent.append(text)
+        return True
+
+    def drop_too_slow(self) -> None:
+        raise AssertionError("never too slow here")
+
+
+async def test_every_push_patches_the_seats_view_to_the_one_it_is_then_sent_whatever_is_hidden(
+        tmp_path: Path) -> None:
+    """The hub's push for the usual fight (nothing hidden now, no seat holding a view that hid anything: the
+    text told by the seat's chain alone, issue 16) and for any other (what each seat holds and may see, told
+    per seat) patch each seat's view, whole as ``view_key`` gives it, to the view after the event, with the
+    hash of that view: GM, players and spectators, with and without the chain, while a combatant is hidden,
+    revealed, adjusted, and a hidden one removed."""
+    from combat_server.patch import apply_wire, view_hash
+    from combat_server.server.hub import FightHub, Seat
+
+    store = open_store(f"sqlite:///{tmp_path / 'p.sqlite'}", migrate=True)
+    engine = Engine(store)
+    fid = engine.create_fight("gurps", title="p", dice_mode="seeded", seed="s").fight_id
+    for i, (cid, hidden) in enumerate((("alice", False), ("orc", False), ("elf", True))):
+        engine.execute(fid, Command("add_combatant", {"id": cid, "name": cid.title(), "side": "npc", "sheet": SHEET,
+                                                      "hidden": hidden}, GM_ACTOR, f"a{i}"))
+    hub = FightHub(engine, fid)
+    seats = [(Seat(fid, "gm", "gm"), False), (Seat(fid, "p1", "player", combatants=("orc",)), True),
+             (Seat(fid, "p2", "player", combatants=("alice",)), False), (Seat(fid, "s1", "spectator"), False),
+             (Seat(fid, "s2", "spectator"), True)]
+    subs = [_Seen(seat, chain) for seat, chain in seats]
+
+    def whole(sub: _Seen, state: Any) -> Any:
+        return _slow(state, view_key(sub.seat.role, sub.seat.combatants, state))
+
+    steps: list[tuple[str, dict[str, Any]]] = [
+        ("adjust", {"combatant": "alice", "changes": {"hp": 7}, "reason": "x"}),
+        ("remove_combatant", {"id": "elf"}),  # the last hidden one gone: the usual fight from here
+        ("adjust", {"combatant": "alice", "changes": {"hp": 6}, "reason": "x"}),
+        ("adjust", {"combatant": "orc", "changes": {"hp": 2}, "reason": "reeling"}),
+        ("update_combatant", {"id": "orc", "hidden": True}),
+        ("adjust", {"combatant": "orc", "changes": {"hp": 5}, "reason": "x"}),
+        ("update_combatant", {"id": "orc", "hidden": False}),
+        ("adjust", {"combatant": "orc", "changes": {"fp": 2}, "reason": "tired"}),
+        ("adjust", {"combatant": "alice", "changes": {"hp": 5}, "reason": "x"}),
+    ]
+
+    async def run() -> None:
+        async with hub.lock:
+            held = {}
+            for sub in subs:
+                hub.add(sub, hub.synced_seq)
+                hub.live_view(sub)
+                held[id(sub)] = whole(sub, hub.synced_state)
+            for i, (kind, args) in enumerate(steps):
+                before = hub.state()
+                result = engine.execute(fid, Command(kind, args, GM_ACTOR, f"s{i}"))
+                hub.publish(result, before)
+                for sub in subs:
+                    push = json.loads(sub.sent.pop())
+                    assert not sub.sent and push["seq"] == result.state.seq
+                    expected = whole(sub, result.state)
+                    patched = apply_wire(held[id(sub)], push["patch"])
+                    assert {**patched, "seq": expected["seq"]} == expected, (kind, sub.seat.seat_id)
+                    assert push["view_hash"] == view_hash(expected)
+                    held[id(sub)] = expected
+
+    await run()
+    store.dispose()
+
+
+@pytest.mark.parametrize("payload", [
+    {"combatant": "c", "changes": {"hp": 7}, "before": {"hp": 6}, "reason": "bench"},
+    {"text": "é \u2028 \"q\" \\ \x00 \U0001f600", "n": -1.5, "none": None, "list": [1, True, "x"]},
+    {"big": 2 ** 70},  # orjson refuses it: the fields are encoded one by one, as before
+    {1: "a non-string key", "nested": {2: [3]}},
+])
+@pytest.mark.parametrize("chain", [False, True])
+def test_a_live_items_fields_in_one_encoding_are_the_fields_encoded_one_by_one(payload: dict[Any, Any],
+                                                                                chain: bool) -> None:
+    """``FightHub._live_item`` encodes seq, event and explanation in one orjson call (issue 16): the same text
+    as the fields by ``protocol.dumps`` one by one, which it falls back to for what orjson refuses."""
+    from combat_server.rules.model import Event
+    from combat_server.server.hub import FightHub, _Entry
+
+    event = Event("f", 12, "condition_adjusted", payload, "gm", "gm:x", "2026-11-26T00:00:00Z", "1", "p" * 64,
+                  "h" * 64)
+    explanation = "GM adjusted C: hp 6 -> 7. Reason: bench \u00e9."
+    item = FightHub._live_item(None, _Entry(event, explanation), frozenset(), None, chain)  # type: ignore[arg-type]
+    data: dict[str, Any] = {"type": event.type, "payload": payload, "actor": event.actor}
+    if chain:
+        data.update(command_id=event.command_id, recorded_at=event.recorded_at, hash=event.hash)
+    assert item == f'"seq":12,"event":{protocol.dumps(data)},"explanation":{protocol.dumps(explanation)}'

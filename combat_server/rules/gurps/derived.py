@@ -86,10 +86,18 @@ def halvings(value: int, sheet: Sheet, cond: Condition | None, policy: Policy = 
     """A-21 steps 2 and 3: injury halving (G-43) then fatigue halving (G-51, or V-53 / V-54's
     thresholds), each rounding up."""
     if cond is not None:
-        if reeling(sheet, cond):
-            value = _half_up(value)  # G-43
-        if tired(sheet, cond, policy):
-            value = _half_up(value)  # G-51 (V-53, V-54)
+        return halved(value, reeling(sheet, cond), tired(sheet, cond, policy))
+    return value
+
+
+def halved(value: int, is_reeling: bool, is_tired: bool) -> int:
+    """A-21 steps 2 and 3 given the answers of :func:`reeling` (G-43) and :func:`tired` (G-51, V-53,
+    V-54): a combatant's view halves both Move and Dodge and shows both answers, so it asks each
+    question once instead of three times (issue 16, server CPU per push)."""
+    if is_reeling:
+        value = _half_up(value)  # G-43
+    if is_tired:
+        value = _half_up(value)  # G-51 (V-53, V-54)
     return value
 
 

@@ -618,13 +618,14 @@ def combatant_view(state: FightState, cid: str) -> dict[str, JSON]:
     memo = _sheet_view(sheet, policy)
     base = memo.base
     view = dict(memo.shown)
-    view.update(
-        weapons=memo.weapons_for(cond.unready),
-        move=derived.halvings(int(base["_move"]), sheet, cond, policy),
-        dodge=derived.halvings(int(base["_dodge"]), sheet, cond, policy),
-        st=derived.effective_st(sheet, cond, policy), reeling=derived.reeling(sheet, cond),
-        tired=derived.tired(sheet, cond, policy),
-    )
+    # G-43 and G-51 (V-53, V-54) asked once each: Move and Dodge halve by both, the view shows both.
+    is_reeling, is_tired = derived.reeling(sheet, cond), derived.tired(sheet, cond, policy)
+    view["weapons"] = memo.weapons_for(cond.unready)  # in base's place among the sheet's members
+    view["move"] = derived.halved(int(base["_move"]), is_reeling, is_tired)
+    view["dodge"] = derived.halved(int(base["_dodge"]), is_reeling, is_tired)
+    view["st"] = derived.effective_st(sheet, cond, policy)
+    view["reeling"] = is_reeling
+    view["tired"] = is_tired
     fp_max = memo.fp_max
     if fp_max != sheet.fp_max or cond.fp_exact:  # V-53 / V-54's full Fatigue, A-50's exact level
         view.update(fp_max=fp_max, fatigue=fatigue.text(fatigue.level(cond)), fatigue_rule=policy.fatigue_basis())
