@@ -25,7 +25,7 @@ import ipaddress
 import mimetypes
 import secrets
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
 from http import HTTPStatus
 from pathlib import Path
@@ -74,6 +74,8 @@ SHUTDOWN_GRACE = 2.0
 
 log = structlog.get_logger("combat_server.server")
 T = TypeVar("T")
+#: The open state, read once: an enum member looked up on its class costs more than the comparison.
+_OPEN = State.OPEN
 
 
 def text_frame(data: bytes) -> bytes:
@@ -177,6 +179,14 @@ class CombatServer:
         self._framed: tuple[str, bytes] = ("", text_frame(b""))
         #: Connections with frames handed to their protocol this turn of the loop (:meth:`_flush_all`).
         self._unflushed: list[Session] = []
+        #: A :meth:`_flush_all` is scheduled (``call_soon``) for the connections in ``_unflushed``.
+        self._flush_scheduled = False
+        #: A connection's read is being handled (:meth:`read_done` decides when its frames are written).
+        self.reading = False
+        #: The loop the server runs on, and its queue of ready callbacks when it is asyncio's own
+        #: (``None`` on another loop, uvloop: then frames are always written in a turn of their own).
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._ready: deque[Any] | None = None
 
     # ------------------------------------------------------------------ outgoing
 
@@ -198,12 +208,40 @@ class CombatServer:
 
         Also for a message handled as it was parsed (:meth:`Session.take_text`): writing its frames at
         once, before the other connections ready in the same turn were read, cost 5-10% more CPU per
-        command at 16 busy fights (each reply woke the client alone, docs/benchmarks.md)."""
-        if not self._unflushed:
-            asyncio.get_running_loop().call_soon(self._flush_all)
+        command at 16 busy fights (each reply woke the client alone, docs/benchmarks.md). While a
+        connection's read is handled (:attr:`reading`) the write waits for :meth:`read_done`, which
+        spares the turn of its own when nothing else is ready in this one."""
         self._unflushed.append(session)
+        if not self._flush_scheduled and not self.reading:
+            self._schedule_flush()
+
+    def _schedule_flush(self) -> None:
+        self._flush_scheduled = True
+        loop = self._loop
+        if loop is None:
+            loop = self._loop = asyncio.get_running_loop()
+        loop.call_soon(self._flush_all)
+
+    def read_done(self) -> None:
+        """A connection's read was handled (``ReceivingConnection.data_received``): write the frames it
+        caused now if nothing else is ready to run in this turn of the loop, else at its end.
+
+        Why (issue 16, server CPU): a turn of its own for the writes (``call_soon``) cost every command
+        a second pass of the loop (``_run_once``, an ``epoll_wait`` syscall). When asyncio's queue of
+        ready callbacks is empty, that turn would run the flush before anything else (what the next
+        poll finds is queued after it), so writing now does the same writes, in the same order,
+        without it. Reads of other connections still pending in this turn keep the writes of the
+        whole turn together (their callbacks are in the queue)."""
+        self.reading = False
+        if self._unflushed and not self._flush_scheduled:
+            ready = self._ready
+            if ready is not None and not ready:
+                self._flush_all()
+            else:
+                self._schedule_flush()
 
     def _flush_all(self) -> None:
+        self._flush_scheduled = False
         sessions, self._unflushed = self._unflushed, []
         for session in sessions:
             session._flush()
@@ -211,6 +249,9 @@ class CombatServer:
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
+        self._loop = loop = asyncio.get_running_loop()
+        ready = getattr(loop, "_ready", None)
+        self._ready = ready if isinstance(loop, asyncio.BaseEventLoop) and type(ready) is deque else None
         self._server = await serve(
             self._handle, self.config.host, self.config.port,
             process_request=self._http, create_connection=ReceivingConnection, compression="deflate" if self.config.compression else None,
@@ -524,6 +565,11 @@ class Session:
         #: Texts waiting for the writer, each with the characters it counts against ``queue_bytes``.
         self._queue: asyncio.Queue[tuple[str, int] | None] = asyncio.Queue(maxsize=server.config.queue_size)
         self._queued = 0  # characters counted in the queue
+        self._backlog = 0  # items in the queue (its qsize(), read on every delivery)
+        protocol = ws.protocol
+        #: Frames are built once per text and shared with other connections (:meth:`CombatServer.frame`);
+        #: not with permessage-deflate (negotiated in the handshake, done by now) or the library's debug log.
+        self._shares_frames = not (protocol.extensions or protocol.debug)
         cfg = server.config
         #: The requests, replies and limits of this connection, sans I/O (server/connection.py).
         self.connection = Connection(self, Policy(
@@ -581,9 +627,7 @@ class Session:
         waits for the socket to drain (the flow control that makes a slow client
         fill its queue and be dropped).
         """
-        if self._closing:
-            return False
-        if self._held is not None:  # a catch-up is still being read: live messages come after it
+        if self._held is not None and not self._closing:  # a catch-up is still being read: live ones after it
             if bounded:
                 self._held_size += len(text)
             if len(self._held) >= self._queue.maxsize or self._held_size > self.server.config.queue_bytes:
@@ -597,22 +641,26 @@ class Session:
         self._held, self._held_size = [], 0
 
     def _deliver_now(self, text: str, bounded: bool = True) -> bool:
+        """:meth:`deliver` without the hold; run once per message and connection, so its checks read
+        plain attributes where they can (issue 16, server CPU): the writer's backlog as a count, the
+        open state as a module constant, whether frames are shared as decided at the handshake."""
         if self._closing:
             return False
-        if not self._sending and self._queue.empty():
+        if not self._sending and not self._backlog:
             ws = self.ws
             protocol = ws.protocol
-            if (protocol.state is State.OPEN
+            if (protocol.state is _OPEN
                     and ws.transport.get_write_buffer_size() + self._unflushed < self._write_limit):
-                if protocol.extensions or protocol.debug:  # compressed per connection (or logged): the library frames it
+                if self._shares_frames:
+                    # What send_text would append, framed once for every connection this text goes to.
+                    framed = self.server._framed
+                    frame = framed[1] if framed[0] is text else self.server.frame(text)
+                    protocol.writes.append(frame)
+                    size = len(frame)
+                else:  # compressed per connection (or logged): the library frames it
                     data = text.encode("utf-8")
                     protocol.send_text(data)
                     size = len(data)
-                else:
-                    # What send_text would append, framed once for every connection this text goes to.
-                    frame = self.server.frame(text)
-                    protocol.writes.append(frame)
-                    size = len(frame)
                 self._unflushed += size
                 if not self._flush_soon:
                     self._flush_soon = True
@@ -625,6 +673,7 @@ class Session:
             self._queue.put_nowait((text, size))
         except asyncio.QueueFull:
             return False
+        self._backlog += 1
         self._queued += size
         return True
 
@@ -641,7 +690,9 @@ class Session:
         self._flush_soon = False
         self._unflushed = 0
         ws = self.ws
-        chunks = ws.protocol.data_to_send()
+        protocol = ws.protocol
+        chunks = protocol.writes  # its data_to_send(), without the call (issue 16)
+        protocol.writes = []
         data = b"".join(chunks)
         if data:
             ws.transport.write(data)
@@ -672,11 +723,14 @@ class Session:
             self._queue.put_nowait(None)
         except asyncio.QueueFull:
             pass
+        else:
+            self._backlog += 1
         await self.ws.close(code, CLOSE_REASONS.get(code, ""))
 
     async def _writer(self) -> None:
         while True:
             item = await self._queue.get()
+            self._backlog -= 1
             if item is None:
                 return
             text, size = item
@@ -694,7 +748,7 @@ class Session:
         self.send(self.connection.welcome())
         ws = self.ws
         if isinstance(ws, ReceivingConnection):
-            ws.take_text, ws.left_to_recv = self.take_text, self._left_to_recv
+            ws.take_text, ws.left_to_recv, ws.reads = self.take_text, self._left_to_recv, self.server
         try:
             while True:
                 self._idle = True
@@ -715,7 +769,7 @@ class Session:
             pass
         finally:
             if isinstance(ws, ReceivingConnection):
-                ws.take_text = ws.left_to_recv = None
+                ws.take_text = ws.left_to_recv = ws.reads = None
             self._closing = True
             if self._continuing is not None:
                 try:
