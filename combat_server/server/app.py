@@ -626,26 +626,21 @@ class Session:
         it). Otherwise it goes to the bounded queue and the writer task, which
         waits for the socket to drain (the flow control that makes a slow client
         fill its queue and be dropped).
+
+        Run once per message and connection, so the fast path is here, not in a call of its own, and
+        its checks read plain attributes where they can (issue 16, server CPU): the writer's backlog as
+        a count, the open state as a module constant, whether frames are shared as decided at the
+        handshake.
         """
-        if self._held is not None and not self._closing:  # a catch-up is still being read: live ones after it
+        if self._closing:
+            return False
+        if self._held is not None:  # a catch-up is still being read: live messages come after it
             if bounded:
                 self._held_size += len(text)
             if len(self._held) >= self._queue.maxsize or self._held_size > self.server.config.queue_bytes:
                 return False
             self._held.append((text, bounded))
             return True
-        return self._deliver_now(text, bounded)
-
-    def hold_live(self) -> None:
-        """Hold live messages until the catch-up read from the store is sent (:meth:`_catch_up`)."""
-        self._held, self._held_size = [], 0
-
-    def _deliver_now(self, text: str, bounded: bool = True) -> bool:
-        """:meth:`deliver` without the hold; run once per message and connection, so its checks read
-        plain attributes where they can (issue 16, server CPU): the writer's backlog as a count, the
-        open state as a module constant, whether frames are shared as decided at the handshake."""
-        if self._closing:
-            return False
         if not self._sending and not self._backlog:
             ws = self.ws
             protocol = ws.protocol
@@ -676,6 +671,18 @@ class Session:
         self._backlog += 1
         self._queued += size
         return True
+
+    def hold_live(self) -> None:
+        """Hold live messages until the catch-up read from the store is sent (:meth:`_catch_up`)."""
+        self._held, self._held_size = [], 0
+
+    def _deliver_now(self, text: str, bounded: bool = True) -> bool:
+        """:meth:`deliver` past the live messages held back (a page of the catch-up they wait for)."""
+        held, self._held = self._held, None
+        try:
+            return self.deliver(text, bounded)
+        finally:
+            self._held = held
 
     def _flush(self) -> None:
         """Write the frames the fast path queued during this turn of the loop in one transport write.
@@ -989,7 +996,7 @@ class Session:
         finally:
             held, self._held = self._held or [], None
         for text, bounded in held:
-            if not self._deliver_now(text, bounded):
+            if not self.deliver(text, bounded):  # nothing is held back any more
                 return False
         return True
 

@@ -303,6 +303,8 @@ class Connection:
         self.hub: FightHub | None = None
         #: The effects that take and release the lock of the fight last commanded (:meth:`_locking`).
         self._lock_effects: tuple[Lock, Unlock] | None = None
+        #: The seat last commanded for and its principal (:meth:`_actor`).
+        self._seat_actor: tuple[Seat, Principal] | None = None
         self._handlers: dict[str, Callable[[dict[str, Any]], Handler | dict[str, Any]]] = {
             "create_fight": self._create_fight,
             "subscribe": self._subscribe,
@@ -436,7 +438,7 @@ class Connection:
         seat, hub = self._joined()
         client_id: str = m["command_id"]
         # Who may send it (a spectator: nothing) is the command's spec's to say (rules/commands.py: check_command).
-        command = Command(m["command"], m.get("args", {}), seat.actor(), f"{seat.seat_id}:{client_id}")
+        command = Command(m["command"], m.get("args", {}), self._actor(seat), f"{seat.seat_id}:{client_id}")
         started = self.clock()
         outcome, first, last = "ok", 0, 0
         lock, unlock = self._locking(hub)
@@ -464,6 +466,14 @@ class Connection:
                     "fight_id": seat.fight_id, "seat": seat.seat_id, "command_id": client_id, "command": command.type,
                     "first_seq": first or None, "last_seq": last or None, "outcome": outcome,
                     "latency_ms": round((self.clock() - started) * 1000, 3)})
+
+    def _actor(self, seat: Seat) -> Principal:
+        """``seat.actor()``, made once for the commands of a connection (a frozen value, equal to a new one;
+        issue 16, server CPU)."""
+        known = self._seat_actor
+        if known is None or known[0] is not seat:
+            known = self._seat_actor = (seat, seat.actor())
+        return known[1]
 
     def _locking(self, hub: FightHub) -> tuple[Lock, Unlock]:
         """:class:`Lock` and :class:`Unlock` of ``hub``, made once for the commands of a connection (they are
