@@ -202,20 +202,17 @@ class CombatServer:
             framed = self._framed = (text, text_frame(text.encode("utf-8")))
         return framed[1]
 
-    def flush_soon(self, session: "Session") -> None:
-        """Have ``session``'s frames written at the end of this turn of the loop: one callback per turn for
-        every connection (a command's push goes to every watcher in the same turn), not one each.
+    def _schedule_flush(self) -> None:
+        """Have the frames of the connections in ``_unflushed`` written at the end of this turn of the loop:
+        one callback per turn for every connection (a command's push goes to every watcher in the same
+        turn), not one each. :meth:`Session.deliver` adds a connection to ``_unflushed`` and calls this
+        unless a callback is scheduled already or a read is being handled (:attr:`reading`: then
+        :meth:`read_done` decides).
 
         Also for a message handled as it was parsed (:meth:`Session.take_text`): writing its frames at
         once, before the other connections ready in the same turn were read, cost 5-10% more CPU per
-        command at 16 busy fights (each reply woke the client alone, docs/benchmarks.md). While a
-        connection's read is handled (:attr:`reading`) the write waits for :meth:`read_done`, which
-        spares the turn of its own when nothing else is ready in this one."""
-        self._unflushed.append(session)
-        if not self._flush_scheduled and not self.reading:
-            self._schedule_flush()
-
-    def _schedule_flush(self) -> None:
+        command at 16 busy fights (each reply woke the client alone, docs/benchmarks.md); :meth:`read_done`
+        writes them at once only when nothing else is ready in the turn."""
         self._flush_scheduled = True
         loop = self._loop
         if loop is None:
@@ -241,10 +238,30 @@ class CombatServer:
                 self._schedule_flush()
 
     def _flush_all(self) -> None:
+        """Write the frames each connection was handed during this turn of the loop in one transport write.
+
+        Why: on loopback a socket ``send`` costs the sender the receiver's side of TCP too, and
+        was the largest part of a command's server CPU (issue 16, docs/benchmarks.md); a command's
+        events and its ``result`` to the commanding client (and all the events of a many-event
+        command to every subscriber) now cost one ``send`` per connection instead of one per
+        message. Order is kept: the protocol keeps frames in order, and a ``ws.send`` or close by the
+        library in between writes them out first (then there is nothing left here). Each connection's
+        part is written out here, not in a call of its own (issue 16: once per watcher per command).
+        """
         self._flush_scheduled = False
         sessions, self._unflushed = self._unflushed, []
         for session in sessions:
-            session._flush()
+            session._flush_soon = False
+            session._unflushed = 0
+            ws = session.ws
+            protocol = ws.protocol
+            chunks = protocol.writes  # its data_to_send(), without the call
+            protocol.writes = []
+            data = b"".join(chunks)
+            if data:
+                ws.transport.write(data)
+            if b"" in chunks:
+                session._end_stream()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -657,9 +674,12 @@ class Session:
                     protocol.send_text(data)
                     size = len(data)
                 self._unflushed += size
-                if not self._flush_soon:
+                if not self._flush_soon:  # written at the end of the turn (CombatServer._schedule_flush)
                     self._flush_soon = True
-                    self.server.flush_soon(self)
+                    server = self.server
+                    server._unflushed.append(self)
+                    if not server._flush_scheduled and not server.reading:
+                        server._schedule_flush()
                 return True
         size = len(text) if bounded else 0
         if size and self._queued + size > self.server.config.queue_bytes:
@@ -684,33 +704,17 @@ class Session:
         finally:
             self._held = held
 
-    def _flush(self) -> None:
-        """Write the frames the fast path queued during this turn of the loop in one transport write.
-
-        Why: on loopback a socket ``send`` costs the sender the receiver's side of TCP too, and
-        was the largest part of a command's server CPU (issue 16, docs/benchmarks.md); a command's
-        events and its ``result`` to the commanding client (and all the events of a many-event
-        command to every subscriber) now cost one ``send`` per connection instead of one per
-        message. Order is kept: the protocol keeps frames in order, and a ``ws.send`` or close by the
-        library in between writes them out first (then there is nothing left here).
-        """
-        self._flush_soon = False
-        self._unflushed = 0
-        ws = self.ws
-        protocol = ws.protocol
-        chunks = protocol.writes  # its data_to_send(), without the call (issue 16)
-        protocol.writes = []
-        data = b"".join(chunks)
-        if data:
-            ws.transport.write(data)
-        if b"" in chunks:  # the end of the stream: half-close (or close) as ws.send_data does
-            if ws.transport.can_write_eof():
-                try:
-                    ws.transport.write_eof()
-                except Exception:  # as websockets: write_eof documents no exceptions (uvloop raises RuntimeError)
-                    pass
-            else:
-                ws.transport.close()
+    def _end_stream(self) -> None:
+        """The protocol's frames ended with the end of the stream (:meth:`CombatServer._flush_all`): half-close
+        (or close) the socket as ``ws.send_data`` does."""
+        transport = self.ws.transport
+        if transport.can_write_eof():
+            try:
+                transport.write_eof()
+            except Exception:  # as websockets: write_eof documents no exceptions (uvloop raises RuntimeError)
+                pass
+        else:
+            transport.close()
 
     def send(self, message: Mapping[str, Any]) -> None:
         if not self.deliver(dumps(message)):
@@ -797,10 +801,10 @@ class Session:
 
         Why (issue 16, server CPU): through ``recv`` each message waited for a later turn of the
         event loop and passed the library's queue and assembler, and the frames it caused were
-        written in a third turn (:meth:`CombatServer.flush_soon`). Here its effects run at once
+        written in a third turn (:meth:`CombatServer._schedule_flush`). Here its effects run at once
         until one has to wait (on SQLite a command never does): the rest then runs in a task, and
         later messages wait for it. The frames it caused are written at the end of this turn, with
-        those of every other message read in it (:meth:`CombatServer.flush_soon`).
+        those of every other message read in it (:meth:`CombatServer._schedule_flush`).
         """
         if not self._idle or self._closing or (self._continuing is not None and not self._continuing.done()):
             return False
@@ -875,7 +879,9 @@ class Session:
     # ------------------------------------------------------------------ effects
 
     def _send(self, e: Send) -> None:
-        self.send(e.message)
+        """:meth:`send`, written out (a call less per request, issue 16)."""
+        if not self.deliver(dumps(e.message)):
+            self.drop_too_slow()
 
     def _disconnect(self, e: Disconnect) -> None:
         self._closing = True

@@ -352,6 +352,11 @@ class Connection:
             outcome = handled if isinstance(handled, dict) else (yield from handled)
         except Exception as exc:  # what it means for the client is Inbound.answer's to say
             outcome = exc
+        if type(outcome) is dict:  # a reply: Inbound.answer's first case, written out (issue 16, every command)
+            if step.ref is not None:
+                outcome["ref"] = step.ref
+            yield Send(outcome)
+            return
         answer = self.inbound.answer(step, outcome)
         seat = self.peer.seat
         seat_id = seat.seat_id if seat else None

@@ -120,49 +120,49 @@ def decode_client_message(text: str) -> dict[str, Any]:
 
 def read_client_message(text: str) -> tuple[dict[str, Any], bool]:
     """:func:`decode_client_message`, and :func:`holds_no_value_problem` of ``text``, for what one
-    encoding of the text and one scan of its digits settle for both (issue 16, server CPU: each was
-    done twice per command); the same message, errors and answer as the two calls."""
-    if too_deep(text, MAX_DEPTH):
-        raise ProtocolError("protocol/too_deep", limit=MAX_DEPTH)
+    encoding of the text and one scan of its bytes settle for all three checks (issue 16, server CPU:
+    the text was encoded and scanned twice per command, and its brackets counted twice more); the same
+    message, errors and answer as the two calls."""
     try:
-        message, plain = _read(text)
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: json reads it (and the text checks refuse it)
+        if too_deep(text, MAX_DEPTH):
+            raise ProtocolError("protocol/too_deep", limit=MAX_DEPTH) from None
+        return _decoded(None, text), False
+    scan = data.translate(_SCAN)
+    # too_deep's own first test: "[" and "{" are single bytes in UTF-8, nowhere else part of a character.
+    if scan.count(b"[") > MAX_DEPTH and too_deep(text, MAX_DEPTH):
+        raise ProtocolError("protocol/too_deep", limit=MAX_DEPTH)
+    # holds_no_value_problem: an ASCII text's UTF-8 is itself, so its digit runs are the scan's.
+    plain = (len(text) <= MAX_TEXT and text.isascii() and "\\u" not in text
+             and b"0000000000000000" not in scan)
+    # (no run of 16 digits: none of 19)
+    return _decoded(data if plain or b"0000000000000000000" not in scan else None, text), plain
+
+
+def _decoded(data: bytes | None, text: str) -> dict[str, Any]:
+    """The message ``text`` holds (``data``: its UTF-8 when orjson reads it as json does), or ``protocol/bad_json``."""
+    try:
+        if data is not None:
+            try:
+                message = orjson.loads(data)
+            except orjson.JSONDecodeError:
+                message = json.loads(text)
+        else:
+            message = json.loads(text)
     except ValueError as exc:
         raise ProtocolError("protocol/bad_json", f"not JSON: {exc}") from None
     if not isinstance(message, dict):
         raise ProtocolError("protocol/bad_json", "a message is a JSON object")
-    return message, plain
+    return message
 
 
 #: Every byte as a space but digits as ``0``: 19 digits in a row are then one substring test (a regular
 #: expression took as long as ``json.loads`` itself).
 _DIGIT_RUNS = bytes.maketrans(bytes(range(256)), bytes(48 if 48 <= b <= 57 else 32 for b in range(256)))
-
-
-def _loads(text: str) -> Any:
-    """``json.loads(text)``, the same values and the same errors, by orjson where it reads alike
-    (issue 16: decoding was a tenth of the cost of receiving a command). What orjson refuses (NaN,
-    numbers out of range, lone surrogates, ...) or may read otherwise (19 digits or more: below -2**63
-    it reads a float where json reads an integer) goes to json."""
-    return _read(text)[0]
-
-
-def _read(text: str) -> tuple[Any, bool]:
-    """:func:`_loads` of ``text``, and :func:`holds_no_value_problem` of it, from one encoding and one
-    digit scan (:func:`read_client_message`)."""
-    try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate: json reads it (and the text checks refuse it)
-        return json.loads(text), False
-    digits = data.translate(_DIGIT_RUNS)
-    # holds_no_value_problem: an ASCII text's UTF-8 is itself, so its digit runs are these.
-    plain = (len(text) <= MAX_TEXT and text.isascii() and "\\u" not in text
-             and b"0000000000000000" not in digits)
-    if plain or b"0000000000000000000" not in digits:  # (no run of 16 digits: none of 19)
-        try:
-            return orjson.loads(data), plain
-        except orjson.JSONDecodeError:
-            pass
-    return json.loads(text), plain
+#: :data:`_DIGIT_RUNS`, and ``[`` and ``{`` both as ``[`` (:func:`read_client_message` counts them).
+_SCAN = bytes.maketrans(bytes(range(256)), bytes(48 if 48 <= b <= 57 else 91 if b in (91, 123) else 32
+                                                 for b in range(256)))
 
 
 #: A JSON string (with its escapes) or a bracket: strings are skipped whole so brackets in them do not

@@ -202,8 +202,17 @@ def test_reading_a_message_gives_what_decoding_and_clearing_it_give(value: Any, 
 
 @pytest.mark.parametrize("text", ['{"a":"\\u0000"}', '{"a":"\\ud800"}', '{"a":9007199254740992}',
                                   '{"a":"' + "x" * 2001 + '"}', '{"\u00e9":1}', '{"a":1}', '{"a":-1234567890123456789012}',
-                                  '{"a":1e400}', '{"a":NaN}', '[1]', '{"a":', '"\ud800"'])
+                                  '{"a":1e400}', '{"a":NaN}', '[1]', '{"a":', '"\ud800"',
+                                  '{"a":' + "[" * 33 + "]" * 33 + "}", '{"a":' + "[" * 32 + "]" * 32 + "}",
+                                  '{"a":"' + "[{" * 40 + '"}', '{"a":' + "{}," * 40 + '1}',
+                                  '{"\ud800":' + "[" * 40 + "]" * 40 + "}", '{"a":"\u00e9[[{{"}'])
 def test_reading_a_message_answers_as_decoding_and_clearing_it(text: str) -> None:
+    """The same message, or the same refusal, as ``json.loads`` and the checks one by one (too deep first)."""
+    if protocol.too_deep(text, protocol.MAX_DEPTH):
+        with pytest.raises(protocol.ProtocolError) as refused:
+            protocol.read_client_message(text)
+        assert refused.value.code == "protocol/too_deep"
+        return
     try:
         expected: Any = json.loads(text)
     except ValueError:
