@@ -42,6 +42,7 @@ from websockets.http11 import Request, Response
 from combat_server.engine.fight import CommandResult, Engine
 from combat_server.errors import Conflict, Rejected
 from combat_server.logs import enabled as log_enabled
+from combat_server.receiving_text import STATE_IS_PLAIN
 from combat_server.rules.model import GM_ACTOR, Event, FightState
 from combat_server.server.connection import (
     AddSeat, Calculate, CatchUp, CommandRange, Connection, CreateFight, Disconnect, Evict, Execute, Forget, Granted,
@@ -661,7 +662,7 @@ class Session:
         if not self._sending and not self._backlog:
             ws = self.ws
             protocol = ws.protocol
-            if (protocol.state is _OPEN
+            if ((protocol._state if STATE_IS_PLAIN else protocol.state) is _OPEN
                     and ws.transport.get_write_buffer_size() + self._unflushed < self._write_limit):
                 if self._shares_frames:
                     # What send_text would append, framed once for every connection this text goes to.

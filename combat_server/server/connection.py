@@ -346,7 +346,7 @@ class Connection:
         outcome: dict[str, Any] | None | BaseException
         kind = step.message["type"]
         try:
-            if needs_seat(kind) and (self.peer.seat is None or self.hub is None):
+            if (self.peer.seat is None or self.hub is None) and needs_seat(kind):
                 raise ProtocolError("auth/not_joined")
             handled = self._handlers[kind](step.message)
             outcome = handled if isinstance(handled, dict) else (yield from handled)
@@ -440,7 +440,9 @@ class Connection:
         return None
 
     def _command(self, m: dict[str, Any]) -> Handler:
-        seat, hub = self._joined()
+        seat, hub = self.peer.seat, self.hub  # self._joined(), written out (issue 16, every command)
+        if seat is None or hub is None:
+            raise ProtocolError("auth/not_joined")
         client_id: str = m["command_id"]
         # Who may send it (a spectator: nothing) is the command's spec's to say (rules/commands.py: check_command).
         command = Command(m["command"], m.get("args", {}), self._actor(seat), f"{seat.seat_id}:{client_id}")

@@ -120,7 +120,7 @@ class Inbound:
             message, plain = read_client_message(raw)
         except ProtocolError as exc:
             return Refuse(exc, peek_ref(raw))  # unreadable or too deep: echo a plain ref if there is one
-        ref = reply_ref(message)
+        ref = reply_ref(message) if "ref" in message else None  # (the call only for a message with one)
         try:
             validate_client_message(message, raw, plain)
         except CombatError as exc:

@@ -44,7 +44,7 @@ class ReceivingConnection(OffersWholeText, BodyAwareConnection):
             return
         reads.reading = True
         try:
-            super().data_received(data)
+            OffersWholeText.data_received(self, data)  # super()'s, without making the super object
         finally:
             reads.read_done()
 
