@@ -57,7 +57,7 @@ def _state_is_plain() -> bool:
     prop = Protocol.__dict__.get("state")
     return (isinstance(prop, property) and prop.fget is not None
             and getattr(prop.fget, "__code__", None) is not None and prop.fget.__code__.co_names == ("_state",)
-            and ServerProtocol.state is prop and ClientProtocol.state is prop)
+            and all(getattr(side, "state", None) is prop for side in (ServerProtocol, ClientProtocol)))
 
 
 #: ``protocol._state`` may be read for ``protocol.state``: the property's call cost about 1 k instructions,
