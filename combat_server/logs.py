@@ -63,6 +63,14 @@ def configure_logging(json: bool | None = None, level: str = "info") -> None:
 _KEPT_FROM = {structlog.make_filtering_bound_logger(numeric): numeric for numeric in _LEVELS.values()}
 
 
+#: structlog's configuration object, which ``structlog.configure`` changes in place: its wrapper class is read
+#: there, where ``get_config()`` built a dict of five at every call (issue 16, once per command). ``None`` if a
+#: structlog without it is installed: then ``get_config()`` is asked.
+_STRUCTLOG_CONFIG: Any = getattr(getattr(structlog, "_config", None), "_CONFIG", None)
+if not hasattr(_STRUCTLOG_CONFIG, "default_wrapper_class"):
+    _STRUCTLOG_CONFIG = None
+
+
 def enabled(level: str) -> bool:
     """Whether a record at ``level`` (``info``, ``warning``, ...) would be written with structlog's
     configuration now: ``False`` only when the configured wrapper class is one of structlog's filtering
@@ -72,7 +80,9 @@ def enabled(level: str) -> bool:
     ``--log-level warning`` (its fields, and the lazy logger bound again at every call before
     its no-op method was found); the connection asks this first and then builds none (issue 16,
     server CPU). Read at every call, so a later ``structlog.configure`` counts at once."""
-    return _LEVELS[level] >= _KEPT_FROM.get(structlog.get_config()["wrapper_class"], logging.NOTSET)
+    config = _STRUCTLOG_CONFIG
+    wrapper = config.default_wrapper_class if config is not None else structlog.get_config()["wrapper_class"]
+    return _LEVELS[level] >= _KEPT_FROM.get(wrapper, logging.NOTSET)
 
 
 def _json_line(event: dict[str, Any], default: Any = None, **_: Any) -> str:

@@ -37,7 +37,7 @@ try:  # the library's own choice (websockets.frames): its C unmasking when built
 except ImportError:  # pragma: no cover
     from websockets.utils import apply_mask
 
-__all__ = ["OffersWholeText", "parser_waits_for_a_frame", "whole_text"]
+__all__ = ["OffersWholeText", "STATE_IS_PLAIN", "parser_waits_for_a_frame", "whole_text"]
 
 _DATA = (Opcode.TEXT, Opcode.BINARY, Opcode.CONT)
 #: The first byte of a whole (FIN) text frame without reserved bits (RFC 6455 section 5.2).
@@ -46,6 +46,24 @@ _FIN_TEXT = 0x81
 #: for more data before it reads a frame's head (websockets 17.4; tests/server/test_receiving.py pins it).
 _PARSE = Protocol.parse.__code__
 _AT_EOF = StreamReader.at_eof.__code__
+
+
+def _state_is_plain() -> bool:
+    """Whether a protocol's ``state`` only reads its ``_state`` (websockets 17.4: a property whose getter is
+    ``return self._state``), on the library's protocol and both its sides."""
+    from websockets.client import ClientProtocol
+    from websockets.server import ServerProtocol
+
+    prop = Protocol.__dict__.get("state")
+    return (isinstance(prop, property) and prop.fget is not None
+            and getattr(prop.fget, "__code__", None) is not None and prop.fget.__code__.co_names == ("_state",)
+            and all(getattr(side, "state", None) is prop for side in (ServerProtocol, ClientProtocol)))
+
+
+#: ``protocol._state`` may be read for ``protocol.state``: the property's call cost about 1 k instructions,
+#: and the state is read for every message received and every message sent (issue 16, server CPU).
+#: ``False`` with a library built otherwise: then the property is read (tests/server/test_receiving.py).
+STATE_IS_PLAIN = _state_is_plain()
 
 
 def parser_waits_for_a_frame(protocol: Protocol) -> bool:
@@ -79,7 +97,8 @@ def whole_text(protocol: Protocol, data: bytes) -> str | None:
     holds nothing else. Anything else (a ping, a close, a partial or coalesced read, a bad frame)
     goes the library's way, which accepts, answers or fails it as it always did."""
     n = len(data)
-    if (n < 2 or data[0] != _FIN_TEXT or protocol.state is not OPEN or protocol.extensions or protocol.debug
+    if (n < 2 or data[0] != _FIN_TEXT or (protocol._state if STATE_IS_PLAIN else protocol.state) is not OPEN
+            or protocol.extensions or protocol.debug
             or protocol.current_size is not None):
         return None
     second = data[1]

@@ -152,3 +152,17 @@ def test_a_field_orjson_refuses_still_logs_its_line(capsys: pytest.CaptureFixtur
     get_logger("test").warning("odd", big=2 ** 70, keyed={1: "one"})
     data = json.loads(capsys.readouterr().err.strip())
     assert data["big"] == 2 ** 70 and data["keyed"] == {"1": "one"} and data["event"] == "odd"
+
+
+def test_enabled_reads_the_wrapper_class_that_configure_sets() -> None:
+    """issue 16: ``enabled`` reads structlog's configuration object instead of building ``get_config()``'s
+    dict; it must be the object ``configure`` changes (else the server would keep logging at a stale level)."""
+    from combat_server import logs
+
+    assert logs._STRUCTLOG_CONFIG is not None  # the fast read is in use with this structlog
+    try:
+        for level in LEVELS:
+            configure_logging(json=True, level=level)
+            assert logs._STRUCTLOG_CONFIG.default_wrapper_class is structlog.get_config()["wrapper_class"]
+    finally:
+        structlog.reset_defaults()

@@ -25,7 +25,7 @@ import ipaddress
 import mimetypes
 import secrets
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
 from http import HTTPStatus
 from pathlib import Path
@@ -42,6 +42,7 @@ from websockets.http11 import Request, Response
 from combat_server.engine.fight import CommandResult, Engine
 from combat_server.errors import Conflict, Rejected
 from combat_server.logs import enabled as log_enabled
+from combat_server.receiving_text import STATE_IS_PLAIN
 from combat_server.rules.model import GM_ACTOR, Event, FightState
 from combat_server.server.connection import (
     AddSeat, Calculate, CatchUp, CommandRange, Connection, CreateFight, Disconnect, Evict, Execute, Forget, Granted,
@@ -74,6 +75,8 @@ SHUTDOWN_GRACE = 2.0
 
 log = structlog.get_logger("combat_server.server")
 T = TypeVar("T")
+#: The open state, read once: an enum member looked up on its class costs more than the comparison.
+_OPEN = State.OPEN
 
 
 def text_frame(data: bytes) -> bytes:
@@ -177,6 +180,14 @@ class CombatServer:
         self._framed: tuple[str, bytes] = ("", text_frame(b""))
         #: Connections with frames handed to their protocol this turn of the loop (:meth:`_flush_all`).
         self._unflushed: list[Session] = []
+        #: A :meth:`_flush_all` is scheduled (``call_soon``) for the connections in ``_unflushed``.
+        self._flush_scheduled = False
+        #: A connection's read is being handled (:meth:`read_done` decides when its frames are written).
+        self.reading = False
+        #: The loop the server runs on, and its queue of ready callbacks when it is asyncio's own
+        #: (``None`` on another loop, uvloop: then frames are always written in a turn of their own).
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._ready: deque[Any] | None = None
 
     # ------------------------------------------------------------------ outgoing
 
@@ -192,25 +203,78 @@ class CombatServer:
             framed = self._framed = (text, text_frame(text.encode("utf-8")))
         return framed[1]
 
-    def flush_soon(self, session: "Session") -> None:
-        """Have ``session``'s frames written at the end of this turn of the loop: one callback per turn for
-        every connection (a command's push goes to every watcher in the same turn), not one each.
+    def _schedule_flush(self) -> None:
+        """Have the frames of the connections in ``_unflushed`` written at the end of this turn of the loop:
+        one callback per turn for every connection (a command's push goes to every watcher in the same
+        turn), not one each. :meth:`Session.deliver` adds a connection to ``_unflushed`` and calls this
+        unless a callback is scheduled already or a read is being handled (:attr:`reading`: then
+        :meth:`read_done` decides).
 
         Also for a message handled as it was parsed (:meth:`Session.take_text`): writing its frames at
         once, before the other connections ready in the same turn were read, cost 5-10% more CPU per
-        command at 16 busy fights (each reply woke the client alone, docs/benchmarks.md)."""
-        if not self._unflushed:
-            asyncio.get_running_loop().call_soon(self._flush_all)
-        self._unflushed.append(session)
+        command at 16 busy fights (each reply woke the client alone, docs/benchmarks.md); :meth:`read_done`
+        writes them at once only when nothing else is ready in the turn."""
+        self._flush_scheduled = True
+        loop = self._loop
+        if loop is None:
+            loop = self._loop = asyncio.get_running_loop()
+        loop.call_soon(self._flush_all)
+
+    def read_done(self) -> None:
+        """A connection's read was handled (``ReceivingConnection.data_received``): write the frames it
+        caused now if nothing else is ready to run in this turn of the loop, else at its end.
+
+        Why (issue 16, server CPU): a turn of its own for the writes (``call_soon``) cost every command
+        a second pass of the loop (``_run_once``, an ``epoll_wait`` syscall). When asyncio's queue of
+        ready callbacks is empty, that turn would run the flush before anything else (what the next
+        poll finds is queued after it), so writing now does the same writes, in the same order,
+        without it. Reads of other connections still pending in this turn keep the writes of the
+        whole turn together (their callbacks are in the queue)."""
+        self.reading = False
+        if self._unflushed and not self._flush_scheduled:
+            ready = self._ready
+            if ready is not None and not ready:
+                try:
+                    self._flush_all()
+                except Exception as exc:  # as from the callback it stands for: reported, the read not failed for it
+                    assert self._loop is not None
+                    self._loop.call_exception_handler({"message": "Exception in CombatServer._flush_all",
+                                                       "exception": exc})
+            else:
+                self._schedule_flush()
 
     def _flush_all(self) -> None:
+        """Write the frames each connection was handed during this turn of the loop in one transport write.
+
+        Why: on loopback a socket ``send`` costs the sender the receiver's side of TCP too, and
+        was the largest part of a command's server CPU (issue 16, docs/benchmarks.md); a command's
+        events and its ``result`` to the commanding client (and all the events of a many-event
+        command to every subscriber) now cost one ``send`` per connection instead of one per
+        message. Order is kept: the protocol keeps frames in order, and a ``ws.send`` or close by the
+        library in between writes them out first (then there is nothing left here). Each connection's
+        part is written out here, not in a call of its own (issue 16: once per watcher per command).
+        """
+        self._flush_scheduled = False
         sessions, self._unflushed = self._unflushed, []
         for session in sessions:
-            session._flush()
+            session._flush_soon = False
+            session._unflushed = 0
+            ws = session.ws
+            protocol = ws.protocol
+            chunks = protocol.writes  # its data_to_send(), without the call
+            protocol.writes = []
+            data = b"".join(chunks)
+            if data:
+                ws.transport.write(data)
+            if b"" in chunks:
+                session._end_stream()
 
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
+        self._loop = loop = asyncio.get_running_loop()
+        ready = getattr(loop, "_ready", None)
+        self._ready = ready if isinstance(loop, asyncio.BaseEventLoop) and type(ready) is deque else None
         self._server = await serve(
             self._handle, self.config.host, self.config.port,
             process_request=self._http, create_connection=ReceivingConnection, compression="deflate" if self.config.compression else None,
@@ -524,6 +588,11 @@ class Session:
         #: Texts waiting for the writer, each with the characters it counts against ``queue_bytes``.
         self._queue: asyncio.Queue[tuple[str, int] | None] = asyncio.Queue(maxsize=server.config.queue_size)
         self._queued = 0  # characters counted in the queue
+        self._backlog = 0  # items in the queue (its qsize(), read on every delivery)
+        protocol = ws.protocol
+        #: Frames are built once per text and shared with other connections (:meth:`CombatServer.frame`);
+        #: not with permessage-deflate (negotiated in the handshake, done by now) or the library's debug log.
+        self._shares_frames = not (protocol.extensions or protocol.debug)
         cfg = server.config
         #: The requests, replies and limits of this connection, sans I/O (server/connection.py).
         self.connection = Connection(self, Policy(
@@ -580,6 +649,11 @@ class Session:
         it). Otherwise it goes to the bounded queue and the writer task, which
         waits for the socket to drain (the flow control that makes a slow client
         fill its queue and be dropped).
+
+        Run once per message and connection, so the fast path is here, not in a call of its own, and
+        its checks read plain attributes where they can (issue 16, server CPU): the writer's backlog as
+        a count, the open state as a module constant, whether frames are shared as decided at the
+        handshake.
         """
         if self._closing:
             return False
@@ -590,33 +664,28 @@ class Session:
                 return False
             self._held.append((text, bounded))
             return True
-        return self._deliver_now(text, bounded)
-
-    def hold_live(self) -> None:
-        """Hold live messages until the catch-up read from the store is sent (:meth:`_catch_up`)."""
-        self._held, self._held_size = [], 0
-
-    def _deliver_now(self, text: str, bounded: bool = True) -> bool:
-        if self._closing:
-            return False
-        if not self._sending and self._queue.empty():
+        if not self._sending and not self._backlog:
             ws = self.ws
             protocol = ws.protocol
-            if (protocol.state is State.OPEN
+            if ((protocol._state if STATE_IS_PLAIN else protocol.state) is _OPEN
                     and ws.transport.get_write_buffer_size() + self._unflushed < self._write_limit):
-                if protocol.extensions or protocol.debug:  # compressed per connection (or logged): the library frames it
+                if self._shares_frames:
+                    # What send_text would append, framed once for every connection this text goes to.
+                    framed = self.server._framed
+                    frame = framed[1] if framed[0] is text else self.server.frame(text)
+                    protocol.writes.append(frame)
+                    size = len(frame)
+                else:  # compressed per connection (or logged): the library frames it
                     data = text.encode("utf-8")
                     protocol.send_text(data)
                     size = len(data)
-                else:
-                    # What send_text would append, framed once for every connection this text goes to.
-                    frame = self.server.frame(text)
-                    protocol.writes.append(frame)
-                    size = len(frame)
                 self._unflushed += size
-                if not self._flush_soon:
+                if not self._flush_soon:  # written at the end of the turn (CombatServer._schedule_flush)
                     self._flush_soon = True
-                    self.server.flush_soon(self)
+                    server = self.server
+                    server._unflushed.append(self)
+                    if not server._flush_scheduled and not server.reading:
+                        server._schedule_flush()
                 return True
         size = len(text) if bounded else 0
         if size and self._queued + size > self.server.config.queue_bytes:
@@ -625,34 +694,33 @@ class Session:
             self._queue.put_nowait((text, size))
         except asyncio.QueueFull:
             return False
+        self._backlog += 1
         self._queued += size
         return True
 
-    def _flush(self) -> None:
-        """Write the frames the fast path queued during this turn of the loop in one transport write.
+    def hold_live(self) -> None:
+        """Hold live messages until the catch-up read from the store is sent (:meth:`_catch_up`)."""
+        self._held, self._held_size = [], 0
 
-        Why: on loopback a socket ``send`` costs the sender the receiver's side of TCP too, and
-        was the largest part of a command's server CPU (issue 16, docs/benchmarks.md); a command's
-        events and its ``result`` to the commanding client (and all the events of a many-event
-        command to every subscriber) now cost one ``send`` per connection instead of one per
-        message. Order is kept: the protocol keeps frames in order, and a ``ws.send`` or close by the
-        library in between writes them out first (then there is nothing left here).
-        """
-        self._flush_soon = False
-        self._unflushed = 0
-        ws = self.ws
-        chunks = ws.protocol.data_to_send()
-        data = b"".join(chunks)
-        if data:
-            ws.transport.write(data)
-        if b"" in chunks:  # the end of the stream: half-close (or close) as ws.send_data does
-            if ws.transport.can_write_eof():
-                try:
-                    ws.transport.write_eof()
-                except Exception:  # as websockets: write_eof documents no exceptions (uvloop raises RuntimeError)
-                    pass
-            else:
-                ws.transport.close()
+    def _deliver_now(self, text: str, bounded: bool = True) -> bool:
+        """:meth:`deliver` past the live messages held back (a page of the catch-up they wait for)."""
+        held, self._held = self._held, None
+        try:
+            return self.deliver(text, bounded)
+        finally:
+            self._held = held
+
+    def _end_stream(self) -> None:
+        """The protocol's frames ended with the end of the stream (:meth:`CombatServer._flush_all`): half-close
+        (or close) the socket as ``ws.send_data`` does."""
+        transport = self.ws.transport
+        if transport.can_write_eof():
+            try:
+                transport.write_eof()
+            except Exception:  # as websockets: write_eof documents no exceptions (uvloop raises RuntimeError)
+                pass
+        else:
+            transport.close()
 
     def send(self, message: Mapping[str, Any]) -> None:
         if not self.deliver(dumps(message)):
@@ -672,11 +740,14 @@ class Session:
             self._queue.put_nowait(None)
         except asyncio.QueueFull:
             pass
+        else:
+            self._backlog += 1
         await self.ws.close(code, CLOSE_REASONS.get(code, ""))
 
     async def _writer(self) -> None:
         while True:
             item = await self._queue.get()
+            self._backlog -= 1
             if item is None:
                 return
             text, size = item
@@ -694,7 +765,7 @@ class Session:
         self.send(self.connection.welcome())
         ws = self.ws
         if isinstance(ws, ReceivingConnection):
-            ws.take_text, ws.left_to_recv = self.take_text, self._left_to_recv
+            ws.take_text, ws.left_to_recv, ws.reads = self.take_text, self._left_to_recv, self.server
         try:
             while True:
                 self._idle = True
@@ -715,7 +786,7 @@ class Session:
             pass
         finally:
             if isinstance(ws, ReceivingConnection):
-                ws.take_text = ws.left_to_recv = None
+                ws.take_text = ws.left_to_recv = ws.reads = None
             self._closing = True
             if self._continuing is not None:
                 try:
@@ -736,10 +807,10 @@ class Session:
 
         Why (issue 16, server CPU): through ``recv`` each message waited for a later turn of the
         event loop and passed the library's queue and assembler, and the frames it caused were
-        written in a third turn (:meth:`CombatServer.flush_soon`). Here its effects run at once
+        written in a third turn (:meth:`CombatServer._schedule_flush`). Here its effects run at once
         until one has to wait (on SQLite a command never does): the rest then runs in a task, and
         later messages wait for it. The frames it caused are written at the end of this turn, with
-        those of every other message read in it (:meth:`CombatServer.flush_soon`).
+        those of every other message read in it (:meth:`CombatServer._schedule_flush`).
         """
         if not self._idle or self._closing or (self._continuing is not None and not self._continuing.done()):
             return False
@@ -814,7 +885,9 @@ class Session:
     # ------------------------------------------------------------------ effects
 
     def _send(self, e: Send) -> None:
-        self.send(e.message)
+        """:meth:`send`, written out (a call less per request, issue 16)."""
+        if not self.deliver(dumps(e.message)):
+            self.drop_too_slow()
 
     def _disconnect(self, e: Disconnect) -> None:
         self._closing = True
@@ -935,7 +1008,7 @@ class Session:
         finally:
             held, self._held = self._held or [], None
         for text, bounded in held:
-            if not self._deliver_now(text, bounded):
+            if not self.deliver(text, bounded):  # nothing is held back any more
                 return False
         return True
 

@@ -301,6 +301,10 @@ class Connection:
         self.inbound = Inbound(rate=policy.rate, burst=policy.burst, flood_close=policy.flood_close,
                                max_message=policy.max_message, clock=clock)
         self.hub: FightHub | None = None
+        #: The effects that take and release the lock of the fight last commanded (:meth:`_locking`).
+        self._lock_effects: tuple[Lock, Unlock] | None = None
+        #: The seat last commanded for and its principal (:meth:`_actor`).
+        self._seat_actor: tuple[Seat, Principal] | None = None
         self._handlers: dict[str, Callable[[dict[str, Any]], Handler | dict[str, Any]]] = {
             "create_fight": self._create_fight,
             "subscribe": self._subscribe,
@@ -342,12 +346,17 @@ class Connection:
         outcome: dict[str, Any] | None | BaseException
         kind = step.message["type"]
         try:
-            if needs_seat(kind) and (self.peer.seat is None or self.hub is None):
+            if (self.peer.seat is None or self.hub is None) and needs_seat(kind):
                 raise ProtocolError("auth/not_joined")
             handled = self._handlers[kind](step.message)
             outcome = handled if isinstance(handled, dict) else (yield from handled)
         except Exception as exc:  # what it means for the client is Inbound.answer's to say
             outcome = exc
+        if type(outcome) is dict:  # a reply: Inbound.answer's first case, written out (issue 16, every command)
+            if step.ref is not None:
+                outcome["ref"] = step.ref
+            yield Send(outcome)
+            return
         answer = self.inbound.answer(step, outcome)
         seat = self.peer.seat
         seat_id = seat.seat_id if seat else None
@@ -431,18 +440,21 @@ class Connection:
         return None
 
     def _command(self, m: dict[str, Any]) -> Handler:
-        seat, hub = self._joined()
+        seat, hub = self.peer.seat, self.hub  # self._joined(), written out (issue 16, every command)
+        if seat is None or hub is None:
+            raise ProtocolError("auth/not_joined")
         client_id: str = m["command_id"]
         # Who may send it (a spectator: nothing) is the command's spec's to say (rules/commands.py: check_command).
-        command = Command(m["command"], m.get("args", {}), seat.actor(), f"{seat.seat_id}:{client_id}")
+        command = Command(m["command"], m.get("args", {}), self._actor(seat), f"{seat.seat_id}:{client_id}")
         started = self.clock()
         outcome, first, last = "ok", 0, 0
+        lock, unlock = self._locking(hub)
         try:
-            yield Lock(hub)
+            yield lock
             try:
                 result = yield from self._execute(hub, command, m)
             finally:
-                yield Unlock(hub)
+                yield unlock
             first, last = result.first_seq, result.last_seq
             if result.duplicate:
                 outcome = "duplicate"
@@ -461,6 +473,22 @@ class Connection:
                     "fight_id": seat.fight_id, "seat": seat.seat_id, "command_id": client_id, "command": command.type,
                     "first_seq": first or None, "last_seq": last or None, "outcome": outcome,
                     "latency_ms": round((self.clock() - started) * 1000, 3)})
+
+    def _actor(self, seat: Seat) -> Principal:
+        """``seat.actor()``, made once for the commands of a connection (a frozen value, equal to a new one;
+        issue 16, server CPU)."""
+        known = self._seat_actor
+        if known is None or known[0] is not seat:
+            known = self._seat_actor = (seat, seat.actor())
+        return known[1]
+
+    def _locking(self, hub: FightHub) -> tuple[Lock, Unlock]:
+        """:class:`Lock` and :class:`Unlock` of ``hub``, made once for the commands of a connection (they are
+        frozen values, equal to new ones; issue 16, server CPU: two objects less per command)."""
+        effects = self._lock_effects
+        if effects is None or effects[0].hub is not hub:
+            effects = self._lock_effects = (Lock(hub), Unlock(hub))
+        return effects
 
     def _execute(self, hub: FightHub, command: Command, m: Mapping[str, Any]) -> Generator[Effect, Any, CommandResult]:
         """Run one command with the fight's lock held: stale check, engine, publish."""

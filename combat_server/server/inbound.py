@@ -15,7 +15,7 @@ import attrs
 
 from combat_server.errors import CombatError, StoreUnavailable
 from combat_server.server.protocol import (
-    CLOSE_FLOODING, ProtocolError, decode_client_message, error_message, peek_ref, reply_ref,
+    CLOSE_FLOODING, ProtocolError, error_message, peek_ref, read_client_message, reply_ref,
     validate_client_message,
 )
 
@@ -117,12 +117,12 @@ class Inbound:
             return Refuse(ProtocolError("protocol/too_big", f"messages are limited to {self.max_message} characters",
                                         limit=self.max_message), peek_ref(raw))
         try:
-            message = decode_client_message(raw)
+            message, plain = read_client_message(raw)
         except ProtocolError as exc:
             return Refuse(exc, peek_ref(raw))  # unreadable or too deep: echo a plain ref if there is one
-        ref = reply_ref(message)
+        ref = reply_ref(message) if "ref" in message else None  # (the call only for a message with one)
         try:
-            validate_client_message(message, raw)
+            validate_client_message(message, raw, plain)
         except CombatError as exc:
             return Refuse(exc, ref)
         return Accept(message, ref)

@@ -150,6 +150,10 @@ COMMANDS: list[Any] = [
     {"type": "command", "command_id": "c", "command": "adjust", "faces": [[]] * 101},
     {"type": "command", "command_id": "c", "command": "adjust", "faces": [1]},
     {"type": "command", "command": "adjust"},
+    {"type": "command", "command_id": "c", "command": 5},
+    {"type": "command", "command_id": "c", "command": ["adjust"]},
+    {"type": "command", "command_id": "c", "command": {"adjust": 1}},
+    {"type": "command", "command_id": "c", "command": "import_character"},
     {"type": "subscribe", "token": "t"},
     {"type": "subscribe", "token": "t", "after": 3, "live": False, "ref": "r", "v": 5},
     {"type": "subscribe", "token": ""},
@@ -175,6 +179,52 @@ def test_fast_validation_agrees_with_the_schema(message: dict[str, Any]) -> None
             assert exc.code == "protocol/schema"
             accepted = False
         assert accepted == schema_ok
+
+
+def test_a_command_name_remembered_by_the_fast_check_gets_the_same_answer() -> None:
+    """``_fast_command`` remembers the names that matched (issue 16): the answers with every name
+    remembered are those of the first pass, in which none was."""
+    protocol._GOOD_NAMES.clear()
+    first = [protocol.FAST_CHECKS[m["type"]](m) for m in COMMANDS]
+    assert protocol._GOOD_NAMES  # the valid names were remembered
+    assert [protocol.FAST_CHECKS[m["type"]](m) for m in COMMANDS] == first
+
+
+@given(_MESSAGE_VALUES, st.booleans())
+def test_reading_a_message_gives_what_decoding_and_clearing_it_give(value: Any, ascii_only: bool) -> None:
+    """``read_client_message`` (one encoding and one digit scan, issue 16) decodes as ``json.loads`` and
+    clears the text exactly when ``holds_no_value_problem`` does."""
+    text = json.dumps({"type": "command", "args": value}, ensure_ascii=ascii_only)
+    message, plain = protocol.read_client_message(text)
+    assert json.dumps(message) == json.dumps(json.loads(text))
+    assert plain == protocol.holds_no_value_problem(text)
+
+
+@pytest.mark.parametrize("text", ['{"a":"\\u0000"}', '{"a":"\\ud800"}', '{"a":9007199254740992}',
+                                  '{"a":"' + "x" * 2001 + '"}', '{"\u00e9":1}', '{"a":1}', '{"a":-1234567890123456789012}',
+                                  '{"a":1e400}', '{"a":NaN}', '[1]', '{"a":', '"\ud800"',
+                                  '{"a":' + "[" * 33 + "]" * 33 + "}", '{"a":' + "[" * 32 + "]" * 32 + "}",
+                                  '{"a":"' + "[{" * 40 + '"}', '{"a":' + "{}," * 40 + '1}',
+                                  '{"\ud800":' + "[" * 40 + "]" * 40 + "}", '{"a":"\u00e9[[{{"}'])
+def test_reading_a_message_answers_as_decoding_and_clearing_it(text: str) -> None:
+    """The same message, or the same refusal, as ``json.loads`` and the checks one by one (too deep first)."""
+    if protocol.too_deep(text, protocol.MAX_DEPTH):
+        with pytest.raises(protocol.ProtocolError) as refused:
+            protocol.read_client_message(text)
+        assert refused.value.code == "protocol/too_deep"
+        return
+    try:
+        expected: Any = json.loads(text)
+    except ValueError:
+        expected = None
+    try:
+        message, plain = protocol.read_client_message(text)
+    except protocol.ProtocolError as exc:
+        assert exc.code == "protocol/bad_json"
+        assert expected is None or not isinstance(expected, dict)
+        return
+    assert json.dumps(message) == json.dumps(expected)
+    assert plain == protocol.holds_no_value_problem(text)
 
 
 def test_dumps_is_compact_json_and_falls_back_for_what_orjson_refuses() -> None:

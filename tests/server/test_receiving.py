@@ -415,3 +415,14 @@ async def test_a_failed_write_of_what_was_waiting_is_recorded_and_the_message_st
     ws.data_received(Frame(Opcode.TEXT, b"cmd").serialize(mask=True))
     assert reader.taken == ["cmd"]
     assert isinstance(ws.connection_exc, RuntimeError)
+
+
+def test_a_protocols_state_is_read_from_its_attribute_with_this_library() -> None:
+    """issue 16: the server and the client read ``protocol._state`` for ``protocol.state`` when the library's
+    property only returns it (websockets 17.4); a library built otherwise is read through its property."""
+    from combat_server import receiving_text
+
+    assert receiving_text.STATE_IS_PLAIN
+    for state in State:
+        protocol = Protocol(Side.SERVER, state=state)
+        assert protocol._state is protocol.state is state
