@@ -33,7 +33,9 @@ def _may_differ(text: bytes) -> bool:
     """Whether ``text`` may hold what orjson writes otherwise than ``_ENCODER``: a float (orjson writes
     ``1e16`` and ``0.00001`` where ``json`` writes ``1e+16`` and ``1e-05``; every float has a ``.`` or an
     exponent right after a digit) or a ``null`` (orjson's NaN and infinities, which ``json`` refuses)."""
-    return b"0." in text.translate(_FLOAT_MARKS) or b"null" in text
+    # ``find``, not ``in``: ``bytes.__contains__`` first tries its argument as an int and formats the
+    # TypeError it catches, about 1.3 k instructions per test (issue 16, session 12).
+    return text.translate(_FLOAT_MARKS).find(b"0.") != -1 or text.find(b"null") != -1
 
 
 def _not_plain(value: Any) -> Any:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from combat_server.rules.model import Combatant, Event, FightState, make_builder, evolve
+from combat_server.rules.model import Combatant, Event, FightState, evolve, make_builder, make_replacer
 
 
 @attrs.frozen
@@ -118,3 +118,20 @@ def test_a_class_that_caches_its_hash_keeps_attrs_init() -> None:
     assert make_builder(_HashCached) is None
     copy = evolve(_HashCached(1), {"b": 2})
     assert copy == _HashCached(1, 2) and hash(copy) == hash(_HashCached(1, 2))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(), st.text(max_size=3), st.lists(st.text(max_size=2)).map(tuple), st.integers(),
+       st.lists(st.sampled_from(["a", "b", "c", "d"]), unique=True))
+def test_a_replacer_equals_attrs_evolve(a: int, b: str, c: tuple[str, ...], d: int, names: list[str]) -> None:
+    """make_replacer(cls, *names)(inst, *values) is attrs.evolve(inst, **dict(zip(names, values))), for any
+    names of the class's fields (issue 16, session 12), and refuses a name the class lacks as attrs does."""
+    values = {"a": a, "b": b, "c": c, "d": d}
+    for inst in (Plain(1), Child(2, "y", ("z",), 5)):
+        cls = type(inst)
+        known = [n for n in names if n in attrs.fields_dict(cls)]
+        fast = make_replacer(cls, *known)(inst, *[values[n] for n in known])
+        assert type(fast) is cls and fast == attrs.evolve(inst, **{n: values[n] for n in known})
+    with pytest.raises(TypeError):
+        make_replacer(Plain, "zz")(Plain(1), 2)
+    assert make_replacer(Checked, "b")(Checked(1), "7").b == 7  # a converter still runs (attrs.evolve)

@@ -222,12 +222,8 @@ def _decide_adjust(ruleset: Ruleset, state: FightState, command: Command) -> lis
         plain[str(name)] = value  # a field's name (a string), and a value _value_fits let through: a scalar
         before[str(name)] = plain_json(getattr(combatant.condition, name))
     # Written as plain_json would copy it, so the engine need not (issue 16; tests/rules/test_core_caches.py).
-    return [
-        EventDraft(
-            "condition_adjusted",
-            {"combatant": cid, "changes": plain, "before": before, "reason": reason}, plain=True,
-        )
-    ]
+    return [EventDraft.plain_draft("condition_adjusted",
+                                   {"combatant": cid, "changes": plain, "before": before, "reason": reason})]
 
 
 def _decide_note(ruleset: Ruleset, state: FightState, command: Command) -> list[EventDraft]:
@@ -369,7 +365,9 @@ def apply(ruleset: Ruleset, state: FightState, event: Event) -> FightState:
         raise AssertionError(f"{event.type} is folded by fold(), not apply()")
     else:
         state = spec.fold(ruleset, state, event)
-    new: FightState = evolve(state, {"seq": event.seq})  # every event: the cheap copy (issue 16)
+    if state.seq == event.seq:  # the fold gave it (core's adjust: core_events._adjusted; issue 16, session 12)
+        return state
+    new: FightState = evolve(state, {"seq": event.seq})  # every other event: the cheap copy (issue 16)
     return new
 
 

@@ -31,36 +31,51 @@ def _caches_hash(slots: set[str]) -> bool:
     return "_attrs_cached_hash" in slots or "__attrs_cached_hash" in slots
 
 
-def _make_copier(cls: type) -> _Copier | None:
-    """A function copying a frozen slotted attrs instance with some fields replaced, generated from
-    ``attrs.fields`` once per class; ``None`` (use ``attrs.evolve``) for a class whose ``__init__``
-    does more than store its arguments (validators, converters, aliases, ``init=False`` fields, a
-    post-init or a cached hash), where skipping ``__init__`` would change the result."""
+def _settable_twin(cls: type, prefix: str) -> type | None:
+    """The settable twin of the frozen slotted attrs class ``cls`` that :func:`_make_copier`,
+    :func:`make_builder` and :func:`make_replacer` store fields through, or ``None`` for a class whose
+    ``__init__`` does more than store its arguments (validators, converters, aliases, a post-init or a
+    cached hash), where skipping ``__init__`` would change the result. ``init=False`` fields are allowed
+    here; :func:`_make_copier` refuses them itself.
+
+    The twin is a subclass that adds no slot and sets attributes the plain way; an instance made as a twin
+    becomes an instance of ``cls`` (same layout, so ``__class__`` may be assigned): each field is then one
+    plain attribute store. Calling each slot's descriptor ``__set__`` (or ``object.__setattr__``, as attrs'
+    frozen ``__init__`` does) packs its arguments in a tuple per field: about four times the cost (issue 16:
+    0.8 against 3.6 us for a GURPS ``Condition``, same sitting). Both hooks plain (they share one type slot):
+    only then is a store the interpreter's own. One helper for the three (issue 16, session 12: the checks
+    were written twice)."""
     fields = attrs.fields(cls)
     slots = {name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ())}
     if (_caches_hash(slots) or hasattr(cls, "__attrs_post_init__")
             or hasattr(cls, "__attrs_pre_init__")):
         return None
-    # The copy is made as an instance of a twin subclass that adds no slot and sets attributes the
-    # plain way, then becomes an instance of ``cls`` (same layout, so ``__class__`` may be assigned):
-    # each field is then one plain attribute store. Calling each slot's descriptor ``__set__`` (or
-    # ``object.__setattr__``, as attrs' frozen ``__init__`` does) packs its arguments in a tuple per
-    # field: about four times the cost (issue 16: 0.8 against 3.6 us for a GURPS ``Condition``, same
-    # sitting). Both hooks plain (they share one type slot): only then is a store the interpreter's own.
-    twin = type(f"_Settable{cls.__name__}", (cls,), {"__slots__": (), "__setattr__": object.__setattr__,
-                                                        "__delattr__": object.__delattr__, "__module__": __name__})
+    for f in fields:
+        descriptor = next((k.__dict__[f.name] for k in cls.__mro__ if f.name in k.__dict__), None)
+        if (f.validator is not None or f.converter is not None or f.alias != f.name or f.name not in slots
+                or not hasattr(descriptor, "__set__") or not f.name.isidentifier()):
+            return None
+    return type(f"_{prefix}{cls.__name__}", (cls,), {"__slots__": (), "__setattr__": object.__setattr__,
+                                                      "__delattr__": object.__delattr__, "__module__": __name__})
+
+
+def _make_copier(cls: type) -> _Copier | None:
+    """A function copying a frozen slotted attrs instance with some fields replaced, generated from
+    ``attrs.fields`` once per class; ``None`` (use ``attrs.evolve``) for a class :func:`_settable_twin`
+    refuses, or with an ``init=False`` field (``attrs.evolve`` does not carry it)."""
+    fields = attrs.fields(cls)
+    if not all(f.init for f in fields):
+        return None
+    twin = _settable_twin(cls, "Settable")
+    if twin is None:
+        return None
     namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_twin": twin, "_setattr": object.__setattr__,
                                  "_names": frozenset(f.name for f in fields), "_slow": attrs.evolve}
     lines = ["def copy(inst, changes):",
              "    if not _names.issuperset(changes):",
              "        return _slow(inst, **changes)",
              "    new = _new(_twin)"]
-    for f in fields:
-        descriptor = next((k.__dict__[f.name] for k in cls.__mro__ if f.name in k.__dict__), None)
-        if (f.validator is not None or f.converter is not None or not f.init or f.alias != f.name
-                or f.name not in slots or not hasattr(descriptor, "__set__") or not f.name.isidentifier()):
-            return None
-        lines.append(f"    new.{f.name} = inst.{f.name}")
+    lines += [f"    new.{f.name} = inst.{f.name}" for f in fields]
     # Every field copied, then the changed ones set again: a test per field ("in changes") cost more.
     lines += ["    for name, value in changes.items():",
               "        _setattr(new, name, value)",
@@ -75,23 +90,14 @@ def make_builder(cls: type) -> Callable[..., Any] | None:
     """A function building an instance of the frozen slotted attrs class ``cls`` from every field's value,
     in ``attrs.fields(cls)`` order (``init=False`` fields too), generated once per class the way
     :func:`_make_copier` makes a copy: stored through the settable twin, then ``__class__`` assigned.
-    ``None`` for a class whose ``__init__`` does more than store its arguments (the same tests as there).
+    ``None`` for a class whose ``__init__`` does more than store its arguments (:func:`_settable_twin`).
 
     Why: attrs' frozen ``__init__`` stores each field through a bound ``object.__setattr__`` call; the
     engine builds one :class:`Event` per event (issue 16, session 11: 12 against 4 k instructions)."""
-    fields = attrs.fields(cls)
-    slots = {name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ())}
-    if (_caches_hash(slots) or hasattr(cls, "__attrs_post_init__")
-            or hasattr(cls, "__attrs_pre_init__")):
+    twin = _settable_twin(cls, "Built")
+    if twin is None:
         return None
-    for f in fields:
-        descriptor = next((k.__dict__[f.name] for k in cls.__mro__ if f.name in k.__dict__), None)
-        if (f.validator is not None or f.converter is not None or f.alias != f.name or f.name not in slots
-                or not hasattr(descriptor, "__set__") or not f.name.isidentifier()):
-            return None
-    twin = type(f"_Built{cls.__name__}", (cls,), {"__slots__": (), "__setattr__": object.__setattr__,
-                                                    "__delattr__": object.__delattr__, "__module__": __name__})
-    names = [f.name for f in fields]
+    names = [f.name for f in attrs.fields(cls)]
     lines = [f"def build({', '.join(names)}):", "    new = _new(_twin)"]
     lines += [f"    new.{name} = {name}" for name in names]
     lines += ["    new.__class__ = _cls", "    return new"]
@@ -99,6 +105,35 @@ def make_builder(cls: type) -> Callable[..., Any] | None:
     exec("\n".join(lines), namespace)  # noqa: S102 - source built only from the class's own field names
     builder: Callable[..., Any] = namespace["build"]
     return builder
+
+
+def make_replacer(cls: type, *names: str) -> Callable[..., Any]:
+    """A function ``replace(inst, *values)``: ``evolve(inst, dict(zip(names, values)))`` for a fixed set of
+    field ``names`` of the frozen slotted attrs class ``cls``, generated once: every other field copied,
+    the named ones stored from the arguments. For a class :func:`_make_copier` refuses, or a name that
+    is not one of its fields, the function calls ``attrs.evolve`` (which refuses an unknown name).
+
+    Why: :func:`evolve` learns which fields change from a dict on every call (a set made of its keys and a
+    bound ``object.__setattr__`` per change), about 3.5 k of the 6 k a ``Combatant``'s copy cost; a caller
+    that always changes the same fields (core's fold of a GM ``adjust``) names them once (issue 16,
+    session 12; tests/test_model_evolve.py compares it with ``attrs.evolve``)."""
+    fields = attrs.fields(cls)
+    field_names = {f.name for f in fields}
+    twin = _settable_twin(cls, "Replaced") if all(f.init for f in fields) else None
+    params = [f"_v{i}" for i in range(len(names))]
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_twin": twin, "_slow": attrs.evolve,
+                                 "_names": names}
+    if twin is None or not set(names) <= field_names or len(set(names)) != len(names):
+        lines = [f"def replace(inst, {', '.join(params)}):",
+                 f"    return _slow(inst, **dict(zip(_names, ({', '.join(params)},))))"]
+    else:
+        given = dict(zip(names, params))
+        lines = [f"def replace(inst, {', '.join(params)}):", "    new = _new(_twin)"]
+        lines += [f"    new.{f.name} = {given.get(f.name, 'inst.' + f.name)}" for f in fields]
+        lines += ["    new.__class__ = _cls", "    return new"]
+    exec("\n".join(lines), namespace)  # noqa: S102 - source built only from the class's own field names
+    replace: Callable[..., Any] = namespace["replace"]
+    return replace
 
 
 def evolve(inst: Any, changes: Mapping[str, Any]) -> Any:
@@ -196,6 +231,16 @@ class EventDraft:
     #: kit's ``Batch`` made it so). Not part of the draft's value.
     plain: bool = attrs.field(default=False, eq=False, repr=False, kw_only=True)
 
+    @staticmethod
+    def plain_draft(type: str, payload: Mapping[str, JSON]) -> "EventDraft":
+        """``EventDraft(type, payload, plain=True)``, built without attrs' frozen ``__init__`` (:func:`make_builder`).
+
+        Why: that ``__init__`` stores each of the five fields through a bound ``object.__setattr__`` call,
+        about 6 k instructions of the GM ``adjust``'s 34 k decision (issue 16, session 12;
+        tests/test_model_evolve.py compares the two)."""
+        draft: EventDraft = _DRAFT_BUILDER(type, payload, None, None, True)
+        return draft
+
 
 @attrs.frozen
 class Event:
@@ -274,6 +319,15 @@ def _slow_event(payload_text: str, **fields: Any) -> Event:
 
 #: :meth:`Event.made`'s builder (called with every field by name).
 _EVENT_BUILDER: Callable[..., Event] = make_builder(Event) or _slow_event
+
+
+def _slow_draft(type: str, payload: Mapping[str, JSON], before: None, after: None, plain: bool) -> EventDraft:
+    """What :meth:`EventDraft.plain_draft` does when :func:`make_builder` cannot build an :class:`EventDraft`."""
+    return EventDraft(type, payload, before, after, plain=plain)
+
+
+#: :meth:`EventDraft.plain_draft`'s builder (called with every field, in ``attrs.fields`` order).
+_DRAFT_BUILDER: Callable[..., EventDraft] = make_builder(EventDraft) or _slow_draft
 
 
 @attrs.frozen

@@ -29,6 +29,10 @@ MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 
 _EVENT_COLUMNS = "fight_id, seq, type, payload, actor, command_id, recorded_at, ruleset_version, prev_hash, hash"
 _SQLITE_EVENT = f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+#: The statement that opens the transaction Python's sqlite3 driver opens by itself before an INSERT, by its
+#: ``isolation_level`` ("" and "DEFERRED" alike); ``None`` (autocommit) is not here: it opens none.
+_SQLITE_BEGIN: dict[str | None, str] = {"": "BEGIN", "DEFERRED": "BEGIN DEFERRED", "IMMEDIATE": "BEGIN IMMEDIATE",
+                                        "EXCLUSIVE": "BEGIN EXCLUSIVE"}
 _SQLITE_COMMAND = ("INSERT INTO commands (fight_id, command_id, first_seq, last_seq, actor, digest) "
                    "VALUES (?, ?, ?, ?, ?, ?)")
 _SQLITE_SNAPSHOT = ("INSERT INTO snapshots (fight_id, seq, ruleset_version, state, hash, digest) "
@@ -319,6 +323,8 @@ class SqlStore:
         #: one writer at a time anyway; the lock keeps threads (tests, tools) off it together.
         self._writer: Connection | None = None
         self._writer_lock = threading.Lock()
+        #: SQLite: the writer's driver connection and a cursor on it, kept between appends (issue 16, session 12).
+        self._writer_cursor: tuple[Any, Any] | None = None
 
     @property
     def dialect(self) -> str:
@@ -497,27 +503,56 @@ class SqlStore:
             driver = conn.connection.dbapi_connection
             assert driver is not None
             try:
-                cur = driver.cursor()
-                try:
-                    if command_row is not None:
-                        cur.execute(_SQLITE_COMMAND, command_row)
-                    if len(rows) > 1:
-                        cur.executemany(sql, rows)
-                    else:
-                        cur.execute(sql, rows[0])
-                finally:
-                    cur.close()
-                driver.commit()
+                begin = _SQLITE_BEGIN.get(driver.isolation_level)
+                if begin is None or driver.in_transaction:
+                    # What the driver's implicit transaction would not do as the statements below do: as before.
+                    self._write_sqlite_implicit(driver, command_row, sql, rows)
+                    return
+                kept = self._writer_cursor
+                if kept is None or kept[0] is not driver:
+                    kept = (driver, driver.cursor())
+                    self._writer_cursor = kept
+                cur = kept[1]
+                # The BEGIN the driver would have issued before the first INSERT and the COMMIT of
+                # ``driver.commit()``, as statements of the driver's cache: it prepares its own BEGIN and
+                # COMMIT again for every transaction (issue 16, session 12: about 3 k instructions a command,
+                # with the cursor kept instead of made and closed).
+                cur.execute(begin)
+                if command_row is not None:
+                    cur.execute(_SQLITE_COMMAND, command_row)
+                if len(rows) > 1:
+                    cur.executemany(sql, rows)
+                else:
+                    cur.execute(sql, rows[0])
+                cur.execute("COMMIT")
             except sqlite3.IntegrityError:
                 driver.rollback()  # nothing of the batch is written; the connection is fine
                 raise
             except BaseException:
                 self._writer = None  # whatever broke it, the next append starts on a fresh connection
+                self._writer_cursor = None
                 try:
                     driver.rollback()
                 finally:
                     conn.invalidate()
                 raise
+
+    @staticmethod
+    def _write_sqlite_implicit(driver: Any, command_row: tuple[Any, ...] | None, sql: str,
+                               rows: Sequence[tuple[Any, ...]]) -> None:
+        """:meth:`_write_sqlite`'s statements in the driver's own transaction handling (a driver in
+        autocommit mode, or one already inside a transaction): a fresh cursor, ``driver.commit()``."""
+        cur = driver.cursor()
+        try:
+            if command_row is not None:
+                cur.execute(_SQLITE_COMMAND, command_row)
+            if len(rows) > 1:
+                cur.executemany(sql, rows)
+            else:
+                cur.execute(sql, rows[0])
+        finally:
+            cur.close()
+        driver.commit()
 
     def _append_postgresql(self, events: Sequence[Event], command_row: tuple[Any, ...] | None) -> None:
         # One statement, one round trip: the command row and the events inserted by
@@ -558,7 +593,7 @@ class SqlStore:
                            expected=expected_seq)
         command_row = (fight_id, command_id, events[0].seq, events[-1].seq, actor, digest) if command_id else None
         try:
-            if self.dialect == "postgresql":
+            if self._kept is not None:  # PostgreSQL (``self.dialect``, without the property's two look-ups)
                 self._append_postgresql(events, command_row)
             else:
                 self._append_sqlite(events, command_row)
@@ -776,6 +811,7 @@ class SqlStore:
 
     def dispose(self) -> None:
         with self._writer_lock:
+            self._writer_cursor = None
             if self._writer is not None:
                 self._writer.close()
                 self._writer = None

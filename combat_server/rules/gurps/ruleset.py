@@ -116,6 +116,8 @@ class GurpsRuleset(Ruleset[Sheet, Condition, Combat]):
     def follow_up(self, state: FightState, dice: DiceSource) -> list[EventDraft]:
         # G-19: after a core command (a combatant removed, knocked out by an adjustment or a
         # ruling) the sequence moves on as after any maneuver: skip who cannot act, end turns.
+        if state.status != "active" or state.combat is None:
+            return []  # settle's own first test: it would emit nothing (issue 16: no Batch for nothing)
         b = Batch(self, state, dice)
         settle(b)
         return b.drafts
