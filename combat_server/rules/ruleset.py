@@ -131,7 +131,10 @@ class Ruleset(abc.ABC, Generic[SheetT, ConditionT, CombatT]):
         """Fold one ruleset event (and react to core events if needed)."""
 
     def after_core(self, state: FightState, event: Event) -> FightState:
-        """Hook after a core event was folded (e.g. a combatant joins the sequence)."""
+        """Hook after a core event was folded (e.g. a combatant joins the sequence).
+
+        ``state.seq`` is the event's after some core folds (``condition_adjusted`` sets it in the same copy,
+        issue 16) and the one before it after others: a hook must not read it; the engine sets it last."""
         return state
 
     def follow_up(self, state: FightState, dice: DiceSource) -> list[EventDraft]:
