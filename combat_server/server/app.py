@@ -253,6 +253,9 @@ class CombatServer:
         message. Order is kept: the protocol keeps frames in order, and a ``ws.send`` or close by the
         library in between writes them out first (then there is nothing left here). Each connection's
         part is written out here, not in a call of its own (issue 16: once per watcher per command).
+        A connection whose write fails is reported to the loop's exception handler and the others are
+        still written: each is taken off the list before its write, so none is left waiting for a flush
+        that no longer comes.
         """
         self._flush_scheduled = False
         sessions, self._unflushed = self._unflushed, []
@@ -260,14 +263,16 @@ class CombatServer:
             session._flush_soon = False
             session._unflushed = 0
             ws = session.ws
-            protocol = ws.protocol
-            chunks = protocol.writes  # its data_to_send(), without the call
-            protocol.writes = []
-            data = b"".join(chunks)
-            if data:
-                ws.transport.write(data)
-            if b"" in chunks:
-                session._end_stream()
+            try:
+                chunks = ws.protocol.data_to_send()
+                data = b"".join(chunks)
+                if data:
+                    ws.transport.write(data)
+                if b"" in chunks:
+                    session._end_stream()
+            except Exception as exc:  # this connection's failure, not the others' (a write after its end)
+                loop = self._loop or asyncio.get_running_loop()
+                loop.call_exception_handler({"message": "a connection's write failed", "exception": exc})
 
     # ------------------------------------------------------------------ lifecycle
 

@@ -80,3 +80,37 @@ async def test_a_reads_frames_are_written_at_once_only_when_nothing_else_is_read
     await table.spectator.wait_for_seq(result["last_seq"])
     assert seen and all(nothing_ready == written for nothing_ready, written in seen)
     server.read_done = real  # type: ignore[method-assign]
+
+
+
+async def test_a_connection_whose_write_fails_does_not_hold_back_the_others(table: Table) -> None:
+    """A failed socket write (here: a transport that refuses it) is that connection's alone: it is reported
+    to the loop's exception handler, and the other connections of the same flush still get their frames,
+    on that push and on the next (none is left marked as waiting for a flush that does not come)."""
+    server = table.server
+    (gm_session,) = [s for s in server.sessions if s.seat is not None and s.seat.seat_id == "gm"]
+    transport = gm_session.ws.transport
+    loop = asyncio.get_running_loop()
+    reported: list[dict[str, Any]] = []
+    real_handler = loop.get_exception_handler()
+    loop.set_exception_handler(lambda _loop, context: reported.append(context))
+
+    def refuse(data: Any) -> None:
+        raise RuntimeError("this transport refuses the write")
+
+    watchers = (table.alice, table.bob, table.spectator)
+    transport.write = refuse  # type: ignore[method-assign]
+    try:
+        # The GM subscribed first: its connection is the first of the flush, the watchers' come after it.
+        for hp in (4, 3):
+            seqs = [w.last_seq for w in watchers]
+            sent = asyncio.ensure_future(table.gm.command(
+                "adjust", {"combatant": "alice", "changes": {"hp": hp}, "reason": "a failing write"}))
+            for watcher, seq in zip(watchers, seqs):
+                await watcher.wait_for_seq(seq + 1)
+            sent.cancel()  # its result was in the refused write
+        assert sum("write failed" in str(c.get("message")) for c in reported) == 2
+        assert all(isinstance(c.get("exception"), RuntimeError) for c in reported)
+    finally:
+        del transport.write  # the transport's own method again
+        loop.set_exception_handler(real_handler)

@@ -12,6 +12,7 @@ from combat_server.errors import StoreUnavailable
 from combat_server.server.connection import (
     CommandRange, Connection, CreateFight, Disconnect, Evict, Execute, Forget, HistoryPage, Log, Send,
 )
+from combat_server.server.inbound import Accept, Inbound
 from combat_server.server.protocol import CLOSE_FLOODING, CLOSE_LINK_REPLACED
 
 from tests.conftest import populate
@@ -193,3 +194,18 @@ def test_under_the_key_policy_a_fight_needs_the_server_key(world: World) -> None
     assert only(created, CreateFight).ruleset == "gurps"
     reply = only(created, Send).message
     assert reply["seat_id"] == "gm" and reply["link"].startswith(f"{LINK_BASE}/#token=")
+
+
+@pytest.mark.parametrize("ref", [None, "r-1"])
+def test_a_reply_is_sent_as_inbound_answer_would_send_it_with_or_without_a_ref(world: World, ref: str | None) -> None:
+    """``Connection.receive`` writes ``Inbound.answer``'s reply case out (issue 16, every command): the handler's
+    reply sent as it is, the request's ref added when it had one, nothing forgotten or logged but the command's
+    own record."""
+    connection, _ = _joined(world)
+    request = {k: v for k, v in NOTE.items() if k != "ref"} | ({"ref": ref} if ref is not None else {})
+    effects = world.request(connection, request)
+    assert types_of(effects) == ["Lock", "Execute", "Unlock", "Log", "Send"]
+    sent = only(effects, Send).message
+    reply = {"type": "result", "command_id": "c1", "first_seq": 9, "last_seq": 9, "duplicate": False}
+    assert sent == Inbound.answer(Accept(request, ref), dict(reply)).message
+    assert ("ref" in sent) is (ref is not None)

@@ -123,12 +123,3 @@ def test_a_bug_is_an_internal_error_naming_only_its_type() -> None:
                               "ref": "r9", "command_id": "c7"}
     assert answer.log == "internal_error" and not answer.forget_fight
 
-
-@pytest.mark.parametrize("ref", [None, "r-1"])
-def test_a_reply_is_answered_as_itself_with_the_ref(ref: str | None) -> None:
-    """``Connection.receive`` writes this case of ``Inbound.answer`` out (issue 16, every command): a handler's
-    reply is sent as it is, the ref added, nothing forgotten or logged."""
-    reply = {"type": "result", "command_id": "c", "first_seq": 1, "last_seq": 1, "duplicate": False}
-    answer = Inbound.answer(Accept({"type": "command", "command_id": "c"}, ref), dict(reply))
-    assert answer == Answer({**reply, "ref": ref} if ref is not None else reply)
-    assert answer.forget_fight is False and answer.log is None
