@@ -518,12 +518,7 @@ class SqlStore:
                 # COMMIT again for every transaction (issue 16, session 12: about 3 k instructions a command,
                 # with the cursor kept instead of made and closed).
                 cur.execute(begin)
-                if command_row is not None:
-                    cur.execute(_SQLITE_COMMAND, command_row)
-                if len(rows) > 1:
-                    cur.executemany(sql, rows)
-                else:
-                    cur.execute(sql, rows[0])
+                self._insert_sqlite(cur, command_row, sql, rows)
                 cur.execute("COMMIT")
             except sqlite3.IntegrityError:
                 driver.rollback()  # nothing of the batch is written; the connection is fine
@@ -544,15 +539,20 @@ class SqlStore:
         autocommit mode, or one already inside a transaction): a fresh cursor, ``driver.commit()``."""
         cur = driver.cursor()
         try:
-            if command_row is not None:
-                cur.execute(_SQLITE_COMMAND, command_row)
-            if len(rows) > 1:
-                cur.executemany(sql, rows)
-            else:
-                cur.execute(sql, rows[0])
+            SqlStore._insert_sqlite(cur, command_row, sql, rows)
         finally:
             cur.close()
         driver.commit()
+
+    @staticmethod
+    def _insert_sqlite(cur: Any, command_row: tuple[Any, ...] | None, sql: str, rows: Sequence[tuple[Any, ...]]) -> None:
+        """A transaction's statements: the command row (if any), then ``sql`` for each row (executemany for a batch)."""
+        if command_row is not None:
+            cur.execute(_SQLITE_COMMAND, command_row)
+        if len(rows) > 1:
+            cur.executemany(sql, rows)
+        else:
+            cur.execute(sql, rows[0])
 
     def _append_postgresql(self, events: Sequence[Event], command_row: tuple[Any, ...] | None) -> None:
         # One statement, one round trip: the command row and the events inserted by
