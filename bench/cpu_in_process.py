@@ -81,7 +81,10 @@ def counted(client: CombatClient) -> tuple[Any, Counting]:
 
 
 async def latency(url: str, n: int) -> int:
-    gm, tokens, _ = await b.new_fight(url, players=4, spectators=3)
+    # The latency scenario's 8 watchers (the GM, 4 players, 3 spectators); BENCH_PLAYERS / BENCH_SPECTATORS
+    # change the count (BENCH_PLAYERS=0 BENCH_SPECTATORS=0: the GM alone, the per-command fixed cost).
+    gm, tokens, _ = await b.new_fight(url, players=int(os.environ.get("BENCH_PLAYERS", "4")),
+                                      spectators=int(os.environ.get("BENCH_SPECTATORS", "3")))
     clients = [gm]
     for token in tokens:
         c = await CombatClient.connect(url)
@@ -102,7 +105,7 @@ async def latency(url: str, n: int) -> int:
     t0 = time.process_time()
     for i in range(200, 200 + n):
         await command(i)
-    print(f"latency: {(time.process_time() - t0) * 1000 / n:.3f} ms CPU per command (8 watchers)", flush=True)
+    print(f"latency: {(time.process_time() - t0) * 1000 / n:.3f} ms CPU per command ({len(clients)} watchers)", flush=True)
     return n
 
 
