@@ -18,6 +18,7 @@ import sqlalchemy as sa
 from combat_server.client import CombatClient
 from combat_server.engine.fight import Engine
 from combat_server.server import CombatServer, ServerConfig
+from combat_server.server.hub import Seat
 from combat_server.store import tables as t
 from combat_server.store.sql import SqlStore, open_store
 
@@ -116,3 +117,19 @@ def dump_log(store: SqlStore) -> dict[str, list[tuple[Any, ...]]]:
         for table in (t.events, t.commands, t.snapshots, t.seats):
             out[table.name] = sorted(tuple(repr(v) for v in r) for r in conn.execute(sa.select(table)).all())
     return out
+
+
+class Keeper:
+    """A subscriber that keeps every message it is sent (the text its connection would write)."""
+
+    def __init__(self, seat: Seat, chain: bool = False) -> None:
+        self.seat = seat
+        self.chain = chain
+        self.sent: list[str] = []
+
+    def deliver(self, text: str) -> bool:
+        self.sent.append(text)
+        return True
+
+    def drop_too_slow(self) -> None:
+        raise AssertionError("nobody is too slow here")

@@ -28,7 +28,7 @@ from combat_server.server.views import json_value, _plain_keys, _same_members
 from combat_server.server.views import DerivedCache, ViewBuilder, same_json, full_state, hidden_from, normalized, state_view, view_key
 from combat_server.store.sql import open_store
 
-from .conftest import SHEET
+from .conftest import SHEET, Keeper
 
 
 def _slow(state: Any, key: str) -> Any:
@@ -360,21 +360,6 @@ def test_the_derived_member_is_built_again_when_a_derived_view_changes(tmp_path:
     store.dispose()
 
 
-class _Seen:
-    """A subscriber that keeps what it is sent (in process: the hub's texts themselves)."""
-
-    def __init__(self, seat: Any, chain: bool) -> None:
-        self.seat, self.chain = seat, chain
-        self.sent: list[str] = []
-
-    def deliver(self, text: str) -> bool:
-        self.sent.append(text)
-        return True
-
-    def drop_too_slow(self) -> None:
-        raise AssertionError("never too slow here")
-
-
 async def test_every_push_patches_the_seats_view_to_the_one_it_is_then_sent_whatever_is_hidden(
         tmp_path: Path) -> None:
     """The hub's push for the usual fight (nothing hidden now, no seat holding a view that hid anything: the
@@ -395,9 +380,9 @@ async def test_every_push_patches_the_seats_view_to_the_one_it_is_then_sent_what
     seats = [(Seat(fid, "gm", "gm"), False), (Seat(fid, "p1", "player", combatants=("orc",)), True),
              (Seat(fid, "p2", "player", combatants=("alice",)), False), (Seat(fid, "s1", "spectator"), False),
              (Seat(fid, "s2", "spectator"), True)]
-    subs = [_Seen(seat, chain) for seat, chain in seats]
+    subs = [Keeper(seat, chain) for seat, chain in seats]
 
-    def whole(sub: _Seen, state: Any) -> Any:
+    def whole(sub: Keeper, state: Any) -> Any:
         return _slow(state, view_key(sub.seat.role, sub.seat.combatants, state))
 
     steps: list[tuple[str, dict[str, Any]]] = [

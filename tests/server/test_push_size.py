@@ -18,25 +18,9 @@ from combat_server.rules.model import GM_ACTOR, Command
 from combat_server.server.hub import FightHub, Seat
 from combat_server.store.sql import open_store
 
-from .conftest import SHEET
+from .conftest import SHEET, Keeper
 
 LIMIT = 300
-
-
-class Keeper:
-    """A subscriber that keeps every message it is sent (the text its connection would write)."""
-
-    def __init__(self, seat: Seat, chain: bool = False) -> None:
-        self.seat = seat
-        self.chain = chain
-        self.sent: list[str] = []
-
-    def deliver(self, text: str) -> bool:
-        self.sent.append(text)
-        return True
-
-    def drop_too_slow(self) -> None:
-        raise AssertionError("nobody is too slow here")
 
 
 def _one_hp_push(tmp_path: Path, combatants: int, chain: bool = False) -> str:
