@@ -234,12 +234,7 @@ class CombatServer:
         if self._unflushed and not self._flush_scheduled:
             ready = self._ready
             if ready is not None and not ready:
-                try:
-                    self._flush_all()
-                except Exception as exc:  # as from the callback it stands for: reported, the read not failed for it
-                    assert self._loop is not None
-                    self._loop.call_exception_handler({"message": "Exception in CombatServer._flush_all",
-                                                       "exception": exc})
+                self._flush_all()  # a connection's failed write is reported there, the read not failed for it
             else:
                 self._schedule_flush()
 
