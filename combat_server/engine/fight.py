@@ -272,13 +272,7 @@ class Engine:
 
     def _remember(self, state: FightState, last_hash: str) -> None:
         with self._lock:
-            # _remember_locked's work, inlined: once per command (issue 16, session 12).
-            states = self._states
-            fight_id = state.fight_id
-            states[fight_id] = (state, last_hash)
-            states.move_to_end(fight_id)
-            while len(states) > self.cache_size:
-                states.popitem(last=False)
+            self._remember_locked(state, last_hash)
 
     def _remember_locked(self, state: FightState, last_hash: str) -> None:
         self._states[state.fight_id] = (state, last_hash)
@@ -396,9 +390,7 @@ class Engine:
                     break
             else:
                 self._remember(new_state, last.hash)
-            n = self.snapshot_every  # _maybe_snapshot's test, here: a call per command for one in a hundred
-            if n > 0 and new_state.seq // n > state.seq // n:
-                self._maybe_snapshot(state.seq, new_state, last.hash)
+            self._maybe_snapshot(state.seq, new_state, last.hash)
             return _RESULT(fight_id=fight_id, first_seq=events[0].seq, last_seq=last.seq, events=tuple(events),
                            state=new_state, duplicate=False, explanations=tuple([text for _, text, _ in decided]),
                            states=tuple(states))
