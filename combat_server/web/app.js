@@ -1390,6 +1390,11 @@ function renderRulesets(rulesets) {
   const keep = select.value;
   select.replaceChildren(...rulesets.map((r) => h("option", { value: r.name }, `${r.name} ${r.version}`)));
   if (rulesets.some((r) => r.name === keep)) select.value = keep;
+  // Enabled once the server has said which rules it has: a fight created before would get the server's
+  // default ruleset, not one the GM could see and choose.
+  const create = $("#create-btn");
+  create.disabled = !rulesets.length;
+  create.title = rulesets.length ? "" : "This server offers no rules to create a fight with";
   renderOptions();
   const demo = demoRuleset();
   $("#demo-card").hidden = !demo;
@@ -2131,8 +2136,9 @@ function wire() {
   $("#create-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const f = e.currentTarget;
+    if (!f.elements.ruleset.value) { toast("Still waiting for the server's list of rules: try again in a moment.", "error"); return; }
     const opts = { title: f.elements.title.value.trim(), dice_mode: f.elements.dice_mode.value };
-    if (f.elements.ruleset.value) opts.ruleset = f.elements.ruleset.value;
+    opts.ruleset = f.elements.ruleset.value;
     const options = chosenOptions();
     if (Object.keys(options).length) opts.options = options;
     if (f.elements.server_key.value) opts.server_key = f.elements.server_key.value;

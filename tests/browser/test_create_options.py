@@ -90,3 +90,29 @@ def test_a_fight_is_created_with_the_options_chosen_in_the_form(browser: Any, se
     assert page.js_errors == []
     page.context.close()
 
+
+
+def test_create_fight_waits_for_the_servers_list_of_rules(browser: Any, server: ServerProcess) -> None:
+    """A GM who clicks "Create fight" before the server's ``welcome`` (which lists its rulesets) would get a
+    fight in the server's default ruleset, one the form never showed: the button stays disabled until then."""
+    page = browser.new_context(viewport=LAPTOP).new_page()
+    page.set_default_timeout(10_000)
+    held: list[Any] = []
+    routes: list[Any] = []
+
+    def hold_the_server(ws: Any) -> None:
+        routes.append(ws)
+        ws.connect_to_server().on_message(lambda message: held.append(message))  # held back, not forwarded
+
+    page.route_web_socket("**/ws", hold_the_server)
+    page.goto(server.url + "/")
+    while not held:  # the welcome has come from the server and is being held back
+        page.wait_for_timeout(50)
+    create = page.get_by_role("button", name="Create fight")
+    expect(create).to_be_disabled()
+    expect(page.locator("#create-ruleset option")).to_have_count(0)
+    for message in held:
+        routes[0].send(message)
+    expect(create).to_be_enabled()
+    expect(page.locator("#create-ruleset option")).to_have_text(["gurps 1.0", "shell 1.0"])
+    page.context.close()
