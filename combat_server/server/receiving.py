@@ -8,45 +8,18 @@ how a whole text message is offered to ``take_text`` and why order is kept. :fun
 from __future__ import annotations
 
 from types import CoroutineType
-from typing import Any, Awaitable, Coroutine, Generator, Protocol
+from typing import Any, Awaitable, Coroutine, Generator
 
-from combat_server.receiving_text import OffersWholeText
+from combat_server.receiving_text import OffersWholeText, Reads
 from combat_server.server.httpbody import BodyAwareConnection
 
 __all__ = ["ReceivingConnection", "Reads", "Started", "start"]
 
 
-class Reads(Protocol):
-    """Who is told that a connection's read was handled (``app.CombatServer``): it writes the frames the
-    read caused (:meth:`read_done`), and holds them back while ``reading``."""
-
-    reading: bool
-
-    def read_done(self) -> None:
-        """The read was handled (whether it raised or not)."""
-
-
 class ReceivingConnection(OffersWholeText, BodyAwareConnection):
     """websockets' server connection (with :class:`BodyAwareConnection`'s HTTP answers) that offers whole
     text messages to ``take_text`` before queueing them for ``recv`` (:mod:`combat_server.receiving_text`),
-    and tells :attr:`reads` around each read of its socket."""
-
-    #: Set by the session while it reads (``None``: the library's ``data_received`` alone).
-    reads: Reads | None = None
-
-    def data_received(self, data: bytes) -> None:
-        """The read handled as before, with :attr:`reads` told before and after: the frames the messages
-        in it caused are then written at once when nothing else waits in the loop's turn, instead of
-        in a turn of their own (``app.CombatServer.read_done``, issue 16, server CPU)."""
-        reads = self.reads
-        if reads is None:
-            super().data_received(data)
-            return
-        reads.reading = True
-        try:
-            OffersWholeText.data_received(self, data)  # super()'s, without making the super object
-        finally:
-            reads.read_done()
+    and tells ``reads`` (:class:`Reads`, the server) around each read of its socket."""
 
 
 class Started:
@@ -100,3 +73,4 @@ def start(awaitable: Awaitable[Any]) -> tuple[bool, Any]:
 
 async def _wrap(awaitable: Awaitable[Any]) -> Any:
     return await awaitable
+

@@ -426,3 +426,54 @@ def test_a_protocols_state_is_read_from_its_attribute_with_this_library() -> Non
     for state in State:
         protocol = Protocol(Side.SERVER, state=state)
         assert protocol._state is protocol.state is state
+
+
+class _Told:
+    """A ``Reads``: what it was told, and whether ``reading`` was set while the read was handled."""
+
+    def __init__(self) -> None:
+        self.reading = False
+        self.told: list[str] = []
+
+    def read_done(self) -> None:
+        self.told.append("done" if self.reading else "done-without-reading")
+        self.reading = False
+
+
+@pytest.mark.parametrize("read", ["whole-text", "library", "raising"])
+async def test_reads_is_told_around_every_read(read: str) -> None:
+    """Issue 16, server CPU: OffersWholeText tells ``reads`` around each read (``reading`` while it is handled,
+    ``read_done()`` after), whichever way the read goes and when handling it raises. (The server's connection
+    no longer overrides ``data_received`` to do it.)"""
+    ws = _connection(Side.SERVER, True)
+    told = _Told()
+    seen_reading: list[bool] = []
+
+    def take(text: str) -> bool:
+        seen_reading.append(told.reading)
+        if read == "raising":
+            raise RuntimeError("a bug while handling")
+        return True
+
+    ws.take_text, ws.reads = take, told
+    frame = Frame(Opcode.TEXT, b"cmd").serialize(mask=True)
+    if read == "raising":
+        with pytest.raises(RuntimeError):
+            ws.data_received(frame)
+    elif read == "library":  # a frame cut in two reads: the library's parser takes both
+        ws.data_received(frame[:3])
+        ws.data_received(frame[3:])
+    else:
+        ws.data_received(frame)
+    assert told.told == ["done"] * (2 if read == "library" else 1)
+    assert seen_reading == [True]
+
+
+async def test_without_reads_a_read_is_handled_all_the_same() -> None:
+    """The client's connections (and a server connection before its session set ``reads``) have none."""
+    ws = _connection(Side.SERVER, True)
+    reader = _Reader(ws)
+    assert ws.reads is None
+    ws.data_received(Frame(Opcode.TEXT, b"cmd").serialize(mask=True))
+    assert reader.taken == ["cmd"]
+
