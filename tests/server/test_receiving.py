@@ -477,3 +477,55 @@ async def test_without_reads_a_read_is_handled_all_the_same() -> None:
     ws.data_received(Frame(Opcode.TEXT, b"cmd").serialize(mask=True))
     assert reader.taken == ["cmd"]
 
+
+async def _locks_in(state: str) -> tuple[asyncio.Lock, asyncio.Lock]:
+    """Two locks in the same one of the states a fight's lock can be in when a command asks for it."""
+    locks = (asyncio.Lock(), asyncio.Lock())
+    if state == "free, never contended":
+        return locks
+    for lock in locks:
+        await lock.acquire()
+    if state == "held":
+        return locks
+    waiters = [asyncio.ensure_future(lock.acquire()) for lock in locks]
+    await asyncio.sleep(0)
+    if state == "held, a waiter queued":
+        return locks
+    for lock, waiter in zip(locks, waiters):
+        if state == "free, its waiter cancelled":
+            waiter.cancel()  # its future is cancelled at once; the task leaves the queue when it next runs
+        lock.release()  # a waiter still queued is woken, but has not run yet: the lock is free, promised to it
+    if state in ("free, its waiter cancelled", "free, promised to a waiter"):
+        return locks
+    await asyncio.gather(*waiters)
+    for lock in locks:
+        lock.release()
+    return locks  # "free, contended before": an empty queue of waiters
+
+
+_LOCK_STATES = ["free, never contended", "held", "held, a waiter queued", "free, promised to a waiter",
+                "free, its waiter cancelled", "free, contended before"]
+
+
+@pytest.mark.parametrize("state", _LOCK_STATES)
+async def test_a_lock_is_taken_without_acquire_exactly_when_acquire_would_take_it_at_once(state: str) -> None:
+    """Issue 16, server CPU: ``take_free_lock`` (a command's lock without ``acquire()``'s coroutine) takes a lock
+    only when ``acquire()`` would have taken it without waiting, and leaves it as it was otherwise (then the
+    session goes through ``acquire()``, which decides); asserts what it reads of asyncio's lock, too."""
+    from combat_server.server.receiving import LOCK_IS_PLAIN, take_free_lock
+
+    assert LOCK_IS_PLAIN
+    mine, theirs = await _locks_in(state)
+    before = (mine.locked(), len(mine._waiters or ()))  # type: ignore[arg-type]
+    taken = take_free_lock(mine)
+    done, value = start(theirs.acquire())
+    if taken:
+        assert done and value is True and mine.locked() and theirs.locked()
+        assert len(mine._waiters or ()) == len(theirs._waiters or ())  # type: ignore[arg-type]
+    else:
+        assert (mine.locked(), len(mine._waiters or ())) == before  # type: ignore[arg-type]
+        if done:  # acquire() took it at once all the same: only past waiters that were all cancelled
+            assert state == "free, its waiter cancelled"
+        else:
+            value.coro.close()
+    assert taken == (state in ("free, never contended", "free, contended before"))
