@@ -41,7 +41,7 @@ from websockets.http11 import Request, Response
 
 from combat_server.engine.fight import CommandResult, Engine
 from combat_server.errors import Conflict, Rejected
-from combat_server.logs import enabled as log_enabled
+from combat_server.logs import BoundPerConfiguration, enabled as log_enabled
 from combat_server.receiving_text import STATE_IS_PLAIN
 from combat_server.rules.model import GM_ACTOR, Event, FightState
 from combat_server.server.connection import (
@@ -74,6 +74,8 @@ MAX_SEQ = 2 ** 63 - 1
 SHUTDOWN_GRACE = 2.0
 
 log = structlog.get_logger("combat_server.server")
+#: ``log`` bound once per configuration, for the :class:`Log` effects (the ``info`` record of every command).
+_effects_log = BoundPerConfiguration("combat_server.server")
 T = TypeVar("T")
 #: The open state, read once: an enum member looked up on its class costs more than the comparison.
 _OPEN = State.OPEN
@@ -900,10 +902,11 @@ class Session:
 
     @staticmethod
     def _log(e: Log) -> None:
+        bound = _effects_log.logger()  # what ``log`` would bind for this line (issue 16, server CPU)
         if e.exc is not None:
-            getattr(log, e.level)(e.event, exc_info=e.exc, **e.fields)
+            getattr(bound, e.level)(e.event, exc_info=e.exc, **e.fields)
         else:
-            getattr(log, e.level)(e.event, **e.fields)
+            getattr(bound, e.level)(e.event, **e.fields)
 
     def _forget(self, e: Forget) -> None:
         self.server.engine.forget(e.fight_id)
