@@ -26,7 +26,7 @@ every push a client receives and every command a server reads, one per read on a
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Protocol as Interface
 
 from websockets.frames import Frame, Opcode
 from websockets.protocol import OPEN, SERVER, Event, Protocol
@@ -37,7 +37,7 @@ try:  # the library's own choice (websockets.frames): its C unmasking when built
 except ImportError:  # pragma: no cover
     from websockets.utils import apply_mask
 
-__all__ = ["OffersWholeText", "STATE_IS_PLAIN", "parser_waits_for_a_frame", "whole_text"]
+__all__ = ["OffersWholeText", "Reads", "STATE_IS_PLAIN", "parser_waits_for_a_frame", "whole_text"]
 
 _DATA = (Opcode.TEXT, Opcode.BINARY, Opcode.CONT)
 #: The first byte of a whole (FIN) text frame without reserved bits (RFC 6455 section 5.2).
@@ -127,6 +127,16 @@ def whole_text(protocol: Protocol, data: bytes) -> str | None:
         return None
 
 
+class Reads(Interface):
+    """Who is told that a connection's read was handled (the server, ``app.CombatServer``): it writes the
+    frames the read caused (:meth:`read_done`), and holds them back while ``reading``."""
+
+    reading: bool
+
+    def read_done(self) -> None:
+        """The read was handled (whether it raised or not)."""
+
+
 class OffersWholeText:
     """Mixed in before a websockets asyncio connection class (``ServerConnection``, ``ClientConnection``).
     Without :attr:`take_text` (before a reader sets it, after it left) the connection is the library's,
@@ -136,6 +146,8 @@ class OffersWholeText:
     take_text: Callable[[str], bool] | None = None
     #: Called when a data frame was queued for ``recv`` (the reader is no longer idle).
     left_to_recv: Callable[[], None] | None = None
+    #: Told around each read (``None``: nobody; the server's sessions set it, the client does not).
+    reads: Reads | None = None
 
     def data_received(self, data: bytes) -> None:
         """Offer ``data`` to :attr:`take_text` without the library's parser when it is one whole text frame
@@ -144,21 +156,33 @@ class OffersWholeText:
         What the library's ``data_received`` does besides parsing is done in the same order: what is
         waiting in the protocol is written before the message is handled, a failed write recorded as the
         connection's error (``set_connection_exc``) and the message handled all the same; an open
-        connection expects no close, so there is no close deadline to set."""
-        take = self.take_text
-        if take is not None:
-            protocol = self.protocol  # type: ignore[attr-defined]
-            text = whole_text(protocol, data)
-            if text is not None:
-                if protocol.writes:  # else send_data would find nothing to write
-                    try:
-                        self.send_data()  # type: ignore[attr-defined]
-                    except Exception as exc:  # as websockets' own data_received: recorded, not raised
-                        self.set_connection_exc(exc)  # type: ignore[attr-defined]
-                if take(text):
-                    return
-        next_in_line: Any = super()
-        next_in_line.data_received(data)
+        connection expects no close, so there is no close deadline to set.
+
+        :attr:`reads` is told before (``reading``) and after (``read_done()``, whether the read raised or
+        not): the server then writes the frames the messages in it caused at once when nothing else waits
+        in the loop's turn, instead of in a turn of their own (``app.CombatServer.read_done``, issue 16,
+        server CPU). Told here, not in an override of the server's connection: a call less per read."""
+        reads = self.reads
+        if reads is not None:
+            reads.reading = True
+        try:
+            take = self.take_text
+            if take is not None:
+                protocol = self.protocol  # type: ignore[attr-defined]
+                text = whole_text(protocol, data)
+                if text is not None:
+                    if protocol.writes:  # else send_data would find nothing to write
+                        try:
+                            self.send_data()  # type: ignore[attr-defined]
+                        except Exception as exc:  # as websockets' own data_received: recorded, not raised
+                            self.set_connection_exc(exc)  # type: ignore[attr-defined]
+                    if take(text):
+                        return
+            next_in_line: Any = super()
+            next_in_line.data_received(data)
+        finally:
+            if reads is not None:
+                reads.read_done()
 
     def process_event(self, event: Event) -> None:
         take = self.take_text

@@ -166,3 +166,48 @@ def test_enabled_reads_the_wrapper_class_that_configure_sets() -> None:
             assert logs._STRUCTLOG_CONFIG.default_wrapper_class is structlog.get_config()["wrapper_class"]
     finally:
         structlog.reset_defaults()
+
+
+def _fixed_time(_logger: object, _name: str, event: dict[str, object]) -> dict[str, object]:
+    event["timestamp"] = "2026-11-26T00:00:00.000000Z"
+    return event
+
+
+def _reconfigurations() -> list[tuple[str, object]]:
+    """What may change between two lines: the project's configurations, structlog's own, capture_logs."""
+    return [
+        ("json, info", lambda: configure_logging(json=True, level="info")),
+        ("console, info", lambda: configure_logging(json=False, level="info")),
+        ("json, warning", lambda: configure_logging(json=True, level="warning")),
+        ("json, debug", lambda: configure_logging(json=True, level="debug")),
+        ("structlog's processors", lambda: structlog.configure(processors=[structlog.processors.add_log_level,
+                                                                          structlog.processors.KeyValueRenderer()])),
+        ("structlog's wrapper", lambda: structlog.configure(wrapper_class=structlog.BoundLogger)),
+        ("structlog's defaults", structlog.reset_defaults),
+    ]
+
+
+def test_a_logger_bound_per_configuration_writes_what_the_lazy_logger_writes(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """issue 16, server CPU: the server's ``Log`` effects (its ``info`` line per command) go through
+    ``BoundPerConfiguration``, bound once per configuration; whatever was configured last (in any order),
+    each line is the lazy logger's, byte for byte, and what ``capture_logs`` sees is the same too."""
+    from combat_server.logs import BoundPerConfiguration
+
+    per_configuration = BoundPerConfiguration("combat_server.server")
+    lazy = structlog.get_logger("combat_server.server")
+    fields = {"fight_id": "f1", "seat": "gm", "first_seq": 7, "outcome": "ok", "latency_ms": 0.412}
+    for name, reconfigure in _reconfigurations() * 2:
+        reconfigure()  # type: ignore[operator]
+        processors = structlog.get_config()["processors"]
+        processors[:] = [_fixed_time if isinstance(p, structlog.processors.TimeStamper) else p for p in processors]
+        for level in ("info", "warning", "debug"):
+            getattr(lazy, level)("command", **fields)
+            by_lazy = capsys.readouterr()
+            getattr(per_configuration.logger(), level)("command", **fields)
+            assert capsys.readouterr() == by_lazy, (name, level)
+        with structlog.testing.capture_logs() as by_lazy_captured:
+            lazy.info("command", **fields)
+        with structlog.testing.capture_logs() as captured:
+            per_configuration.logger().info("command", **fields)
+        assert captured == by_lazy_captured, name

@@ -7,46 +7,20 @@ how a whole text message is offered to ``take_text`` and why order is kept. :fun
 
 from __future__ import annotations
 
+import asyncio
 from types import CoroutineType
-from typing import Any, Awaitable, Coroutine, Generator, Protocol
+from typing import Any, Awaitable, Coroutine, Generator
 
-from combat_server.receiving_text import OffersWholeText
+from combat_server.receiving_text import OffersWholeText, Reads
 from combat_server.server.httpbody import BodyAwareConnection
 
-__all__ = ["ReceivingConnection", "Reads", "Started", "start"]
-
-
-class Reads(Protocol):
-    """Who is told that a connection's read was handled (``app.CombatServer``): it writes the frames the
-    read caused (:meth:`read_done`), and holds them back while ``reading``."""
-
-    reading: bool
-
-    def read_done(self) -> None:
-        """The read was handled (whether it raised or not)."""
+__all__ = ["LOCK_IS_PLAIN", "ReceivingConnection", "Reads", "Started", "start", "take_free_lock"]
 
 
 class ReceivingConnection(OffersWholeText, BodyAwareConnection):
     """websockets' server connection (with :class:`BodyAwareConnection`'s HTTP answers) that offers whole
     text messages to ``take_text`` before queueing them for ``recv`` (:mod:`combat_server.receiving_text`),
-    and tells :attr:`reads` around each read of its socket."""
-
-    #: Set by the session while it reads (``None``: the library's ``data_received`` alone).
-    reads: Reads | None = None
-
-    def data_received(self, data: bytes) -> None:
-        """The read handled as before, with :attr:`reads` told before and after: the frames the messages
-        in it caused are then written at once when nothing else waits in the loop's turn, instead of
-        in a turn of their own (``app.CombatServer.read_done``, issue 16, server CPU)."""
-        reads = self.reads
-        if reads is None:
-            super().data_received(data)
-            return
-        reads.reading = True
-        try:
-            OffersWholeText.data_received(self, data)  # super()'s, without making the super object
-        finally:
-            reads.read_done()
+    and tells ``reads`` (:class:`Reads`, the server) around each read of its socket."""
 
 
 class Started:
@@ -100,3 +74,23 @@ def start(awaitable: Awaitable[Any]) -> tuple[bool, Any]:
 
 async def _wrap(awaitable: Awaitable[Any]) -> Any:
     return await awaitable
+
+
+#: asyncio's lock keeps its state in ``_locked`` and ``_waiters`` (CPython 3.11 to 3.13), which
+#: :func:`take_free_lock` reads; ``False`` otherwise, and then every lock is taken through ``acquire()``.
+LOCK_IS_PLAIN = all(hasattr(asyncio.Lock(), name) for name in ("_locked", "_waiters"))
+
+
+def take_free_lock(lock: asyncio.Lock) -> bool:
+    """Take ``lock`` here and now if it is free and nobody waits for it (``True``), which is ``acquire()``'s
+    first case; else ``False``, the lock untouched, and ``acquire()`` decides (it waits, or takes a free lock
+    whose waiters were all cancelled).
+
+    Why (issue 16, server CPU): every command takes its fight's lock (``connection.Lock``), almost always
+    free; through ``acquire()`` that was a coroutine made, started by :func:`start`, and finished by a
+    ``StopIteration``, about 4 k instructions. tests/server/test_receiving.py checks this against
+    ``acquire()`` in every state a lock can be in."""
+    if LOCK_IS_PLAIN and not lock._locked and not lock._waiters:  # type: ignore[attr-defined]
+        lock._locked = True  # type: ignore[attr-defined]
+        return True
+    return False

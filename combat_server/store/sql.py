@@ -49,26 +49,34 @@ def default_database_url() -> str:
     return os.environ.get("COMBAT_DATABASE_URL") or "sqlite:///combat.sqlite"
 
 
+#: The driver's errors a store method raises as store errors (:func:`store_error`).
+_DRIVER_ERRORS = (sa.exc.DBAPIError, sqlite3.DatabaseError, sqlite3.InterfaceError)
+
+
+def store_error(exc: BaseException) -> StoreError:
+    """The store error a driver's error (one of :data:`_DRIVER_ERRORS`) is raised as: "cannot reach the
+    database" is ``store/unavailable``, any other refusal ``store/refused`` (issue 16: the engine and the
+    server know store errors only, never the driver's)."""
+    orig = getattr(exc, "orig", None) or exc
+    if isinstance(exc, (sa.exc.OperationalError, sa.exc.InterfaceError, sqlite3.OperationalError,
+                        sqlite3.InterfaceError)):
+        return StoreUnavailable(None, f"the database could not be reached: {type(orig).__name__}: "
+                                      f"{str(orig).strip()[:200]}")
+    # Any other refusal of the driver (a DataError, a constraint the method does not turn into a
+    # conflict): a store error too, never the driver's. Its text is left out: it may quote the
+    # values written, and event payloads hold hidden sheets.
+    return StoreError("store/refused", f"the database refused the request ({type(orig).__name__}); "
+                                       "nothing was written")
+
+
 def _translated(method: Callable[..., Any]) -> Callable[..., Any]:
-    """The method with the driver's "cannot reach the database" errors raised as ``store/unavailable`` and
-    its other errors as ``store/refused`` (issue 16: the engine and the server know store errors only,
-    never the driver's)."""
+    """The method with the driver's errors raised as store errors (:func:`store_error`)."""
     @functools.wraps(method)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return method(*args, **kwargs)
-        except (sa.exc.OperationalError, sa.exc.InterfaceError, sqlite3.OperationalError,
-                sqlite3.InterfaceError) as exc:
-            orig = getattr(exc, "orig", None) or exc
-            raise StoreUnavailable(None, f"the database could not be reached: {type(orig).__name__}: "
-                                         f"{str(orig).strip()[:200]}") from exc
-        except (sa.exc.DBAPIError, sqlite3.DatabaseError) as exc:
-            # Any other refusal of the driver (a DataError, a constraint the method does not turn into a
-            # conflict): a store error too, never the driver's. Its text is left out: it may quote the
-            # values written, and event payloads hold hidden sheets.
-            orig = getattr(exc, "orig", None) or exc
-            raise StoreError("store/refused", f"the database refused the request ({type(orig).__name__}); "
-                                              "nothing was written") from exc
+        except _DRIVER_ERRORS as exc:
+            raise store_error(exc) from exc
 
     return wrapper
 
@@ -77,11 +85,14 @@ def _translated(method: Callable[..., Any]) -> Callable[..., Any]:
 #: store/unreachable) and the server's upkeep (it logs what fails there and tries again).
 _UNTRANSLATED = frozenset({"migrate", "current_revision", "head_revision", "check_schema", "checkpoint", "wal_size",
                            "dispose"})
+#: SqlStore methods that raise :func:`store_error` in their own body instead of through :func:`_translated`'s
+#: wrapper: ``append`` runs once per command (issue 16, server CPU: the wrapper's call and its ``*args``).
+TRANSLATED_IN_BODY = frozenset({"append"})
 
 
 def _translate_driver_errors(cls: type) -> type:
     for name, value in list(vars(cls).items()):
-        if callable(value) and not name.startswith("_") and name not in _UNTRANSLATED:
+        if callable(value) and not name.startswith("_") and name not in _UNTRANSLATED | TRANSLATED_IN_BODY:
             setattr(cls, name, _translated(value))
     return cls
 
@@ -198,7 +209,7 @@ class _Kept:
 class _KeptConnections:
     """PostgreSQL: the driver connections appends run on, kept checked out of SQLAlchemy's pool.
 
-    Why (issue 16, a lean append, as :meth:`SqlStore._append_sqlite` does): checking a
+    Why (issue 16, a lean append, as :meth:`SqlStore.append` does on SQLite): checking a
     connection out of the pool and back, and SQLAlchemy's execution context around the
     statement, cost more of the server's CPU per append than psycopg itself
     (docs/benchmarks.md). A thread takes an idle kept connection (or opens one when all
@@ -486,14 +497,6 @@ class SqlStore:
         return (e.fight_id, e.seq, e.type, canonical_json(e.payload) if payload is None else payload, e.actor,
                 e.command_id, e.recorded_at, e.ruleset_version, e.prev_hash, e.hash)
 
-    def _append_sqlite(self, events: Sequence[Event], command_row: tuple[Any, ...] | None) -> None:
-        # The hot path (issue 16, a lean append): plain parameterised SQL (executemany for a batch), one
-        # transaction, straight on the driver connection SQLAlchemy's pool gave the kept writer connection.
-        # Through ``exec_driver_sql`` each statement cost 22 us of bookkeeping for 6 us of SQLite
-        # (docs/benchmarks.md); the pool, URL and connect-time pragmas stay SQLAlchemy's.
-        rows = [self._event_row(e) for e in events]
-        self._write_sqlite(command_row, _SQLITE_EVENT, rows)
-
     def _write_sqlite(self, command_row: tuple[Any, ...] | None, sql: str, rows: Sequence[tuple[Any, ...]]) -> None:
         """One transaction on the kept writer connection: the command row (if any), then ``sql`` for each row."""
         with self._writer_lock:
@@ -584,28 +587,36 @@ class SqlStore:
         The (fight_id, seq) primary key is the check: the batch starts at
         ``expected_seq + 1``, so if another writer got there first the insert fails
         and nothing of the batch is written. A reused command id fails the same way
-        on the commands table; the engine tells the two apart.
+        on the commands table; the engine tells the two apart. A driver's error is raised as
+        :func:`store_error`, here rather than by :func:`_translated`'s wrapper (:data:`TRANSLATED_IN_BODY`).
         """
-        if not events:
-            return
-        if events[0].seq != expected_seq + 1:
-            raise Conflict(None, f"batch starts at seq {events[0].seq}, not {expected_seq + 1}",
-                           expected=expected_seq)
-        command_row = (fight_id, command_id, events[0].seq, events[-1].seq, actor, digest) if command_id else None
         try:
-            if self._kept is not None:  # PostgreSQL (``self.dialect``, without the property's two look-ups)
-                self._append_postgresql(events, command_row)
-            else:
-                self._append_sqlite(events, command_row)
-        except (sa.exc.IntegrityError, sqlite3.IntegrityError) as exc:
-            with self.engine.connect() as conn:
-                last = self._last_seq(conn, fight_id)
-            raise Conflict(None, f"fight {fight_id} moved on to seq {last} (expected {expected_seq})",
-                           expected=expected_seq, actual=last) from exc
-        except sa.exc.OperationalError as exc:
-            raise Conflict(None, f"fight {fight_id} is busy: {exc.orig}", expected=expected_seq) from exc
-        except sqlite3.OperationalError as exc:
-            raise Conflict(None, f"fight {fight_id} is busy: {exc}", expected=expected_seq) from exc
+            if not events:
+                return
+            if events[0].seq != expected_seq + 1:
+                raise Conflict(None, f"batch starts at seq {events[0].seq}, not {expected_seq + 1}",
+                               expected=expected_seq)
+            command_row = (fight_id, command_id, events[0].seq, events[-1].seq, actor, digest) if command_id else None
+            try:
+                if self._kept is not None:  # PostgreSQL (``self.dialect``, without the property's two look-ups)
+                    self._append_postgresql(events, command_row)
+                else:
+                    # The hot path (issue 16, a lean append): plain parameterised SQL (executemany for a batch),
+                    # one transaction, straight on the driver connection SQLAlchemy's pool gave the kept writer
+                    # connection. Through ``exec_driver_sql`` each statement cost 22 us of bookkeeping for 6 us
+                    # of SQLite (docs/benchmarks.md); the pool, URL and connect-time pragmas stay SQLAlchemy's.
+                    self._write_sqlite(command_row, _SQLITE_EVENT, [self._event_row(e) for e in events])
+            except (sa.exc.IntegrityError, sqlite3.IntegrityError) as exc:
+                with self.engine.connect() as conn:
+                    last = self._last_seq(conn, fight_id)
+                raise Conflict(None, f"fight {fight_id} moved on to seq {last} (expected {expected_seq})",
+                               expected=expected_seq, actual=last) from exc
+            except sa.exc.OperationalError as exc:
+                raise Conflict(None, f"fight {fight_id} is busy: {exc.orig}", expected=expected_seq) from exc
+            except sqlite3.OperationalError as exc:
+                raise Conflict(None, f"fight {fight_id} is busy: {exc}", expected=expected_seq) from exc
+        except _DRIVER_ERRORS as exc:
+            raise store_error(exc) from exc
 
     def import_events(self, events: Sequence[Event], ruleset: str, title: str) -> None:
         """Write a whole imported log in one transaction (all or nothing)."""

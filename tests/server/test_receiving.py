@@ -426,3 +426,106 @@ def test_a_protocols_state_is_read_from_its_attribute_with_this_library() -> Non
     for state in State:
         protocol = Protocol(Side.SERVER, state=state)
         assert protocol._state is protocol.state is state
+
+
+class _Told:
+    """A ``Reads``: what it was told, and whether ``reading`` was set while the read was handled."""
+
+    def __init__(self) -> None:
+        self.reading = False
+        self.told: list[str] = []
+
+    def read_done(self) -> None:
+        self.told.append("done" if self.reading else "done-without-reading")
+        self.reading = False
+
+
+@pytest.mark.parametrize("read", ["whole-text", "library", "raising"])
+async def test_reads_is_told_around_every_read(read: str) -> None:
+    """Issue 16, server CPU: OffersWholeText tells ``reads`` around each read (``reading`` while it is handled,
+    ``read_done()`` after), whichever way the read goes and when handling it raises. (The server's connection
+    no longer overrides ``data_received`` to do it.)"""
+    ws = _connection(Side.SERVER, True)
+    told = _Told()
+    seen_reading: list[bool] = []
+
+    def take(text: str) -> bool:
+        seen_reading.append(told.reading)
+        if read == "raising":
+            raise RuntimeError("a bug while handling")
+        return True
+
+    ws.take_text, ws.reads = take, told
+    frame = Frame(Opcode.TEXT, b"cmd").serialize(mask=True)
+    if read == "raising":
+        with pytest.raises(RuntimeError):
+            ws.data_received(frame)
+    elif read == "library":  # a frame cut in two reads: the library's parser takes both
+        ws.data_received(frame[:3])
+        ws.data_received(frame[3:])
+    else:
+        ws.data_received(frame)
+    assert told.told == ["done"] * (2 if read == "library" else 1)
+    assert seen_reading == [True]
+
+
+async def test_without_reads_a_read_is_handled_all_the_same() -> None:
+    """The client's connections (and a server connection before its session set ``reads``) have none."""
+    ws = _connection(Side.SERVER, True)
+    reader = _Reader(ws)
+    assert ws.reads is None
+    ws.data_received(Frame(Opcode.TEXT, b"cmd").serialize(mask=True))
+    assert reader.taken == ["cmd"]
+
+
+async def _locks_in(state: str) -> tuple[asyncio.Lock, asyncio.Lock]:
+    """Two locks in the same one of the states a fight's lock can be in when a command asks for it."""
+    locks = (asyncio.Lock(), asyncio.Lock())
+    if state == "free, never contended":
+        return locks
+    for lock in locks:
+        await lock.acquire()
+    if state == "held":
+        return locks
+    waiters = [asyncio.ensure_future(lock.acquire()) for lock in locks]
+    await asyncio.sleep(0)
+    if state == "held, a waiter queued":
+        return locks
+    for lock, waiter in zip(locks, waiters):
+        if state == "free, its waiter cancelled":
+            waiter.cancel()  # its future is cancelled at once; the task leaves the queue when it next runs
+        lock.release()  # a waiter still queued is woken, but has not run yet: the lock is free, promised to it
+    if state in ("free, its waiter cancelled", "free, promised to a waiter"):
+        return locks
+    await asyncio.gather(*waiters)
+    for lock in locks:
+        lock.release()
+    return locks  # "free, contended before": an empty queue of waiters
+
+
+_LOCK_STATES = ["free, never contended", "held", "held, a waiter queued", "free, promised to a waiter",
+                "free, its waiter cancelled", "free, contended before"]
+
+
+@pytest.mark.parametrize("state", _LOCK_STATES)
+async def test_a_lock_is_taken_without_acquire_exactly_when_acquire_would_take_it_at_once(state: str) -> None:
+    """Issue 16, server CPU: ``take_free_lock`` (a command's lock without ``acquire()``'s coroutine) takes a lock
+    only when ``acquire()`` would have taken it without waiting, and leaves it as it was otherwise (then the
+    session goes through ``acquire()``, which decides); asserts what it reads of asyncio's lock, too."""
+    from combat_server.server.receiving import LOCK_IS_PLAIN, take_free_lock
+
+    assert LOCK_IS_PLAIN
+    mine, theirs = await _locks_in(state)
+    before = (mine.locked(), len(mine._waiters or ()))  # type: ignore[arg-type]
+    taken = take_free_lock(mine)
+    done, value = start(theirs.acquire())
+    if taken:
+        assert done and value is True and mine.locked() and theirs.locked()
+        assert len(mine._waiters or ()) == len(theirs._waiters or ())  # type: ignore[arg-type]
+    else:
+        assert (mine.locked(), len(mine._waiters or ())) == before  # type: ignore[arg-type]
+        if done:  # acquire() took it at once all the same: only past waiters that were all cancelled
+            assert state == "free, its waiter cancelled"
+        else:
+            value.coro.close()
+    assert taken == (state in ("free, never contended", "free, contended before"))

@@ -4,14 +4,17 @@
 from __future__ import annotations
 
 import ast
+import sqlite3
 from pathlib import Path
+from typing import Any, Callable
 
 import pytest
+import sqlalchemy as sa
 
 from combat_server.engine.fight import Engine
 from combat_server.errors import StoreError, StoreUnavailable
 from combat_server.store.recorder import Recorder, SeatDirectory, SeatRow, Store
-from combat_server.store.sql import SqlStore
+from combat_server.store.sql import TRANSLATED_IN_BODY, SqlStore, _translated
 from tests.conftest import Databases
 
 ROOT = Path(__file__).resolve().parents[2] / "combat_server"
@@ -53,6 +56,55 @@ def test_any_other_driver_refusal_is_store_refused_without_the_values_written(st
     assert "IntegrityError" in info.value.message or "UniqueViolation" in info.value.message
     assert "Other Label" not in info.value.message and "k" * 64 not in info.value.message
     assert [s.label for s in store.seats(fight) if s.seat_id == "p1"] == ["Secret Agent Zed"]
+
+
+#: Driver errors a failing write may raise that ``append`` does not turn into a conflict itself, and one
+#: error that is not the driver's (passed on as it is).
+_WRITE_ERRORS: list[Callable[[], BaseException]] = [
+    lambda: sqlite3.InterfaceError("Cannot operate on a closed database."),
+    lambda: sqlite3.DatabaseError("database disk image is malformed"),
+    lambda: sqlite3.DataError("string or blob too big"),
+    lambda: sqlite3.ProgrammingError("Incorrect number of bindings supplied"),
+    lambda: sa.exc.InterfaceError("INSERT ...", None, Exception("connection already closed")),
+    lambda: sa.exc.DataError("INSERT ...", None, Exception("value too long")),
+    lambda: sa.exc.DBAPIError("INSERT ...", None, Exception("refused")),
+    lambda: ValueError("not a driver error"),
+]
+
+
+@pytest.mark.parametrize("make_error", _WRITE_ERRORS)
+def test_append_raises_for_a_failing_write_what_the_translating_wrapper_raises(
+        store: SqlStore, monkeypatch: pytest.MonkeyPatch, make_error: Callable[[], BaseException]) -> None:
+    """Issue 16, server CPU: ``append`` translates the driver's errors in its own body (one call less per
+    command than :func:`_translated`'s wrapper); for the same error of the write it raises what the wrapper
+    did: the same store error, code and message, caused by the driver's error."""
+    fight = Engine(store).create_fight("gurps", fight_id="translated").fight_id
+    first = store.events(fight)[0]
+    raised: list[BaseException] = []
+
+    def failing_write(*_: Any) -> None:
+        raised.append(make_error())
+        raise raised[-1]
+
+    monkeypatch.setattr(store, "_write_sqlite", failing_write)
+    monkeypatch.setattr(store, "_append_postgresql", failing_write)
+    with pytest.raises(BaseException) as got:
+        store.append(fight, first.seq - 1, [first], "cmd-1", "gm")
+    with pytest.raises(BaseException) as want:
+        _translated(failing_write)()
+    assert type(got.value) is type(want.value)
+    assert str(got.value) == str(want.value)
+    assert getattr(got.value, "code", None) == getattr(want.value, "code", None)
+    assert got.value.__cause__ is raised[0] or got.value is raised[0]
+
+
+def test_only_the_methods_that_translate_in_their_body_are_left_unwrapped() -> None:
+    """Every public store method raises store errors only: by :func:`_translated`'s wrapper, or, for
+    :data:`TRANSLATED_IN_BODY`, in its own body (tested above)."""
+    assert TRANSLATED_IN_BODY == {"append"}
+    assert not hasattr(SqlStore.append, "__wrapped__")
+    assert all(hasattr(getattr(SqlStore, name), "__wrapped__")
+               for name in ("fight", "events", "save_snapshot", "add_seat", "seats", "command_record"))
 
 
 def _imports(path: Path) -> set[str]:
