@@ -52,6 +52,9 @@ def command_specs(ruleset: Ruleset) -> list[CommandSpec]:
 
 
 def _arg(command: Command, name: str, kind: type | tuple[type, ...], required: bool = True) -> Any:
+    value = command.args.get(name)
+    if type(value) is kind:  # exactly the type asked for (an exact int is no bool): the checks below pass it
+        return value  # issue 16, server CPU: a GM adjust asks for three such fields
     if name not in command.args:
         if required:
             raise reject("command/missing_field", f"{command.type}: field {name!r} is required", field=name)
@@ -164,10 +167,7 @@ _FITS: dict[Any, Callable[[Any], bool]] = {}
 def _value_fits(value: Any, hint: Any) -> bool:
     """:func:`_value_fits_hint`, its check made once per annotation: ``typing.get_origin`` and the
     union's walk were asked again for each adjusted field of each command (issue 16, session 11)."""
-    fits = _FITS.get(hint)
-    if fits is None:
-        fits = _FITS[hint] = _fits_of(hint)
-    return fits(value)
+    return _fits_of_hint(hint)(value)
 
 
 def _fits_of(hint: Any) -> Callable[[Any], bool]:
@@ -183,6 +183,32 @@ def _fits_of(hint: Any) -> Callable[[Any], bool]:
     if hint in (bool, str):
         return lambda value: isinstance(value, hint)
     return lambda value: False
+
+
+_CHECKS: dict[type, dict[str, tuple[str, Callable[[Any], bool]]]] = {}
+
+
+def adjust_checks(condition_type: type) -> dict[str, tuple[str, Callable[[Any], bool]]]:
+    """Per field a GM may name in an ``adjust`` (:func:`adjustable_fields`): what to set instead when the rules
+    keep it (:func:`_kept_by_rules`, or "") and its value check (:func:`_value_fits`'s predicate), in one table.
+
+    Why: the decision asked the three caches one call each per adjusted field (issue 16, server CPU,
+    session 13: about 1.2 k instructions a field); one look-up now answers all three
+    (tests/rules/test_core_caches.py)."""
+    checks = _CHECKS.get(condition_type)
+    if checks is None:
+        checks = _CHECKS[condition_type] = {
+            name: (_kept_by_rules(condition_type, name), _fits_of_hint(hint))
+            for name, hint in adjustable_fields(condition_type).items()}
+    return checks
+
+
+def _fits_of_hint(hint: Any) -> Callable[[Any], bool]:
+    """:func:`_value_fits`'s cached predicate for ``hint``."""
+    fits = _FITS.get(hint)
+    if fits is None:
+        fits = _FITS[hint] = _fits_of(hint)
+    return fits
 
 
 def _value_fits_hint(value: Any, hint: Any) -> bool:
@@ -208,16 +234,18 @@ def _decide_adjust(ruleset: Ruleset, state: FightState, command: Command) -> lis
     changes = _arg(command, "changes", dict)
     if not changes:
         raise reject("command/missing_field", "adjust: changes must name at least one field")
-    fields = adjustable_fields(type(combatant.condition))
+    condition_type = type(combatant.condition)
+    checks = _CHECKS.get(condition_type) or adjust_checks(condition_type)
     before: dict[str, JSON] = {}
     plain: dict[str, JSON] = {}
     for name, value in changes.items():
-        if name not in fields:
-            raise reject("adjust/unknown_field", f"condition has no field {name!r}", known=sorted(fields))
-        kept = _kept_by_rules(type(combatant.condition), name)
+        check = checks.get(name)
+        if check is None:
+            raise reject("adjust/unknown_field", f"condition has no field {name!r}", known=sorted(checks))
+        kept, fits = check
         if kept:
             raise reject("adjust/bad_value", f"{name} is kept by the rules, not set by hand: {kept}", field=name)
-        if not _value_fits(value, fields[name]):
+        if not fits(value):
             raise reject("adjust/bad_value", f"{name} cannot be set to {value!r}", field=name)
         plain[str(name)] = value  # a field's name (a string), and a value _value_fits let through: a scalar
         before[str(name)] = plain_json(getattr(combatant.condition, name))
