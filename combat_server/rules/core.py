@@ -22,7 +22,7 @@ from combat_server.canonical import plain_json
 from combat_server.errors import reject
 from combat_server.rules.model import KEPT_BY_RULES, JSON, Command, DiceSource, Event, EventDraft, FightState, evolve
 from combat_server.rules.commands import ANY, GM, CommandSpec, check_command
-from combat_server.rules.core_events import CORE_EVENT_SPECS
+from combat_server.rules.core_events import CORE_EVENT_SPECS, CORE_EVENTS_BY_TYPE
 from combat_server.rules.ruleset import Ruleset
 
 CONTROL_EVENTS = frozenset({"reverted", "restored"})
@@ -386,7 +386,7 @@ def initial_state(ruleset: Ruleset, created: Event) -> FightState:
 def apply(ruleset: Ruleset, state: FightState, event: Event) -> FightState:
     """Fold one effective event (core's by :data:`CORE_EVENT_SPECS`, the rest by the ruleset).
     Facts are never re-validated here."""
-    spec = CORE_EVENT_SPECS.get(event.type)
+    spec = CORE_EVENTS_BY_TYPE.get(event.type)
     if spec is None:
         state = ruleset.apply(state, event)
     elif spec.fold is None:
@@ -473,7 +473,7 @@ def explain(ruleset: Ruleset, state_before: FightState, event: Event, hidden: fr
     text = ruleset.explain(state_before, event, hidden)
     if text is not None:
         return text
-    spec = CORE_EVENT_SPECS.get(event.type)
+    spec = CORE_EVENTS_BY_TYPE.get(event.type)
     if spec is not None and spec.explain is not None:
         return spec.explain(state_before, event.payload, hidden)
     return f"{event.type.replace('_', ' ')}."

@@ -114,3 +114,11 @@ def test_a_commands_field_is_taken_when_it_has_the_type_asked_for(kind: type | t
         assert exc.details == {"field": "f"}
         got = exc.code
     assert got == expected and type(got) is type(expected)
+
+
+def test_the_core_events_plain_dict_is_the_registry() -> None:
+    """CORE_EVENTS_BY_TYPE (what apply and explain look up, issue 16 session 13) holds every core event's spec."""
+    from combat_server.rules.core_events import CORE_EVENT_SPECS, CORE_EVENTS_BY_TYPE
+
+    assert list(CORE_EVENTS_BY_TYPE) == list(CORE_EVENT_SPECS)
+    assert all(CORE_EVENTS_BY_TYPE[name] is CORE_EVENT_SPECS[name] for name in CORE_EVENT_SPECS)
