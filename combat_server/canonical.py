@@ -140,7 +140,7 @@ def event_hash(prev_hash: str, body: dict[str, Any]) -> tuple[str, str]:
     (the text the store writes in the event's row), with the body written once, by one orjson call.
 
     Why: the chain hashed the body's text, and the append wrote the payload's text again (issue 16); then
-    the payload and the rest of the body were written by two calls and spliced, about 4 k instructions
+    the payload and the rest of the body were written by two calls and spliced, about 2.6 k instructions
     more per event than one call and a slice (issue 16, server CPU, session 13). A dict's canonical text
     is its sorted ``"key":value`` pairs, each value written as it is written alone, so the payload's
     text is a slice of the body's: it starts after the first ``,"payload":`` and ends at the last

@@ -219,12 +219,14 @@ def test_a_plain_texts_fast_path_is_the_text_of_the_plain_copy(value: Any) -> No
         lambda v: canonical_bytes({"type": "adjust", "args": plain_json(v)}), value)
 
 
-texts = st.text(max_size=6) | st.sampled_from(['"payload":0,', '","payload":0,"recorded_at":"', "\\", '"', "a\ud800", "\x1f\u2028",
-                                             ',"recorded_at":', '\\",\\"payload\\":'])
+texts = st.text(max_size=6) | st.sampled_from(['"payload":0,', '","payload":0,"recorded_at":"', "\\", '"', "a\ud800",
+                                             "\x1f\u2028", ',"recorded_at":', '\\",\\"payload\\":'])
 #: Payloads whose keys and strings are the body's own keys, as ``event_hash`` looks for them in the body's text.
-payloads = values | st.dictionaries(st.sampled_from(["payload", "recorded_at", "seq", "type", "a"]), texts | values, max_size=4)
+payloads = values | st.dictionaries(st.sampled_from(["payload", "recorded_at", "seq", "type", "a"]), texts | values,
+                                    max_size=4)
 body_members = {"fight_id": texts, "seq": st.integers(0, 2**70) | st.booleans(), "type": texts, "payload": payloads,
-                "actor": texts | values, "command_id": texts, "recorded_at": texts | st.floats(), "ruleset_version": texts}
+                "actor": texts | values, "command_id": texts, "recorded_at": texts | st.floats(),
+                "ruleset_version": texts}
 
 
 @given(st.fixed_dictionaries(body_members), st.sampled_from(["0" * 64, "ab" * 32]))

@@ -87,7 +87,7 @@ def iso_utc(ns: int | None = None) -> str:
     Why so: ``datetime.now().isoformat()`` was 2% of a command's server CPU (issue 16), so the date and time
     of day are formatted once per second; the microseconds are two looked-up groups of three digits, and
     the clock reads the time itself, one call less per event than a clock calling this (issue 16, server
-    CPU, session 13: about 1 k instructions)."""
+    CPU, session 13: 5.9 k -> 5.3 k instructions per reading)."""
     global _SECOND
     if ns is None:
         ns = time.time_ns()

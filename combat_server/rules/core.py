@@ -193,7 +193,7 @@ def adjust_checks(condition_type: type) -> dict[str, tuple[str, Callable[[Any], 
     keep it (:func:`_kept_by_rules`, or "") and its value check (:func:`_value_fits`'s predicate), in one table.
 
     Why: the decision asked the three caches one call each per adjusted field (issue 16, server CPU,
-    session 13: about 1.2 k instructions a field); one look-up now answers all three
+    session 13: with :func:`_arg`'s shortcut, 27.8 k -> 23.7 k per adjust); one look-up now answers all three
     (tests/rules/test_core_caches.py)."""
     checks = _CHECKS.get(condition_type)
     if checks is None:

@@ -94,7 +94,8 @@ def test_adjust_checks_are_the_kept_text_and_the_value_check_of_each_field(name:
 
 @given(st.sampled_from([str, int, bool, dict, list, (int, str), (dict, list)]),
        st.none() | st.booleans() | st.integers() | st.text(max_size=2) | st.text(max_size=2).map(_Named)
-       | st.floats() | st.lists(st.integers(), max_size=1) | st.dictionaries(st.text(max_size=1), st.integers(), max_size=1),
+       | st.floats() | st.lists(st.integers(), max_size=1)
+       | st.dictionaries(st.text(max_size=1), st.integers(), max_size=1),
        st.booleans(), st.booleans())
 def test_a_commands_field_is_taken_when_it_has_the_type_asked_for(kind: type | tuple[type, ...], value: object,
                                                                      given_: bool, required: bool) -> None:
