@@ -10,6 +10,8 @@ from typing import Any
 import attrs
 import pytest
 import sqlalchemy as sa
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from combat_server.engine.fight import CONFLICT_ATTEMPTS, CONFLICT_PAUSE_CAP, Engine, conflict_pause
 from combat_server.errors import Rejected, UnknownFight
@@ -386,6 +388,27 @@ def test_a_command_id_reused_for_another_command_is_refused(engine: Engine) -> N
     assert err.value.code == "command/id_reused" and "'c-1'" in err.value.message
     assert err.value.details["first_seq"] == first.first_seq
     assert dump_tables(engine.store) == before
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 253_402_300_799_999_999_999))
+def test_any_time_is_written_as_datetime_writes_it(ns: int) -> None:
+    """Issue 16, session 13: the microseconds as two looked-up groups of three digits, for any time to 9999."""
+    from combat_server.engine.fight import iso_utc
+
+    epoch = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
+    assert iso_utc(ns) == (epoch + dt.timedelta(microseconds=ns // 1000)).isoformat(timespec="microseconds")
+
+
+def test_the_engines_clock_reads_the_time_now() -> None:
+    """The default clock (iso_utc without an argument) writes the time now, as datetime.now writes it."""
+    from combat_server.engine.fight import Engine, iso_utc, utc_now
+
+    before = dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
+    now = utc_now()
+    after = dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
+    assert before <= now <= after and len(now) == len(before)
+    assert utc_now is iso_utc and Engine.__init__.__kwdefaults__["clock"] is utc_now
 
 
 @pytest.mark.parametrize("ns", [0, 1_764_130_432_123_456_789, 1_764_130_432_999_999_999, 1_764_130_433_000_000_000,

@@ -93,3 +93,18 @@ def test_an_executed_commands_result_is_attrs_own(engine: Engine) -> None:
     assert make_builder(CommandResult) is not None  # not attrs' __init__ (the fallback)
     code = fight._RESULT.__code__
     assert code.co_varnames[:code.co_argcount] == tuple(fields)
+
+
+def test_server_dice_are_one_stateless_source_for_every_command(engine: Engine) -> None:
+    """Issue 16, session 13: a server-dice fight's commands share one ServerDice, which keeps nothing
+    between rolls (each asks ``secrets``), so sharing it changes no roll."""
+    from combat_server.engine.dice import ServerDice
+    from combat_server.rules.model import DiceRequest
+
+    fid = engine.create_fight("gurps").fight_id
+    state = engine.load(fid)
+    dice = engine.dice_for(state, None)
+    assert type(dice) is ServerDice and engine.dice_for(state, None) is dice
+    assert not vars(dice) and ServerDice.__init__ is object.__init__
+    assert all(1 <= face <= 6 for face in dice.roll(DiceRequest(3, 6, "test")))
+    assert not vars(dice)

@@ -76,3 +76,50 @@ def test_value_fits_answers_as_its_definition(name: str, data: st.DataObject) ->
                       | st.lists(st.integers(), max_size=2) | st.text(max_size=2).map(_Named))
     for _ in range(2):  # made, then cached
         assert core._value_fits(value, hint) is core._value_fits_hint(value, hint)
+
+
+@pytest.mark.parametrize("name", ["gurps", "shell"])
+def test_adjust_checks_are_the_kept_text_and_the_value_check_of_each_field(name: str) -> None:
+    """adjust_checks (one look-up per adjusted field, issue 16 session 13) names every adjustable field, with
+    _kept_by_rules's text and a predicate answering as _value_fits_hint for the field's annotation."""
+    condition_type = get_ruleset(name).condition_type
+    fields = core.adjustable_fields(condition_type)
+    checks = core.adjust_checks(condition_type)
+    assert list(checks) == list(fields) and core.adjust_checks(condition_type) is checks
+    samples = [0, 3, -1, True, False, "", "x", None, 1.5, [], (), _Named("y"), {}]
+    for field_name, (kept, fits) in checks.items():
+        assert kept == core._kept_by_rules(condition_type, field_name)
+        assert [fits(v) for v in samples] == [core._value_fits_hint(v, fields[field_name]) for v in samples]
+
+
+@given(st.sampled_from([str, int, bool, dict, list, (int, str), (dict, list)]),
+       st.none() | st.booleans() | st.integers() | st.text(max_size=2) | st.text(max_size=2).map(_Named)
+       | st.floats() | st.lists(st.integers(), max_size=1)
+       | st.dictionaries(st.text(max_size=1), st.integers(), max_size=1),
+       st.booleans(), st.booleans())
+def test_a_commands_field_is_taken_when_it_has_the_type_asked_for(kind: type | tuple[type, ...], value: object,
+                                                                     given_: bool, required: bool) -> None:
+    """_arg (its exact-type shortcut, issue 16 session 13) returns a field that is an instance of the type
+    asked for (never a bool for a whole number), None for a missing optional field, and refuses the rest
+    naming the field: command/missing_field when it is missing, command/bad_field when it is of another type."""
+    command = Command("adjust", {"f": value} if given_ else {}, GM_ACTOR)
+    if not given_:
+        expected: object = None if not required else "command/missing_field"
+    elif isinstance(value, kind) and not (isinstance(value, bool) and kind is int):
+        expected = value
+    else:
+        expected = "command/bad_field"
+    try:
+        got: object = core._arg(command, "f", kind, required=required)
+    except Rejected as exc:
+        assert exc.details == {"field": "f"}
+        got = exc.code
+    assert got == expected and type(got) is type(expected)
+
+
+def test_the_core_events_plain_dict_is_the_registry() -> None:
+    """CORE_EVENTS_BY_TYPE (what apply and explain look up, issue 16 session 13) holds every core event's spec."""
+    from combat_server.rules.core_events import CORE_EVENT_SPECS, CORE_EVENTS_BY_TYPE
+
+    assert list(CORE_EVENTS_BY_TYPE) == list(CORE_EVENT_SPECS)
+    assert all(CORE_EVENTS_BY_TYPE[name] is CORE_EVENT_SPECS[name] for name in CORE_EVENT_SPECS)
