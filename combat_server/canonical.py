@@ -53,14 +53,23 @@ def _fast(value: Any) -> bytes | None:
     :func:`_floats_written_alike`) or refuses (bigger integers, non-string keys, subclasses, lone
     surrogates, nesting past 254 levels) is left to ``json``, which also raises what it raised.
     """
+    data = _written(value)
+    return data if data is not None and _written_alike(data, value) else None
+
+
+def _written(value: Any) -> bytes | None:
+    """orjson's text of ``value`` (sorted keys, ``json``'s separators), or ``None`` where it refuses it."""
     try:
-        data = orjson.dumps(value, default=_not_plain, option=_FAST_OPTIONS)
+        return orjson.dumps(value, default=_not_plain, option=_FAST_OPTIONS)
     except TypeError:
         return None
-    if not _may_differ(data):
-        return data
-    # A digit and a dot inside a string (an event's ``recorded_at``), a ``null`` or a float: the value tells.
-    return data if _floats_written_alike(value) else None
+
+
+def _written_alike(text: bytes, value: Any) -> bool:
+    """Whether ``text``, orjson's text of ``value``, is ``_ENCODER``'s: nothing in it that could differ, or
+    ``value``'s floats written alike. A digit and a dot inside a string (an event's ``recorded_at``), a
+    ``null`` or a float send it to the walk."""
+    return not _may_differ(text) or _floats_written_alike(value)
 
 
 #: The types :func:`_fast` lets through that :func:`_floats_written_alike` need not look at.
@@ -158,13 +167,10 @@ def event_hash(prev_hash: str, body: dict[str, Any]) -> tuple[str, str]:
             if kind is not str and kind is not int:
                 break
         else:
-            try:
-                whole = orjson.dumps(body, default=_not_plain, option=_FAST_OPTIONS)
-            except TypeError:
-                whole = b""
-            if whole:
+            whole = _written(body)
+            if whole is not None:
                 text = whole[whole.find(_PAYLOAD_KEY) + 11:whole.rfind(_AFTER_PAYLOAD)]
-                if not _may_differ(text) or _floats_written_alike(payload):
+                if _written_alike(text, payload):
                     return _chained(prev_hash, whole), text.decode("utf-8")
     return chain_hash(prev_hash, body), canonical_json(payload)
 

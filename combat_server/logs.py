@@ -98,21 +98,23 @@ class BoundPerConfiguration:
 
     def __init__(self, name: str) -> None:
         self.proxy: Any = structlog.get_logger(name)
-        self._read: tuple[Any, ...] = ()
-        self._bound: Any = None
+        #: What the binding read of the configuration, and the logger bound then: one tuple, so that a thread
+        #: reading it while another binds anew sees a pair that belongs together.
+        self._kept: tuple[tuple[Any, ...], Any] = ((), None)
 
     def logger(self) -> Any:
         """The logger the lazy proxy would bind now."""
         config = _STRUCTLOG_CONFIG
         if config is None:  # a structlog without the configuration object: bound at every call, as before
             return self.proxy.bind()
-        read = self._read
+        read, bound = self._kept
         if (not read or read[0] is not config.default_wrapper_class or read[1] is not config.logger_factory
                 or read[2] is not config.default_processors or read[3] is not config.default_context_class):
-            self._read = (config.default_wrapper_class, config.logger_factory, config.default_processors,
-                          config.default_context_class)
-            self._bound = self.proxy.bind()
-        return self._bound
+            read = (config.default_wrapper_class, config.logger_factory, config.default_processors,
+                    config.default_context_class)
+            bound = self.proxy.bind()
+            self._kept = (read, bound)
+        return bound
 
 
 def _json_line(event: dict[str, Any], default: Any = None, **_: Any) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import Iterator
 
 import pytest
@@ -173,6 +174,14 @@ def _fixed_time(_logger: object, _name: str, event: dict[str, object]) -> dict[s
     return event
 
 
+class _TaggedContext(dict):  # type: ignore[type-arg]
+    """A context class of its own: a logger bound with it writes a line that says so."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self["context"] = "tagged"
+
+
 def _reconfigurations() -> list[tuple[str, object]]:
     """What may change between two lines: the project's configurations, structlog's own, capture_logs."""
     return [
@@ -183,6 +192,9 @@ def _reconfigurations() -> list[tuple[str, object]]:
         ("structlog's processors", lambda: structlog.configure(processors=[structlog.processors.add_log_level,
                                                                           structlog.processors.KeyValueRenderer()])),
         ("structlog's wrapper", lambda: structlog.configure(wrapper_class=structlog.BoundLogger)),
+        ("structlog's logger factory", lambda: structlog.configure(
+            logger_factory=structlog.PrintLoggerFactory(sys.stdout))),
+        ("structlog's context class", lambda: structlog.configure(context_class=_TaggedContext)),
         ("structlog's defaults", structlog.reset_defaults),
     ]
 

@@ -235,7 +235,7 @@ def _decide_adjust(ruleset: Ruleset, state: FightState, command: Command) -> lis
     if not changes:
         raise reject("command/missing_field", "adjust: changes must name at least one field")
     condition_type = type(combatant.condition)
-    checks = _CHECKS.get(condition_type) or adjust_checks(condition_type)
+    checks = adjust_checks(condition_type)
     before: dict[str, JSON] = {}
     plain: dict[str, JSON] = {}
     for name, value in changes.items():

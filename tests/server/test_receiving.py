@@ -469,6 +469,14 @@ async def test_reads_is_told_around_every_read(read: str) -> None:
     assert seen_reading == [True]
 
 
+def test_the_servers_connection_reads_through_offers_whole_text_alone() -> None:
+    """The server's connection is told around a read by OffersWholeText's ``data_received`` itself: an override
+    of its own on top would tell ``reads`` twice per read (issue 16, server CPU)."""
+    from combat_server.server.receiving import ReceivingConnection
+
+    assert ReceivingConnection.data_received is OffersWholeText.data_received
+
+
 async def test_without_reads_a_read_is_handled_all_the_same() -> None:
     """The client's connections (and a server connection before its session set ``reads``) have none."""
     ws = _connection(Side.SERVER, True)

@@ -98,6 +98,29 @@ def test_append_raises_for_a_failing_write_what_the_translating_wrapper_raises(
     assert got.value.__cause__ is raised[0] or got.value is raised[0]
 
 
+def test_a_conflict_whose_log_end_cannot_be_read_is_store_unavailable(
+        store: SqlStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write refused by the log's key is a conflict, told with where the log ends; when that read fails
+    because the database went away, ``append`` raises ``store/unavailable``, as the wrapper did, not the
+    driver's error."""
+    fight = Engine(store).create_fight("gurps", fight_id="conflict-unreachable").fight_id
+    first = store.events(fight)[0]
+
+    def refused(*_: Any) -> None:
+        raise sqlite3.IntegrityError("UNIQUE constraint failed: events.fight_id, events.seq")
+
+    def unreachable() -> None:
+        raise sa.exc.OperationalError("SELECT max(seq) ...", None, Exception("the server closed the connection"))
+
+    monkeypatch.setattr(store, "_write_sqlite", refused)
+    monkeypatch.setattr(store, "_append_postgresql", refused)
+    monkeypatch.setattr(store.engine, "connect", unreachable)
+    with pytest.raises(StoreUnavailable) as info:
+        store.append(fight, first.seq - 1, [first], "cmd-1", "gm")
+    assert info.value.code == "store/unavailable"
+    assert isinstance(info.value.__cause__, sa.exc.OperationalError)
+
+
 def test_only_the_methods_that_translate_in_their_body_are_left_unwrapped() -> None:
     """Every public store method raises store errors only: by :func:`_translated`'s wrapper, or, for
     :data:`TRANSLATED_IN_BODY`, in its own body (tested above)."""
