@@ -847,7 +847,7 @@ class Session:
                 if run is not None:
                     value = run(effect)
                     continue
-                if kind is Lock and take_free_lock(effect.hub.lock):
+                if type(effect) is Lock and take_free_lock(effect.hub.lock):  # type(), which mypy narrows by
                     value = True  # what acquire() gives
                     continue
                 done, value = start_coroutine(awaited[kind](effect))
