@@ -22,7 +22,7 @@ from combat_server.canonical import plain_json
 from combat_server.errors import reject
 from combat_server.rules.model import KEPT_BY_RULES, JSON, Command, DiceSource, Event, EventDraft, FightState, evolve
 from combat_server.rules.commands import ANY, GM, CommandSpec, check_command
-from combat_server.rules.core_events import CORE_EVENT_SPECS, CORE_EVENTS_BY_TYPE
+from combat_server.rules.core_events import CORE_EVENTS_BY_TYPE
 from combat_server.rules.ruleset import Ruleset
 
 CONTROL_EVENTS = frozenset({"reverted", "restored"})
@@ -146,28 +146,13 @@ def adjustable_fields(condition_type: type) -> dict[str, Any]:
     return fields
 
 
-_KEPT: dict[type, dict[str, str]] = {}
-
-
 def _kept_by_rules(condition_type: type, name: str) -> str:
     """What to set instead of a condition field the rules keep (its ``KEPT_BY_RULES`` metadata), or "".
-
-    Cached per class, like :func:`adjustable_fields`: ``attrs.fields_dict`` built a dict of every
-    field (51 for GURPS) on each adjusted field (issue 16)."""
-    kept = _KEPT.get(condition_type)
-    if kept is None:
-        kept = _KEPT[condition_type] = {f.name: str(f.metadata.get(KEPT_BY_RULES, ""))
-                                        for f in attrs.fields(condition_type)}
-    return kept[name]
+    Asked once per field and class: :func:`adjust_checks` keeps the answers (issue 16)."""
+    return str(attrs.fields_dict(condition_type)[name].metadata.get(KEPT_BY_RULES, ""))
 
 
 _FITS: dict[Any, Callable[[Any], bool]] = {}
-
-
-def _value_fits(value: Any, hint: Any) -> bool:
-    """:func:`_value_fits_hint`, its check made once per annotation: ``typing.get_origin`` and the
-    union's walk were asked again for each adjusted field of each command (issue 16, session 11)."""
-    return _fits_of_hint(hint)(value)
 
 
 def _fits_of(hint: Any) -> Callable[[Any], bool]:
@@ -190,7 +175,7 @@ _CHECKS: dict[type, dict[str, tuple[str, Callable[[Any], bool]]]] = {}
 
 def adjust_checks(condition_type: type) -> dict[str, tuple[str, Callable[[Any], bool]]]:
     """Per field a GM may name in an ``adjust`` (:func:`adjustable_fields`): what to set instead when the rules
-    keep it (:func:`_kept_by_rules`, or "") and its value check (:func:`_value_fits`'s predicate), in one table.
+    keep it (:func:`_kept_by_rules`, or "") and its value check (:func:`_fits_of_hint`), in one table.
 
     Why: the decision asked the three caches one call each per adjusted field (issue 16, server CPU,
     session 13: with :func:`_arg`'s shortcut, 27.8 k -> 23.7 k per adjust); one look-up now answers all three
@@ -204,7 +189,8 @@ def adjust_checks(condition_type: type) -> dict[str, tuple[str, Callable[[Any], 
 
 
 def _fits_of_hint(hint: Any) -> Callable[[Any], bool]:
-    """:func:`_value_fits`'s cached predicate for ``hint``."""
+    """:func:`_value_fits_hint` for ``hint`` as a predicate, made once per annotation: ``typing.get_origin``
+    and the union's walk were asked again for each adjusted field of each command (issue 16, session 11)."""
     fits = _FITS.get(hint)
     if fits is None:
         fits = _FITS[hint] = _fits_of(hint)
@@ -247,7 +233,7 @@ def _decide_adjust(ruleset: Ruleset, state: FightState, command: Command) -> lis
             raise reject("adjust/bad_value", f"{name} is kept by the rules, not set by hand: {kept}", field=name)
         if not fits(value):
             raise reject("adjust/bad_value", f"{name} cannot be set to {value!r}", field=name)
-        plain[str(name)] = value  # a field's name (a string), and a value _value_fits let through: a scalar
+        plain[str(name)] = value  # a field's name (a string), and a value its check let through: a scalar
         before[str(name)] = plain_json(getattr(combatant.condition, name))
     # Written as plain_json would copy it, so the engine need not (issue 16; tests/rules/test_core_caches.py).
     return [EventDraft.plain_draft("condition_adjusted",
@@ -384,7 +370,8 @@ def initial_state(ruleset: Ruleset, created: Event) -> FightState:
 
 
 def apply(ruleset: Ruleset, state: FightState, event: Event) -> FightState:
-    """Fold one effective event (core's by :data:`CORE_EVENT_SPECS`, the rest by the ruleset).
+    """Fold one effective event (core's by :data:`~combat_server.rules.core_events.CORE_EVENTS_BY_TYPE`, the
+    rest by the ruleset).
     Facts are never re-validated here."""
     spec = CORE_EVENTS_BY_TYPE.get(event.type)
     if spec is None:

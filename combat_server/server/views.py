@@ -24,7 +24,7 @@ from operator import is_, is_not
 import attrs
 
 from combat_server.rules.model import Combatant, Event, FightState
-from combat_server.rules.core_events import CORE_EVENT_SPECS
+from combat_server.rules.core_events import CORE_EVENTS_BY_TYPE
 from combat_server.rules.kit.events import EventSpec, redact, redact_secrets
 from combat_server.rules.ruleset import Ruleset, get_ruleset
 from combat_server.rules.serialize import converter, state_to_json
@@ -478,7 +478,7 @@ def redact_payload(etype: str, payload: Mapping[str, Any], hidden: frozenset[str
     if not hidden:
         return payload
     ruleset = _ruleset(state)
-    spec = CORE_EVENT_SPECS.get(etype) or ruleset.events.get(etype) or EventSpec(etype, _Undeclared, None, None)
+    spec = CORE_EVENTS_BY_TYPE.get(etype) or ruleset.events.get(etype) or EventSpec(etype, _Undeclared, None, None)
     shown = redact(spec, payload, hidden)
     out: dict[str, Any] | None = None if shown is payload else dict(shown)
 

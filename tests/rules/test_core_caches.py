@@ -68,14 +68,14 @@ def test_an_adjusts_draft_is_plain_as_it_says(name: str, data: st.DataObject) ->
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_value_fits_answers_as_its_definition(name: str, data: st.DataObject) -> None:
-    """_value_fits (its check made once per annotation, issue 16) answers as _value_fits_hint, for every
+    """_fits_of_hint (the check made once per annotation, issue 16) answers as _value_fits_hint, for every
     adjustable field's annotation of both rulesets and any value."""
     hints = list(core.adjustable_fields(get_ruleset(name).condition_type).values())
     hint = data.draw(st.sampled_from(hints + [int | None, str | None, bool, type(None), tuple[str, ...]]))
     value = data.draw(st.integers(-5, 5) | st.booleans() | st.text(max_size=3) | st.none() | st.floats()
                       | st.lists(st.integers(), max_size=2) | st.text(max_size=2).map(_Named))
     for _ in range(2):  # made, then cached
-        assert core._value_fits(value, hint) is core._value_fits_hint(value, hint)
+        assert core._fits_of_hint(hint)(value) is core._value_fits_hint(value, hint)
 
 
 @pytest.mark.parametrize("name", ["gurps", "shell"])
