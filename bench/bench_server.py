@@ -957,10 +957,13 @@ async def bench_peer(args: argparse.Namespace) -> None:
 
 
 def _append_figures(n: int) -> dict[str, float]:
-    """Microseconds per one-event append with its command row, in one process, on one SQLite file:
-    the store's path, the pooled ``engine.begin()`` path it replaced, and the bare ``sqlite3`` driver."""
+    """Microseconds per one-event append with its command row, in one process, on one SQLite file: the
+    store's path, the pooled ``engine.begin()`` path it replaced and the bare ``sqlite3`` driver, each with
+    the ordered ids ``CombatClient`` makes (``CommandIds``), and the store's path with random ids (uuid4, what
+    ``CombatClient`` sent before session 14)."""
     import sqlite3
 
+    from combat_server.client import CommandIds
     from combat_server.rules.model import Event
     from combat_server.store.sql import _SQLITE_COMMAND, _SQLITE_EVENT, open_store
 
@@ -971,34 +974,38 @@ def _append_figures(n: int) -> dict[str, float]:
                              "VALUES ('f', 'gurps', '1', 'bench', 'now')")
     payload = {"before": {"hp": 5}, "changes": {"hp": 6}, "combatant": "c", "reason": "bench"}
     seq = 0
+    ordered = CommandIds()
 
-    def event(i: int) -> Event:
-        return Event("f", i, "condition_adjusted", payload, "gm", f"gm:{i}", "now", "1", "p" * 64, "h" * 64)
+    def event(i: int, command_id: str) -> Event:
+        return Event("f", i, "condition_adjusted", payload, "gm", command_id, "now", "1", "p" * 64, "h" * 64)
 
-    def store_path(i: int) -> None:
-        store.append("f", i - 1, [event(i)], f"gm:{i}", "gm", "d" * 64)
+    def store_path(i: int, command_id: str) -> None:
+        store.append("f", i - 1, [event(i, command_id)], command_id, "gm", "d" * 64)
 
-    def pooled(i: int) -> None:
+    def pooled(i: int, command_id: str) -> None:
         with store.engine.begin() as conn:
-            conn.exec_driver_sql(_SQLITE_COMMAND, ("f", f"gm:{i}", i, i, "gm", "d" * 64))
-            conn.exec_driver_sql(_SQLITE_EVENT, store._event_row(event(i)))
+            conn.exec_driver_sql(_SQLITE_COMMAND, ("f", command_id, i, i, "gm", "d" * 64))
+            conn.exec_driver_sql(_SQLITE_EVENT, store._event_row(event(i, command_id)))
 
     bare = sqlite3.connect(f"{tmp}/append.sqlite", isolation_level=None)
     bare.execute("PRAGMA synchronous=NORMAL")
 
-    def bare_driver(i: int) -> None:
+    def bare_driver(i: int, command_id: str) -> None:
         bare.execute("BEGIN")
-        bare.execute(_SQLITE_COMMAND, ("f", f"gm:{i}", i, i, "gm", "d" * 64))
-        bare.execute(_SQLITE_EVENT, store._event_row(event(i)))
+        bare.execute(_SQLITE_COMMAND, ("f", command_id, i, i, "gm", "d" * 64))
+        bare.execute(_SQLITE_EVENT, store._event_row(event(i, command_id)))
         bare.execute("COMMIT")
 
-    out: dict[str, list[float]] = {"store": [], "pooled_begin": [], "bare_sqlite3": []}
-    for _ in range(5):  # alternating blocks: the machine's noise falls on all three alike
-        for name, fn in (("store", store_path), ("pooled_begin", pooled), ("bare_sqlite3", bare_driver)):
+    paths = (("store", store_path, ordered), ("pooled_begin", pooled, ordered), ("bare_sqlite3", bare_driver, ordered),
+             ("store_random_ids", store_path, lambda: uuid.uuid4().hex))
+    out: dict[str, list[float]] = {name: [] for name, _, _ in paths}
+    for _ in range(5):  # alternating blocks: the machine's noise falls on all of them alike
+        for name, fn, new_id in paths:
+            ids = [f"gm:{new_id()}" for _ in range(n)]
             t0 = time.perf_counter()
-            for _ in range(n):
+            for command_id in ids:
                 seq += 1
-                fn(seq)
+                fn(seq, command_id)
             out[name].append((time.perf_counter() - t0) / n * 1e6)
     bare.close()
     store.dispose()
@@ -1009,8 +1016,54 @@ async def bench_append(args: argparse.Namespace) -> None:
     figures = await asyncio.to_thread(_append_figures, 1000)
     RESULTS["append"] = {f"{k}_us": v for k, v in figures.items()}
     row("(8) one-event append, SQLite", f"store {figures['store']:.0f} us, pooled begin {figures['pooled_begin']:.0f}"
-        f" us, bare sqlite3 {figures['bare_sqlite3']:.0f} us", f"ratio to bare {figures['store'] / figures['bare_sqlite3']:.2f}",
+        f" us, bare sqlite3 {figures['bare_sqlite3']:.0f} us; store, random ids {figures['store_random_ids']:.0f} us",
+        f"ratio to bare {figures['store'] / figures['bare_sqlite3']:.2f}",
         None)
+
+
+def _append_cpu_by_ids(kind: str, before: int, n: int) -> float:
+    """CPU microseconds (this process, user + system) per one-event append through the store, on a fresh
+    SQLite file whose fight already holds ``before`` commands, every id of ``kind``: ``ordered``
+    (``CommandIds``, what ``CombatClient`` sends) or ``random`` (uuid4 hex, what it sent before session 14)."""
+    from combat_server.client import CommandIds
+    from combat_server.rules.model import Event
+    from combat_server.store.sql import open_store
+
+    tmp = tempfile.mkdtemp(prefix="combat-bench-")
+    store = open_store(f"sqlite:///{tmp}/ids.sqlite", migrate=True)
+    fight, seat = "f" * 16, "s" * 32
+    with store.engine.begin() as conn:
+        conn.exec_driver_sql("INSERT INTO fights (fight_id, ruleset, ruleset_version, title, created_at) "
+                             f"VALUES ('{fight}', 'gurps', '1', 'bench', 'now')")
+    new_id: Callable[[], str] = CommandIds() if kind == "ordered" else (lambda: uuid.uuid4().hex)
+    payload = {"before": {"hp": 5}, "changes": {"hp": 6}, "combatant": "c", "reason": "bench"}
+
+    def append(i: int) -> None:
+        command_id = f"{seat}:{new_id()}"
+        store.append(fight, i - 1, [Event(fight, i, "condition_adjusted", payload, seat, command_id,
+                                          "2026-11-27T00:00:00.000000Z", "1", "p" * 64, "h" * 64)],
+                     command_id, seat, "d" * 64)
+
+    for i in range(1, before + 1):
+        append(i)
+    c0 = own_cpu_s()
+    for i in range(before + 1, before + n + 1):
+        append(i)
+    spent = own_cpu_s() - c0
+    store.dispose()
+    return spent / n * 1e6
+
+
+async def bench_append_ids(args: argparse.Namespace) -> None:
+    """Session 14: what a command id's order costs the append (the commands row's page), alternating."""
+    runs: dict[str, list[float]] = {"ordered": [], "random": []}
+    for _ in range(3):
+        for kind, figures in runs.items():
+            figures.append(await asyncio.to_thread(_append_cpu_by_ids, kind, 5000, 5000))
+    med = {kind: statistics.median(v) for kind, v in runs.items()}
+    RESULTS["append_ids"] = {f"{kind}_cpu_us": v for kind, v in med.items()}
+    row("(8b) append by command ids", f"ordered {med['ordered']:.1f} us, random {med['random']:.1f} us CPU",
+        f"ratio {med['ordered'] / med['random']:.2f}", None)
 
 
 # --------------------------------------------------------------------------- main
@@ -1018,6 +1071,7 @@ async def bench_append(args: argparse.Namespace) -> None:
 BENCHES: dict[str, Callable[[argparse.Namespace], Awaitable[None]]] = {
     "latency": bench_latency, "load": bench_load, "throughput": bench_throughput, "cold_load": bench_cold_load,
     "catchup": bench_catchup, "memory": bench_memory, "replay": bench_replay, "append": bench_append,
+    "append_ids": bench_append_ids,
     "fanout": bench_fanout, "peer": bench_peer, "bytes": bench_bytes, "publish": bench_publish,
 }
 

@@ -22,7 +22,6 @@ import os
 import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +32,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import bench_server as b  # noqa: E402
 from websockets.frames import Frame, Opcode  # noqa: E402
 
-from combat_server.client import CombatClient  # noqa: E402
+from combat_server.client import CombatClient, CommandIds  # noqa: E402
 from combat_server.engine.fight import Engine  # noqa: E402
 from combat_server.logs import configure_logging  # noqa: E402
 from combat_server.server import CombatServer, ServerConfig  # noqa: E402
@@ -66,9 +65,13 @@ class Counting(asyncio.Protocol):
         pass
 
 
+#: The ids ``CombatClient`` makes (ordered: the server's command rows land beside each other, session 14).
+_IDS = CommandIds()
+
+
 def frame(i: int) -> bytes:
     kind, args = b.adjust(i)
-    text = json.dumps({"type": "command", "command_id": uuid.uuid4().hex, "command": kind, "args": args})
+    text = json.dumps({"type": "command", "command_id": _IDS(), "command": kind, "args": args})
     return Frame(Opcode.TEXT, text.encode()).serialize(mask=True, extensions=[])
 
 

@@ -282,3 +282,16 @@ async def test_every_server_message_matches_its_schema(server: CombatServer, con
                      "state", "history", "error"}
     for m in received:
         validate_server_message(m)
+
+
+async def test_a_clients_commands_are_keyed_in_the_order_it_sent_them(table: Table) -> None:
+    """Issue 16: ``CombatClient``'s ids grow, so the server's command rows of a seat follow one another in its
+    key (each beside the last one's page) in the order the commands were applied."""
+    firsts = [(await table.gm.command("note", {"text": f"n{i}"}))["first_seq"] for i in range(8)]
+    store = table.server.engine.store
+    with store.engine.connect() as conn:
+        rows = conn.execute(sa.select(t.commands.c.command_id, t.commands.c.first_seq)
+                            .where(t.commands.c.fight_id == table.fight_id,
+                                   t.commands.c.first_seq.in_(firsts))).all()
+    by_key = [first for _, first in sorted(rows)]
+    assert by_key == firsts
