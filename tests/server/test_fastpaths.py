@@ -443,3 +443,41 @@ def test_a_live_items_fields_in_one_encoding_are_the_fields_encoded_one_by_one(p
     if chain:
         data.update(command_id=event.command_id, recorded_at=event.recorded_at, hash=event.hash)
     assert item == f'"seq":12,"event":{protocol.dumps(data)},"explanation":{protocol.dumps(explanation)}'
+
+
+async def test_seats_sent_the_same_push_are_handed_one_string_object(tmp_path: Path) -> None:
+    """Issue 16: when an event hides nothing, the GM, players and spectators are sent the same text, and the hub
+    hands them one string object, so each connection reuses the frame the one before made of it (the server's
+    frame cache is keyed by identity); a seat asking for the chain gets its own; while a combatant is hidden,
+    the seats that see the same (here a player and a spectator) still share one, the GM's differs."""
+    from combat_server.server.hub import FightHub, Seat
+
+    store = open_store(f"sqlite:///{tmp_path / 'one.sqlite'}", migrate=True)
+    engine = Engine(store)
+    fid = engine.create_fight("gurps", title="one").fight_id
+    for i, cid in enumerate(("alice", "orc")):
+        engine.execute(fid, Command("add_combatant", {"id": cid, "name": cid.title(), "side": "npc", "sheet": SHEET},
+                                    GM_ACTOR, f"a{i}"))
+    hub = FightHub(engine, fid)
+    gm, player, spectator, chained = (Keeper(Seat(fid, "gm", "gm")), Keeper(Seat(fid, "p1", "player", combatants=("orc",))),
+                                      Keeper(Seat(fid, "s1", "spectator")), Keeper(Seat(fid, "s2", "spectator"), True))
+
+    async def run(kind: str, args: dict[str, Any], cid: str) -> None:
+        async with hub.lock:
+            before = hub.state()
+            hub.publish(engine.execute(fid, Command(kind, args, GM_ACTOR, cid)), before)
+
+    async def scenario() -> None:
+        async with hub.lock:
+            for sub in (gm, player, spectator, chained):
+                hub.add(sub, hub.synced_seq)
+                hub.live_view(sub)
+        await run("adjust", {"combatant": "alice", "changes": {"hp": 7}, "reason": "x"}, "c1")
+        assert gm.sent[-1] is player.sent[-1] is spectator.sent[-1]
+        assert chained.sent[-1] is not gm.sent[-1] and chained.sent[-1] != gm.sent[-1]
+        await run("add_combatant", {"id": "elf", "name": "Elf", "side": "npc", "sheet": SHEET, "hidden": True}, "c2")
+        assert player.sent[-1] is spectator.sent[-1]
+        assert gm.sent[-1] != spectator.sent[-1]
+
+    await scenario()
+    store.dispose()
