@@ -319,7 +319,11 @@ class CombatClient:
         if not self._idle:
             return False
         try:
-            self._dispatch(_loads(text))
+            try:  # _loads, without its call (issue 16: every push comes this way)
+                m = orjson.loads(text)
+            except orjson.JSONDecodeError:
+                m = json.loads(text)
+            self._dispatch(m)
         except (Exception, asyncio.CancelledError) as exc:  # on_event's too: never the transport's to see
             self._idle = False
             self._failure = exc
