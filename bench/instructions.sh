@@ -7,6 +7,7 @@
 #   bench/instructions.sh exec         # Engine.execute alone, in process (bench/publish_loop.py)
 #   bench/instructions.sh pub          # execute + FightHub.publish to 8 in-process seats
 #   BENCH_PLAYERS=0 BENCH_SPECTATORS=0 bench/instructions.sh latency   # the GM the only watcher
+#   bench/instructions.sh client       # a client's _dispatch per live push (bench/client_dispatch.py, recorded pushes)
 #
 # Runs of one tree differ by 10-70 k (hash seeds, a collection falling in or out): compare medians of
 # alternating runs, or set PYTHONHASHSEED=0.
@@ -18,7 +19,9 @@ case "$shape" in
     latency) script=bench/cpu_in_process.py; a=100; b=400 ;;
     throughput) script=bench/cpu_in_process.py; a=320; b=1280 ;;
     exec|pub) script=bench/publish_loop.py; a=100; b=400 ;;
-    *) echo "usage: $0 latency|throughput|exec|pub" >&2; exit 2 ;;
+    client) script=bench/client_dispatch.py; a=500; b=2000
+        ls "${TMPDIR:-/tmp}/combat-client-pushes/spectator.jsonl" >/dev/null 2>&1 || PYTHONPATH="$PWD" "$py" "$script" record ;;
+    *) echo "usage: $0 latency|throughput|exec|pub|client" >&2; exit 2 ;;
 esac
 count() {
     PYTHONPATH="$PWD" valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
@@ -26,4 +29,4 @@ count() {
 }
 first="$(count "$a")"
 second="$(count "$b")"
-echo "$shape: $(( (second - first) / (b - a) )) instructions per command (Ir($b) - Ir($a) = $second - $first)"
+echo "$shape: $(( (second - first) / (b - a) )) instructions per $([ "$shape" = client ] && echo push || echo command) (Ir($b) - Ir($a) = $second - $first)"

@@ -32,7 +32,8 @@ from typing import Any, Callable, Mapping
 
 import orjson
 
-__all__ = ["diff", "apply_patch", "to_wire", "apply_wire", "view_hash", "normalize", "PatchError", "ViewHasher"]
+__all__ = ["diff", "apply_patch", "to_wire", "apply_wire", "view_hash", "normalize", "PatchError", "ViewHasher",
+           "ViewPatcher"]
 
 
 class PatchError(ValueError):
@@ -406,3 +407,207 @@ class ViewHasher:
 
     def __call__(self, view: Mapping[str, Any]) -> str:
         return _digest(b"{" + b",".join(self._members.of(view, ViewHasher._member, self)) + b"}").decode("ascii")
+
+
+
+class _Node:
+    """The pieces of one object of the last view :class:`ViewPatcher` returned, in key order (``slots``: key ->
+    position): digests (``digests``: the view's members, ``combatants``' and ``derived``'s entries) or texts
+    ``"name":canonical`` (any other object's members), with the nodes of the member objects a push went into
+    (``children``) and where this one is (``parent``, ``key``; ``parent`` is ``None`` for the view's and for a
+    node whose object a push replaced or removed). ``copied``: the push that copied this node's object."""
+
+    __slots__ = ("slots", "pieces", "children", "parent", "key", "label", "digests", "copied")
+
+    def __init__(self, keys: list[str], pieces: list[bytes], parent: _Node | None, key: str | None,
+                 digests: bool) -> None:
+        self.slots = {k: i for i, k in enumerate(keys)}
+        self.pieces = pieces
+        self.children: dict[str, _Node] = {}
+        self.parent = parent
+        self.key = key
+        #: ``"key":`` (the start of this object's text in its parent's)
+        self.label = b"" if key is None else _LABELS.get(key) or _label(key)
+        self.digests = digests
+        self.copied = 0
+
+
+def _str_keys(obj: Mapping[Any, Any]) -> bool:
+    return all(type(key) is str for key in obj)
+
+
+def _child_node(parent: _Node, key: str, obj: Any) -> _Node | None:
+    """The node of member ``key`` (an object) of ``parent``'s object, made whole; ``None`` for an object with a
+    key that is not a string (never one a client is sent: JSON), which is then hashed by :func:`view_hash`.
+    ``combatants``' and ``derived``'s (a view's split members) hold their entries' digests (:meth:`ViewHasher._entry`'s:
+    CRC-32 of ``"key":`` and the entry's canonical text); any other object's its members' texts."""
+    if type(obj) is not dict or not _str_keys(obj):
+        return None
+    keys = sorted(obj)
+    if parent.parent is None and parent.key is None and key in SPLIT:  # the view's split member
+        pieces = [b"%08x" % zlib.crc32((_LABELS.get(k) or _label(k)) + _canonical(obj[k])) for k in keys]
+        node = _Node(keys, pieces, parent, key, True)
+    else:
+        node = _Node(keys, [(_LABELS.get(k) or _label(k)) + _canonical(obj[k]) for k in keys], parent, key, False)
+    parent.children[key] = node
+    return node
+
+
+def _reshaped(node: _Node, obj: dict[str, Any], key: str, piece: bytes) -> None:
+    """``node``'s pieces after ``key`` was added to its object ``obj`` (with ``piece``) or removed from it."""
+    slots, pieces = node.slots, node.pieces
+    keys = sorted(obj)
+    node.pieces = [piece if k == key else pieces[slots[k]] for k in keys]
+    node.slots = {k: i for i, k in enumerate(keys)}
+
+
+_SEQ_LABEL = b'"seq":'
+#: Most pushed paths :class:`ViewPatcher` keeps split into their tokens: cleared past it.
+_MAX_PATHS = 1024
+
+
+class ViewPatcher:
+    """A client's patched copies of its seat's view and their :func:`view_hash`, made along the paths the
+    push's ops name (issue 16, the clients' CPU per push).
+
+    :meth:`patch` is, byte for byte, ``apply_wire(base, ops)`` with ``"seq"`` set to the push's seq, and the
+    ``view_hash`` of that (tests/test_patch.py). When ``base`` is the view it returned last, it copies each
+    object on the ops' paths once and re-makes the pieces of the hash only along those paths: the digests of
+    the view's members and of the ``combatants``/``derived`` entries (as :class:`ViewHasher` keeps them) and,
+    below, the texts ``"name":canonical`` of the members of each object a push went into (kept per object
+    once a push went into it: a one-HP change encodes the ``hp`` and joins the condition's other kept texts,
+    instead of encoding the whole condition with its keys sorted), each a few steps of Python per object on
+    the path rather than a look at every member of each. What it keeps is the last view's pieces: that view
+    must not be changed in place (a client's views are read-only mappings). Any other ``base`` (a full view,
+    a copy put in its place) and any push it does not take as it is (a replaced document, an op that does not
+    fit, a member that cannot be encoded) go the definition's way, hashed whole.
+    """
+
+    def __init__(self) -> None:
+        #: The last view returned and the node of its pieces (``None``: nothing kept).
+        self._view: dict[str, Any] | None = None
+        self._root: _Node | None = None
+        #: How many pushes were taken along their paths (:attr:`_Node.copied`).
+        self._pushes = 0
+        #: path -> (the tokens before the last, the last)
+        self._paths: dict[str, tuple[tuple[str, ...], str]] = {}
+
+    def patch(self, base: Any, ops: list[Any], seq: int) -> tuple[Any, str | None]:
+        """``base`` with the pushed ``ops`` applied and ``"seq"`` set to ``seq`` if the result is an object,
+        and that object's :func:`view_hash` (``None`` if the result is not an object). Raises what
+        :func:`apply_wire` and :func:`view_hash` raise."""
+        root, kept = self._root, self._view
+        if root is not None and kept is not None and base is kept:
+            try:
+                view = self._along(root, kept, ops, seq)
+            except Exception:
+                view = None  # the definition's way says what it is (or raises what it raises)
+            if view is not None:
+                self._view, self._root = view, root
+                return view, (b"%08x" % zlib.crc32(b"{" + b",".join(root.pieces) + b"}")).decode("ascii")
+        self._view = self._root = None
+        doc = apply_wire(base, ops)
+        if not isinstance(doc, dict):
+            return doc, None
+        new = {**doc, "seq": seq}
+        if not _str_keys(new):
+            return new, view_hash(new)
+        keys = sorted(new)
+        node = _Node(keys, [], None, None, True)
+        pieces = []
+        for key in keys:
+            value, label = new[key], _LABELS.get(key) or _label(key)
+            if key in SPLIT and isinstance(value, dict):
+                child = _child_node(node, key, value)
+                if child is None:
+                    return new, view_hash(new)
+                pieces.append(b"%08x" % zlib.crc32(label + b"{" + b",".join(child.pieces) + b"}"))
+            else:
+                pieces.append(b"%08x" % zlib.crc32(label + _canonical(value)))
+        node.pieces = pieces
+        self._view, self._root = new, node
+        return new, (b"%08x" % zlib.crc32(b"{" + b",".join(pieces) + b"}")).decode("ascii")
+
+    def _along(self, root: _Node, base: dict[str, Any], ops: list[Any], seq: int) -> dict[str, Any] | None:
+        """:meth:`patch` of the view last returned (``base``, whose pieces ``root`` holds), along the ops' paths:
+        ``None`` (or an exception) for a push to take the definition's way; ``root`` is then not to be used."""
+        self._pushes = push = self._pushes + 1
+        crc32, dumps, SORTED = zlib.crc32, orjson.dumps, orjson.OPT_SORT_KEYS
+        view = base.copy()
+        paths = self._paths
+        copied = []  # the nodes whose objects this push copied, each once, parents before children
+        for op in ops:
+            if type(op) is not list:
+                return None
+            path = op[0] if op else None
+            split = paths.get(path)  # type: ignore[arg-type]
+            if split is None:
+                if type(path) is not str or not path.startswith("/"):
+                    return None  # "" (the whole document) too
+                tokens = path[1:].split("/")
+                if "~" in path:
+                    tokens = [_unescape(t) for t in tokens]
+                if len(paths) >= _MAX_PATHS:
+                    paths.clear()
+                split = paths[path] = (tuple(tokens[:-1]), tokens[-1])
+            inner, last = split
+            parent, node = view, root
+            for token in inner:
+                value: Any = parent.get(token)
+                child = node.children.get(token)
+                if child is None:
+                    child = _child_node(node, token, value)
+                    if child is None:
+                        return None
+                if child.copied != push:
+                    value = parent[token] = value.copy()
+                    child.copied = push
+                    copied.append(child)
+                parent, node = value, child
+            gone = node.children.pop(last, None)
+            if gone is not None:
+                gone.parent = None  # of the value before: not to be joined into its parent's
+            n = len(op)
+            if n == 2:
+                value = op[1]
+                label = _LABELS.get(last) or _label(last)
+                if node is root and last in SPLIT and isinstance(value, dict):
+                    child = _child_node(node, last, value)
+                    if child is None:
+                        return None
+                    piece = b"%08x" % crc32(label + b"{" + b",".join(child.pieces) + b"}")
+                elif node.digests:
+                    piece = b"%08x" % crc32(label + dumps(value, option=SORTED))
+                else:
+                    piece = label + dumps(value, option=SORTED)
+                if last in parent:
+                    parent[last] = value
+                    node.pieces[node.slots[last]] = piece
+                else:
+                    parent[last] = value
+                    _reshaped(node, parent, last, piece)
+            elif n == 1 and last in parent:
+                del parent[last]
+                _reshaped(node, parent, last, b"")
+            else:
+                return None
+        gone = root.children.pop("seq", None)
+        if gone is not None:
+            gone.parent = None
+        piece = b"%08x" % crc32(_SEQ_LABEL + dumps(seq, option=SORTED))
+        if "seq" in view:
+            view["seq"] = seq
+            root.pieces[root.slots["seq"]] = piece
+        else:
+            view["seq"] = seq
+            _reshaped(root, view, "seq", piece)
+        for node in reversed(copied):  # children before their parents
+            parent_node = node.parent
+            if parent_node is None:
+                continue
+            if parent_node.digests:
+                piece = b"%08x" % crc32(b"}", crc32(b",".join(node.pieces), crc32(node.label + b"{")))
+            else:
+                piece = node.label + b"{" + b",".join(node.pieces) + b"}"
+            parent_node.pieces[parent_node.slots[node.key]] = piece  # type: ignore[index]
+        return view

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from combat_server.patch import PatchError, ViewHasher, apply_patch, apply_wire, diff, normalize, to_wire, view_hash
+from combat_server.patch import (PatchError, ViewHasher, ViewPatcher, apply_patch, apply_wire, diff, normalize, to_wire,
+                                 view_hash)
 
 keys = st.sampled_from(["a", "b", "hp", "a/b", "~x", "", "é"])
 json_values = st.recursive(
@@ -153,7 +154,7 @@ _client_views = st.fixed_dictionaries(
 
 @given(st.lists(_client_views, min_size=1, max_size=6))
 def test_the_hasher_gives_view_hash_of_every_view_a_client_patches(steps: list[dict[str, Any]]) -> None:
-    """A client's copies (issue 16: CombatClient hashes them with ViewHasher): each is the one before with
+    """A client's copies (issue 16: as CombatClient hashed them before ViewPatcher): each is the one before with
     the pushed ops applied (apply_wire copies only the objects on the changed paths, the rest stays the same
     object) and the push's seq. The hash is byte for byte view_hash's, whatever a push changes, adds or
     removes, at any depth, combatant entries or whole members."""
@@ -279,6 +280,164 @@ def test_the_server_hasher_sees_a_member_replaced_by_a_new_object() -> None:
     first = {"prompts": [{"id": 1}], "combatants": {}}
     second = {"prompts": [{"id": 2}], "combatants": {}}
     assert hasher(first) == view_hash(first) and hasher(second) == view_hash(second) != view_hash(first)
+
+
+
+def _patched_by_definition(base: Any, ops: list[Any], seq: int) -> Any:
+    """What a client's patched copy is (docs/protocol.md "Views and patches"): the ops applied, the push's seq
+    set; with its view_hash, in their order of keys at every depth (``repr``); or the exception raised."""
+    try:
+        view = apply_wire(base, ops)
+        if not isinstance(view, dict):
+            return repr(view), None
+        view = {**view, "seq": seq}
+        return repr(view), view_hash(view)
+    except (PatchError, TypeError, ValueError) as exc:
+        return type(exc)
+
+
+def _patched_by(patcher: ViewPatcher, base: Any, ops: list[Any], seq: int) -> tuple[Any, Any]:
+    """``patcher``'s copy in :func:`_patched_by_definition`'s form, and the copy itself (``None`` if it raised)."""
+    try:
+        view, digest = patcher.patch(base, ops, seq)
+    except (PatchError, TypeError, ValueError) as exc:
+        return type(exc), None
+    return (repr(view), digest), view
+
+
+_deep_entries = st.dictionaries(_cids, st.dictionaries(st.sampled_from(["condition", "sheet", "name"]),
+                                                       json_values, max_size=3), max_size=3)
+_deep_views = st.fixed_dictionaries({"combatants": _deep_entries, "derived": _deep_entries},
+                                    optional={"title": json_values, "combat": json_values, "seq": st.integers(0, 3)})
+
+
+@given(st.lists(_deep_views, min_size=1, max_size=8))
+def test_the_patcher_gives_each_pushed_view_and_its_hash_as_the_definition_does(steps: list[dict[str, Any]]) -> None:
+    """ViewPatcher (issue 16: the copy and its hash made along the ops' paths) against the definition, for a
+    sequence of pushes as the server makes them (its diff of each view from the one before): the same view, in
+    the same key order at every depth, and the same view_hash, whatever changes, comes or goes at any depth."""
+    patcher = ViewPatcher()
+    held: dict[str, Any] = {"seq": 0, "combatants": {}, "derived": {}}
+    for seq, target in enumerate(steps, 1):
+        ops = to_wire(diff(held, {**target, "seq": held["seq"]} if "seq" in held else target))
+        expected = _patched_by_definition(held, ops, seq)
+        got, view = _patched_by(patcher, held, ops, seq)
+        assert got == expected
+        assert view is not None
+        held = view
+
+
+def _pointer(tokens: list[str]) -> str:
+    return "".join("/" + t.replace("~", "~0").replace("/", "~1") for t in tokens)
+
+
+def _paths_in(doc: Any, at: list[str]) -> list[list[str]]:
+    """The token lists of every object member in ``doc`` (and ``at`` itself)."""
+    out = [at]
+    if isinstance(doc, dict):
+        for key, value in doc.items():
+            out.extend(_paths_in(value, [*at, key]))
+    return out
+
+
+@st.composite
+def _pushed_ops(draw: st.DrawFn, doc: Any) -> list[Any]:
+    """Ops a push could hold, or a drifted client meet: sets and removes of members present or missing, at any
+    depth, through objects and not, into values set by an op before, of the whole document, malformed ops."""
+    ops: list[Any] = []
+    for _ in range(draw(st.integers(0, 4))):
+        at = draw(st.sampled_from(_paths_in(doc, [])))
+        if draw(st.booleans()):
+            at = [*at, draw(keys)]
+        kind = draw(st.sampled_from(["set", "set", "set", "remove", "whole", "malformed"]))
+        if kind == "set":
+            ops.append([_pointer(at), draw(json_values)])
+        elif kind == "remove":
+            ops.append([_pointer(at)])
+        elif kind == "whole":
+            ops.append(["", draw(json_values)])
+        else:
+            ops.append(draw(st.sampled_from([[], ["a", 1], ["/a", 1, 2], {"op": "remove", "path": "/a"}, [1, 2]])))
+        if draw(st.booleans()):
+            try:
+                doc = apply_wire(doc, [ops[-1]])  # the next op may go into what this one set
+            except PatchError:
+                pass
+    return ops
+
+
+_big = st.integers(2**64, 2**70)  # numbers orjson cannot write: view_hash raises TypeError
+
+
+@settings(max_examples=300)
+@given(st.data())
+def test_the_patcher_takes_any_ops_as_the_definition_does(data: st.DataObject) -> None:
+    """Any ops, one push after another (each from the copy the patcher gave, when it gave one): the same view,
+    view_hash or exception as the definition, including members that cannot be encoded."""
+    patcher = ViewPatcher()
+    held: Any = data.draw(_deep_views)
+    for seq in range(1, 7):
+        ops = data.draw(_pushed_ops(held))
+        if data.draw(st.integers(0, 9)) == 0:
+            ops.append([_pointer(data.draw(st.sampled_from(_paths_in(held, [])))[:2] + ["n"]), data.draw(_big)])
+        expected = _patched_by_definition(held, ops, seq)
+        got, view = _patched_by(patcher, held, ops, seq)
+        assert got == expected
+        if view is not None and isinstance(view, dict):
+            held = view
+
+
+@pytest.mark.parametrize("ops", [
+    [["/combat/phase", "b"], ["/combat", {"phase": "c", "round": 2}]],
+    [["/combatants/al/condition/hp", 1], ["/combatants/al", {"condition": {"hp": 2}}]],
+    [["/combatants/al/condition/hp", 1], ["/combatants", {"al": {"condition": {"hp": 2}}}]],
+    [["/combat", {"phase": "c"}], ["/combat/phase", "d"], ["/combat/round", 3]],
+    [["/combatants/al/condition/hp", 1], ["/combatants/al/condition"], ["/combatants/al/condition", {"fp": 1}]],
+    [["/seq", {"a": 1}], ["/seq/a", 2]],  # the push's seq is set last, over what the ops did to it
+])
+def test_a_push_that_goes_into_a_member_and_sets_it_whole_gives_the_definition(ops: list[Any]) -> None:
+    """Ops of one push that go into a member and set it whole, in either order: the member is what the last op
+    left, and so is its hash (nothing of the member before is joined in)."""
+    patcher = ViewPatcher()
+    view, _ = patcher.patch({"combat": {"phase": "a", "round": 1},
+                             "combatants": {"al": {"condition": {"hp": 5, "fp": 3}}}, "derived": {}}, [], 1)
+    view, _ = patcher.patch(view, [["/combatants/al/condition/fp", 2], ["/combat/round", 2]], 2)  # nodes kept
+    assert _patched_by(patcher, view, ops, 3)[0] == _patched_by_definition(view, ops, 3)
+
+
+def test_the_patcher_copies_only_the_objects_on_the_paths() -> None:
+    """As apply_wire: the view before is left as it was and shares every other member and entry with the copy."""
+    sheet, bob = {"st": 10}, {"condition": {"hp": 9}}
+    before = {"seq": 1, "combatants": {"al": {"sheet": sheet, "condition": {"hp": 5, "fp": 3}}, "bob": bob},
+              "derived": {}, "title": "t"}
+    patcher = ViewPatcher()
+    first, _ = patcher.patch(before, [], 1)
+    second, digest = patcher.patch(first, [["/combatants/al/condition/hp", 4]], 2)
+    assert first["combatants"]["al"]["condition"] == {"hp": 5, "fp": 3} and first["seq"] == 1
+    assert second["combatants"]["al"]["condition"] == {"hp": 4, "fp": 3} and second["seq"] == 2
+    assert second["combatants"]["bob"] is bob and second["combatants"]["al"]["sheet"] is sheet
+    assert second["derived"] is first["derived"] and digest == view_hash(second)
+
+
+def test_the_patcher_hashes_a_view_put_in_place_of_its_last_one_whole() -> None:
+    """A copy gone wrong where no op goes (bob's name) is seen: the patcher keeps pieces only of the view it
+    gave last, and hashes any other whole."""
+    patcher = ViewPatcher()
+    view, _ = patcher.patch({"combatants": {"al": {"hp": 5}, "bob": {"name": "Bob"}}, "derived": {}}, [], 1)
+    drifted = {**view, "combatants": {**view["combatants"], "bob": {"name": "x"}}}
+    patched, digest = patcher.patch(drifted, [["/combatants/al/hp", 4]], 2)
+    assert patched["combatants"]["bob"] == {"name": "x"} and digest == view_hash(patched)
+    assert digest != view_hash({**patched, "combatants": {**patched["combatants"], "bob": {"name": "Bob"}}})
+
+
+def test_the_patcher_after_a_member_it_could_not_encode_patches_the_view_before_as_the_definition_does() -> None:
+    patcher = ViewPatcher()
+    view, _ = patcher.patch({"combatants": {"al": {"condition": {"hp": 5}}}, "derived": {}}, [], 1)
+    view, _ = patcher.patch(view, [["/combatants/al/condition/hp", 4]], 2)
+    with pytest.raises(TypeError):
+        patcher.patch(view, [["/combatants/al/condition/hp", 2**65]], 3)
+    ops = [["/combatants/al/condition/hp", 3]]
+    assert _patched_by(patcher, view, ops, 3)[0] == _patched_by_definition(view, ops, 3)
 
 
 #: The web page's canonical JSON and view hash (web/app.js), run by node on the views given as JSON on stdin.

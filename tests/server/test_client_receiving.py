@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from typing import Any, Callable
 
 import pytest
@@ -138,6 +139,17 @@ async def test_messages_written_together_are_handled_in_order(server: CombatServ
     end.send_data()
     await client.wait_until(lambda c: len(c.errors) == len(codes), 5)
     assert [e.code for e in client.errors] == codes
+
+
+async def test_a_message_handled_as_parsed_that_orjson_refuses_is_read_as_json_reads_it(
+        server: CombatServer, connect: Connect) -> None:
+    """``NaN`` (the client's ``_loads``: orjson, and ``json`` for what orjson refuses), in a message taken as it
+    was parsed."""
+    client = await connect()
+    end = _server_end(server, client)
+    await end.send('{"type": "error", "code": "test/nan", "message": "m", "details": {"n": NaN}}')
+    await client.wait_until(lambda c: len(c.errors) == 1, 5)
+    assert client.errors[0].code == "test/nan" and math.isnan(client.errors[0].details["n"])
 
 
 async def test_pushes_over_a_compressed_connection_are_handled_as_parsed(make_server: MakeServer) -> None:
