@@ -180,6 +180,11 @@ def chain_hash_of_text(prev_hash: str, canonical_text: str) -> str:
     return _chained(prev_hash, canonical_text.encode("utf-8"))
 
 
+def chain_hash_of_bytes(prev_hash: str, canonical: bytes) -> str:
+    """``chain_hash(prev_hash, value)`` from ``canonical_bytes(value)``, for a caller that wrote the text already."""
+    return _chained(prev_hash, canonical)
+
+
 def state_digest(event_hash: str, canonical_state: Any) -> str:
     """What a snapshot carries next to its state: ``sha256(event hash at its seq + canonical JSON
     of the state)``, so that a load can tell a snapshot that was edited or belongs elsewhere."""
