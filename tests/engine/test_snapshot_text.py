@@ -19,6 +19,7 @@ from combat_server.engine.snapshots import StateText, state_text_by_definition
 from combat_server.rules.model import Combatant, FightState
 from combat_server.rules.serialize import state_to_json
 from combat_server.store import tables as t
+from combat_server.store.sql import SqlStore
 from tests.conftest import Databases, populate
 from tests.gurps import test_properties as gurps_play
 from tests.shell import test_properties as shell_play
@@ -177,3 +178,19 @@ def test_the_engines_snapshot_rows_are_the_definitions(databases: Databases) -> 
         data, event_hash = state_to_json(state), hashes[seq]
         expected.append((seq, state.ruleset_version, canonical_json(data), event_hash, state_digest(event_hash, data)))
     assert rows == expected
+
+
+def test_an_engine_keeps_the_snapshot_texts_of_as_many_fights_as_it_caches(store: SqlStore) -> None:
+    """One writer per fight, the least recently used let go past the engine's cache size."""
+    engine = Engine(store, snapshot_every=2, cache_size=2)
+    fights = [populate(engine, prefix=f"f{i}") for i in range(3)]
+    assert list(engine._snapshot_texts) == fights[1:]
+
+
+def test_an_engine_lets_a_forgotten_fights_snapshot_text_go(store: SqlStore) -> None:
+    """A fight the engine forgets (an undo, a conflict) loses its writer with its state."""
+    engine = Engine(store, snapshot_every=1)
+    fid = populate(engine)
+    assert fid in engine._snapshot_texts
+    engine.forget(fid)
+    assert fid not in engine._snapshot_texts
