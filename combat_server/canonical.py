@@ -175,9 +175,9 @@ def event_hash(prev_hash: str, body: dict[str, Any]) -> tuple[str, str]:
     return chain_hash(prev_hash, body), canonical_json(payload)
 
 
-def chain_hash_of_text(prev_hash: str, canonical_text: str) -> str:
-    """``chain_hash(prev_hash, value)`` from ``canonical_json(value)``, for a caller that wrote the text already."""
-    return _chained(prev_hash, canonical_text.encode("utf-8"))
+def chain_hash_of_bytes(prev_hash: str, canonical: bytes) -> str:
+    """``chain_hash(prev_hash, value)`` from ``canonical_bytes(value)``, for a caller that wrote the text already."""
+    return _chained(prev_hash, canonical)
 
 
 def state_digest(event_hash: str, canonical_state: Any) -> str:

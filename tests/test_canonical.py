@@ -23,7 +23,7 @@ from combat_server.rules.serialize import state_to_json
 from tests.fixtures import fixturekit as kit
 
 from combat_server.canonical import (
-    canonical_bytes, canonical_json, canonical_plain_bytes, chain_hash, chain_hash_of_text, event_hash, plain_json,
+    canonical_bytes, canonical_json, canonical_plain_bytes, chain_hash, chain_hash_of_bytes, event_hash, plain_json,
     _fast,
 )
 
@@ -264,7 +264,7 @@ def test_a_payload_holding_the_bodys_keys_is_sliced_at_the_bodys_own() -> None:
 
 
 @given(values, st.sampled_from(["0" * 64, "cd" * 32]))
-def test_a_digest_of_text_is_the_chain_hash(value: Any, prev: str) -> None:
-    """chain_hash_of_text (a snapshot's digest from the text it stores) is chain_hash of the value."""
+def test_a_digest_of_bytes_is_the_chain_hash(value: Any, prev: str) -> None:
+    """chain_hash_of_bytes (a snapshot's digest from the bytes the engine wrote) is chain_hash of the value."""
     expected = _outcome(lambda v: chain_hash(prev, v), value)
-    assert _outcome(lambda v: chain_hash_of_text(prev, canonical_json(v)), value) == expected
+    assert _outcome(lambda v: chain_hash_of_bytes(prev, canonical_bytes(v)), value) == expected

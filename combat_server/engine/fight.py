@@ -28,6 +28,7 @@ from combat_server.canonical import (
 )
 from combat_server.engine.dice import ManualDice, SeededDice, ServerDice
 from combat_server.engine.history import decide_redo, decide_undo
+from combat_server.engine.snapshots import StateText
 from combat_server.errors import CombatError, Conflict, Corrupt, IntegrityFailure, InvariantBroken, Rejected, reject
 from combat_server.rules import core, tools
 from combat_server.rules.model import (
@@ -170,6 +171,8 @@ class Engine:
         self.cache_size = cache_size
         self.clock = clock
         self._states: OrderedDict[str, tuple[FightState, str]] = OrderedDict()  # state, last hash
+        #: fight id -> the texts of the parts of its last snapshot (as many fights as states are cached)
+        self._snapshot_texts: OrderedDict[str, StateText] = OrderedDict()
         self._seeds: dict[str, str] = {}
         self._lock = threading.Lock()
 
@@ -281,6 +284,7 @@ class Engine:
     def forget(self, fight_id: str) -> None:
         with self._lock:
             self._states.pop(fight_id, None)
+            self._snapshot_texts.pop(fight_id, None)
 
     def _remember(self, state: FightState, last_hash: str) -> None:
         with self._lock:
@@ -510,7 +514,24 @@ class Engine:
     def _maybe_snapshot(self, before: int, state: FightState, last_hash: str) -> None:
         n = self.snapshot_every
         if n > 0 and state.seq // n > before // n:
-            self.store.save_snapshot(state.fight_id, state.seq, state.ruleset_version, state_to_json(state), last_hash)
+            # The text of the state's parts that are the same objects as at the fight's last snapshot is
+            # written again only for the others (issue 16, session 14: :class:`StateText`).
+            self.store.save_snapshot_text(state.fight_id, state.seq, state.ruleset_version,
+                                          self._snapshot_text(state.fight_id).of(state), last_hash)
+
+    def _snapshot_text(self, fight_id: str) -> StateText:
+        """The fight's :class:`StateText`, kept for as many fights as states are cached (commands of one fight
+        are serialised by the caller, so one writer is never used by two threads at once)."""
+        with self._lock:
+            texts = self._snapshot_texts
+            writer = texts.get(fight_id)
+            if writer is None:
+                writer = texts[fight_id] = StateText()
+                while len(texts) > self.cache_size:
+                    texts.popitem(last=False)
+            else:
+                texts.move_to_end(fight_id)
+            return writer
 
     # ------------------------------------------------------------------ preview
 

@@ -76,6 +76,9 @@ class Recorder(Protocol):
     def save_snapshot(self, fight_id: str, seq: int, ruleset_version: str, state: dict[str, JSON],
                       event_hash: str | None = None) -> None: ...
 
+    def save_snapshot_text(self, fight_id: str, seq: int, ruleset_version: str, canonical: bytes,
+                           event_hash: str | None = None) -> None: ...
+
     def snapshots(self, fight_id: str, ruleset_version: str,
                   upto: int | None = None) -> list[tuple[int, dict[str, JSON]]]: ...
 

@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Connection, Engine
 
-from combat_server.canonical import canonical_json, chain_hash_of_text, parse_stored, state_digest
+from combat_server.canonical import canonical_bytes, canonical_json, chain_hash_of_bytes, parse_stored, state_digest
 from combat_server.errors import Conflict, Corrupt, MigrationMissing, StoreError, StoreUnavailable, UnknownFight
 from combat_server.rules.model import JSON, Event
 from combat_server.store import tables as t
@@ -40,6 +40,8 @@ _SQLITE_SNAPSHOT = ("INSERT INTO snapshots (fight_id, seq, ruleset_version, stat
 #: PostgreSQL NOTIFY channel of appends, payload "fight_id last_seq" (several server processes, DESIGN.md).
 APPEND_CHANNEL = "combat_appends"
 _PG_EVENT_VALUES = "(%s, %s, %s, %s::json, %s, %s, %s, %s, %s, %s)"
+_PG_SNAPSHOT = ("INSERT INTO snapshots (fight_id, seq, ruleset_version, state, hash, digest) "
+                "VALUES (%s, %s, %s, %s::json, %s, %s)")
 _PG_COMMAND = ("INSERT INTO commands (fight_id, command_id, first_seq, last_seq, actor, digest) "
                "VALUES (%s, %s, %s, %s, %s, %s)")
 
@@ -733,11 +735,17 @@ class SqlStore:
                       event_hash: str | None = None) -> None:
         """``event_hash``: the hash of event ``seq``; stored with a digest of the state so that a
         load can check the snapshot (a snapshot without it is never used by a load)."""
-        text = canonical_json(state)  # the column's text (json_serializer), written once for the digest too
-        digest = chain_hash_of_text(event_hash, text) if event_hash is not None else None  # = state_digest(..)
+        self.save_snapshot_text(fight_id, seq, ruleset_version, canonical_bytes(state), event_hash)
+
+    def save_snapshot_text(self, fight_id: str, seq: int, ruleset_version: str, canonical: bytes,
+                           event_hash: str | None = None) -> None:
+        """:meth:`save_snapshot` of a state given as ``canonical_bytes(state)``, its canonical text, which the
+        column holds and the digest covers (the engine writes it from the text of its parts, issue 16)."""
+        digest = chain_hash_of_bytes(event_hash, canonical) if event_hash is not None else None  # = state_digest(..)
+        text = canonical.decode("utf-8")  # the column's text, as SQLAlchemy's JSON type binds it (json_serializer)
         if self.dialect == "sqlite":
-            # On the kept writer connection, the text as SQLAlchemy's JSON type would bind it: no pool
-            # checkout and no statement compiled per snapshot (issue 16; tests/store/test_snapshot_write.py).
+            # On the kept writer connection: no pool checkout and no statement compiled per snapshot
+            # (issue 16; tests/store/test_lean_writes.py).
             try:
                 self._write_sqlite(None, _SQLITE_SNAPSHOT, [(fight_id, seq, ruleset_version, text, event_hash, digest)])
             except sqlite3.IntegrityError:
@@ -745,8 +753,8 @@ class SqlStore:
             return
         try:
             with self.engine.begin() as conn:
-                conn.execute(t.snapshots.insert().values(fight_id=fight_id, seq=seq, ruleset_version=ruleset_version,
-                                                         state=state, hash=event_hash, digest=digest))
+                # The text cast to json, as SQLAlchemy binds its JSON type (PostgreSQL's json keeps it as given).
+                conn.exec_driver_sql(_PG_SNAPSHOT, (fight_id, seq, ruleset_version, text, event_hash, digest))
         except sa.exc.IntegrityError:
             pass  # the same snapshot was written by another process: identical by construction
 

@@ -360,13 +360,13 @@ async def test_a_watcher_gets_the_events_of_a_command_that_failed_after_its_appe
     gm, fid, tokens = await _fight(server)
     watcher = await _watch(server, tokens["watch-a"])
     store = server.engine.store
-    real = store.save_snapshot
+    real = store.save_snapshot_text
 
     def fails_once(*args: Any, **kwargs: Any) -> None:
-        store.save_snapshot = real  # type: ignore[method-assign]
+        store.save_snapshot_text = real  # type: ignore[method-assign]
         raise StoreUnavailable(None, "the database could not be reached: a restart")
 
-    store.save_snapshot = fails_once  # type: ignore[method-assign]
+    store.save_snapshot_text = fails_once  # type: ignore[method-assign]
     with pytest.raises(ServerError) as refused:
         await gm.command("adjust", {"combatant": "orc", "changes": {"hp": 3}, "reason": "then the snapshot fails"})
     assert refused.value.code == "store/unavailable"

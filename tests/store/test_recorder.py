@@ -127,7 +127,8 @@ def test_only_the_methods_that_translate_in_their_body_are_left_unwrapped() -> N
     assert TRANSLATED_IN_BODY == {"append"}
     assert not hasattr(SqlStore.append, "__wrapped__")
     assert all(hasattr(getattr(SqlStore, name), "__wrapped__")
-               for name in ("fight", "events", "save_snapshot", "add_seat", "seats", "command_record"))
+               for name in ("fight", "events", "save_snapshot", "save_snapshot_text", "add_seat", "seats",
+                            "command_record"))
 
 
 def _imports(path: Path) -> set[str]:
