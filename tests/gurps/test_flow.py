@@ -510,3 +510,41 @@ def test_every_command_declares_its_fields() -> None:
                                    "answer_wait", "spend_fatigue", "import_character", "apply_tool",
                                    "set_light"}  # GULLIVER V-46
     assert set(UNDO_FIELDS) == {"to", "seq", "reason"}
+
+def test_when_everyone_who_can_act_has_collapsed_the_fight_waits_for_the_gm(duel: Table) -> None:
+    """G-51: a collapsed combatant's turns are Do Nothing until FP is above 0, and nothing in a turn gives FP
+    back. Both duellists collapse (failed Will rolls at 0 FP): the orc's collapse is accepted, no turn starts
+    after it (their turns would pass as Do Nothing for ever), and the log refolds to the same state."""
+    duel.send("adjust", {"combatant": "knight", "changes": {"fp": 0}, "reason": "spent"})
+    duel.send("adjust", {"combatant": "orc", "changes": {"fp": 0}, "reason": "spent"})
+    duel.maneuver("knight", "attack", [[6, 6, 6]], target="orc")
+    assert duel.cond("knight").collapsed is True and duel.current == "orc"
+    duel.maneuver("orc", "attack", [[6, 6, 6]], target="knight")
+    assert duel.cond("orc").collapsed is True
+    assert duel.state.combat.phase == "between" and not duel.state.prompts
+    ended = [e.payload["combatant"] for e in duel.events("turn_ended")]
+    assert ended[-1] == "orc"
+    assert duel.refold_matches()
+
+
+def test_a_collapsed_fight_goes_on_when_the_gm_gives_fp_back(duel: Table) -> None:
+    """G-51: collapsed until FP is above 0: once the GM sets the knight's FP back, its turn starts; the orc's
+    collapsed turn passes as Do Nothing on the way."""
+    duel.send("adjust", {"combatant": "knight", "changes": {"fp": 0}, "reason": "spent"})
+    duel.send("adjust", {"combatant": "orc", "changes": {"fp": 0}, "reason": "spent"})
+    duel.maneuver("knight", "attack", [[6, 6, 6]], target="orc")
+    duel.maneuver("orc", "attack", [[6, 6, 6]], target="knight")
+    duel.send("adjust", {"combatant": "knight", "changes": {"fp": 5}, "reason": "second wind"})
+    assert duel.current == "knight" and duel.state.combat.phase == "maneuver"
+
+
+def test_a_note_does_not_move_a_collapsed_fight_on(duel: Table) -> None:
+    """G-51: both duellists collapsed, nobody is able to choose a maneuver: a command that gives nobody FP
+    back passes no turns."""
+    duel.send("adjust", {"combatant": "knight", "changes": {"fp": 0}, "reason": "spent"})
+    duel.send("adjust", {"combatant": "orc", "changes": {"fp": 0}, "reason": "spent"})
+    duel.maneuver("knight", "attack", [[6, 6, 6]], target="orc")
+    duel.maneuver("orc", "attack", [[6, 6, 6]], target="knight")
+    before = duel.state.combat
+    duel.send("note", {"text": "the table takes a break"})
+    assert duel.state.combat == before

@@ -117,10 +117,7 @@ def settle(b: Batch) -> None:
             if cond.stunned:
                 b.emit("maneuver_chosen", {"combatant": cur, "maneuver": "do_nothing", "forced": "stunned (G-48)"})
                 continue
-            tired = fatigue.state(b.sheet(cur), cond, b.policy)
-            if (cond.collapsed and tired.collapse != "none") or tired.collapse == "collapsed":
-                # G-51: collapsed (a failed Will roll) until FP is above 0; V-53 / V-54: outright while
-                # Fatigue is at the collapse mark
+            if _collapsed(b, cur):
                 b.emit("maneuver_chosen", {"combatant": cur, "maneuver": "do_nothing",
                                            "forced": f"collapsed ({b.policy.fatigue_basis()})"})
                 continue
@@ -142,6 +139,21 @@ def settle(b: Batch) -> None:
             continue
         return
     raise AssertionError("the turn sequence did not settle")
+
+
+def _collapsed(b: Batch, cid: str) -> bool:
+    """G-51: collapsed (a failed Will roll) until FP is above 0; V-53 / V-54: outright while Fatigue is at the
+    collapse mark. Such a combatant's turns are Do Nothing, and nothing in a turn gives FP back."""
+    cond = b.cond(cid)
+    tired = fatigue.state(b.sheet(cid), cond, b.policy)
+    return (cond.collapsed and tired.collapse != "none") or tired.collapse == "collapsed"
+
+
+def _someone_may_choose(b: Batch) -> bool:
+    """Whether a turn may still come where somebody chooses a maneuver: somebody in the order is able to act and
+    not collapsed (G-51, V-53 / V-54). When all who can act are collapsed, their turns would pass as Do Nothing
+    round after round, for ever: the fight waits for the GM instead (an ``adjust`` of FP, ``end_fight``)."""
+    return any(_can_act(b, cid) and not _collapsed(b, cid) for cid in b.combat.order)
 
 
 def _why_not(b: Batch, cid: str) -> str:
@@ -182,6 +194,8 @@ ORDER = FixedOrder()
 
 def _start_next(b: Batch) -> bool:
     combat = b.combat
+    if not _someone_may_choose(b):
+        return False
     turn = ORDER.next_turn(combat.order, combat.index, combat.round, lambda cid: _can_act(b, cid))
     if turn is None:
         return False
