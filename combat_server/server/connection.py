@@ -411,7 +411,9 @@ class Connection:
                      "commands": [spec.to_json() for spec in command_specs(hub.ruleset())],
                      "tools": [spec.to_json() for spec in hub.ruleset().calculators.values()]}
             if m.get("describe"):  # a client that renders descriptions asks for them (#9, describe)
-                reply["description"] = hub.describe(peer, state)
+                description = hub.describe(peer, state)
+                if description is not None:  # None: the rules could not describe it now (FightHub._description)
+                    reply["description"] = description
             else:
                 hub.forget_description(peer)
             if "ref" in m:

@@ -21,6 +21,7 @@ from typing import Any, Protocol, Sequence
 
 import attrs
 import orjson
+import structlog
 
 from combat_server.canonical import GENESIS_HASH
 from combat_server.engine.fight import CommandResult, Engine
@@ -35,6 +36,8 @@ from combat_server.server.views import (
     GM_VIEW, NOTHING_HIDDEN, ViewBuilder, event_view, full_state, hidden_during, hidden_ids, hidden_key, may_hide,
     payload_view, seat_hidden, state_view, view_key, visible_to, with_hidden_as_now,
 )
+
+log = structlog.get_logger("combat_server.server.hub")
 
 #: How many recent events (with their explanations) a hub keeps for fast catch-up.
 RECENT_EVENTS = 1024
@@ -494,15 +497,31 @@ class FightHub:
 
     # ------------------------------------------------------------------ descriptions (#9, describe)
 
-    def describe(self, sub: Subscriber, state: FightState) -> dict[str, Any]:
+    def describe(self, sub: Subscriber, state: FightState) -> dict[str, Any] | None:
         """What ``sub``'s seat can do and see at ``state`` (for ``subscribed``); remembered, so that
-        later pushes send it a description when, and only when, its own changed."""
+        later pushes send it a description when, and only when, its own changed. ``None`` when the
+        ruleset could not describe it (:meth:`_description`): the seat is sent one when it can."""
         seat = sub.seat
         assert seat is not None
-        text = encode_description(self.ruleset().describe(state, seat.actor()), _dumps_description)
-        self._described[id(sub)] = text
+        text = self._description(self.ruleset(), state, seat)
+        self._described[id(sub)] = text or ""
+        if text is None:
+            return None
         data: dict[str, Any] = orjson.loads(text)
         return data
+
+    def _description(self, rs: Ruleset, state: FightState, seat: Seat) -> str | None:
+        """``seat``'s description of ``state``, encoded; ``None`` (and an error in the log, with the traceback)
+        when the ruleset's ``describe`` raised. Why: a description is what a seat's page offers, worked out
+        after the command's events are stored and pushed; a bug there must not answer a stored command with
+        an error, nor leave a subscribe unanswered, nor stop the fight's next commands (a black-box pass found
+        all three). The seat keeps the description it had."""
+        try:
+            return encode_description(rs.describe(state, seat.actor()), _dumps_description)
+        except Exception:
+            log.error("description_failed", fight_id=self.fight_id, seq=state.seq, role=seat.role,
+                      seat=seat.seat_id, exc_info=True)
+            return None
 
     def forget_description(self, sub: Subscriber) -> None:
         """``sub`` no longer wants descriptions (it subscribed again without ``describe``)."""
@@ -515,16 +534,17 @@ class FightHub:
         """
         if not self._described:
             return
-        texts: dict[tuple[str, tuple[str, ...]], str] = {}
+        texts: dict[tuple[str, tuple[str, ...]], str | None] = {}
         for sub in self.subscribers:
             seat = sub.seat
             if sub in dropped or seat is None or id(sub) not in self._described:
                 continue
             key = (seat.role, seat.combatants)
-            text = texts.get(key)
-            if text is None:
-                text = texts[key] = encode_description(rs.describe(state, seat.actor()), _dumps_description)
-            if self._described.get(id(sub)) == text:
+            if key in texts:
+                text = texts[key]
+            else:
+                text = texts[key] = self._description(rs, state, seat)
+            if text is None or self._described.get(id(sub)) == text:
                 continue
             self._described[id(sub)] = text
             message = (f'{{"type":"description","fight_id":{self._fid_json},"seq":{state.seq},'
