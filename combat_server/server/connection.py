@@ -341,6 +341,10 @@ class Connection:
             yield Disconnect(step.code)
             return
         if isinstance(step, Refuse):
+            # Bad input is refused to the client and in the log; a message over the rate limit is not bad input, and
+            # a flood would write a line per message (the 4029 close is the log's to show).
+            if step.error.code != "rate/limited" and self.logs("info"):
+                yield Log("info", "refused", self._refusal(None, step.error))
             yield Send(error_message(step.error, step.ref, None))
             return
         outcome: dict[str, Any] | None | BaseException
@@ -367,6 +371,8 @@ class Connection:
             yield Log("error", "internal_error", {"seat": seat_id}, bug)
         elif answer.log is not None:
             yield Log("warning", answer.log, {"seat": seat_id, "error": getattr(outcome, "message", str(outcome))})
+        elif kind != "command" and isinstance(outcome, CombatError) and self.logs("info"):
+            yield Log("info", "refused", self._refusal(kind, outcome))  # a command's own line says its outcome
         if answer.message is not None:
             yield Send(answer.message)
 
@@ -450,6 +456,7 @@ class Connection:
         command = Command(m["command"], m.get("args", {}), self._actor(seat), f"{seat.seat_id}:{client_id}")
         started = self.clock()
         outcome, first, last = "ok", 0, 0
+        refusal: str | None = None
         lock, unlock = self._locking(hub)
         try:
             yield lock
@@ -463,7 +470,7 @@ class Connection:
             return {"type": "result", "command_id": client_id, "first_seq": first, "last_seq": last,
                     "duplicate": result.duplicate}
         except CombatError as exc:
-            outcome = exc.code
+            outcome, refusal = exc.code, exc.message
             raise
         except Exception:
             outcome = "internal/error"
@@ -471,10 +478,19 @@ class Connection:
             raise
         finally:
             if self.logs("info"):  # off (--log-level warning): no fields, no effect (issue 16, about 45 k instructions)
-                yield Log("info", "command", {
+                fields = {
                     "fight_id": seat.fight_id, "seat": seat.seat_id, "command_id": client_id, "command": command.type,
                     "first_seq": first or None, "last_seq": last or None, "outcome": outcome,
-                    "latency_ms": round((self.clock() - started) * 1000, 3)})
+                    "latency_ms": round((self.clock() - started) * 1000, 3)}
+                if refusal is not None:
+                    fields["error"] = refusal  # what the client was told, not only its code
+                yield Log("info", "command", fields)
+
+    def _refusal(self, kind: Any, error: CombatError) -> dict[str, Any]:
+        """The fields of a ``refused`` log record: who sent what, and the code and message it was answered."""
+        seat = self.peer.seat
+        return {"fight_id": seat.fight_id if seat else None, "seat": seat.seat_id if seat else None,
+                "type": kind if isinstance(kind, str) else None, "code": error.code, "error": error.message}
 
     def _actor(self, seat: Seat) -> Principal:
         """``seat.actor()``, made once for the commands of a connection (a frozen value, equal to a new one;

@@ -119,7 +119,8 @@ def test_a_store_that_goes_down_mid_command_drops_the_cached_fight(world: World)
 def test_a_player_cannot_add_seats_and_the_fight_is_not_locked_for_it(world: World) -> None:
     connection, _ = _joined(world, "player", ("alice",))
     effects = world.request(connection, {"type": "add_seat", "role": "spectator", "ref": "a1"})
-    assert types_of(effects) == ["Send"]
+    assert types_of(effects) == ["Log", "Send"]
+    assert (only(effects, Log).event, only(effects, Log).fields["code"]) == ("refused", "auth/gm_only")
     assert only(effects, Send).message["code"] == "auth/gm_only"
 
 
@@ -188,7 +189,7 @@ def test_a_new_link_closes_the_connections_of_the_old_one_4003(world: World) -> 
 def test_under_the_key_policy_a_fight_needs_the_server_key(world: World) -> None:
     world.policy = world.policy.__class__(create_policy="key", server_key="s3cret")
     refused = world.request(world.connect(), {"type": "create_fight", "ruleset": "gurps"})
-    assert types_of(refused) == ["Send"] and only(refused, Send).message["code"] == "auth/server_key"
+    assert types_of(refused) == ["Log", "Send"] and only(refused, Send).message["code"] == "auth/server_key"
     created = world.request(world.connect(), {"type": "create_fight", "ruleset": "gurps", "server_key": "s3cret"})
     assert types_of(created) == ["CreateFight", "Log", "Send"]
     assert only(created, CreateFight).ruleset == "gurps"

@@ -70,7 +70,7 @@ def test_a_subscribe_past_the_last_seq_is_refused_with_it_and_joins_nothing(worl
     outbox = Outbox()
     connection = world.connect(outbox)
     effects = world.request(connection, {"type": "subscribe", "token": token, "after": 9, "ref": "s2"})
-    assert types_of(effects) == ["SeatForToken", "OpenHub", "Lock", "Unlock", "Send"]
+    assert types_of(effects) == ["SeatForToken", "OpenHub", "Lock", "Unlock", "Log", "Send"]
     error = only(effects, Send).message
     assert (error["code"], error["details"], error["ref"]) == ("replay/bad_seq", {"last_seq": 8}, "s2")
     assert outbox.seat is None and connection.hub is None
@@ -80,7 +80,7 @@ def test_a_subscribe_past_the_last_seq_is_refused_with_it_and_joins_nothing(worl
 def test_a_token_that_opens_no_seat_is_refused_before_any_fight_is_touched(world: World) -> None:
     _gm_token(world)
     effects = world.request(world.connect(), {"type": "subscribe", "token": "t-not-a-link"})
-    assert types_of(effects) == ["SeatForToken", "Send"]
+    assert types_of(effects) == ["SeatForToken", "Log", "Send"]
     assert only(effects, Send).message["code"] == "auth/bad_token"
 
 
@@ -90,7 +90,7 @@ def test_a_connection_holds_one_seat(world: World) -> None:
     connection = world.connect()
     world.request(connection, {"type": "subscribe", "token": token, "after": 8})
     effects = world.request(connection, {"type": "subscribe", "token": other})
-    assert types_of(effects) == ["SeatForToken", "Send"]
+    assert types_of(effects) == ["SeatForToken", "Log", "Send"]
     assert only(effects, Send).message["code"] == "auth/already_joined"
     assert connection.seat is not None and connection.seat.role == "gm"
 

@@ -259,6 +259,23 @@ async def test_one_log_line_per_command(table: Table) -> None:
     assert ok["fight_id"] == table.fight_id and ok["seat"] == "player-1" and ok["command_id"] == "log-me"
     assert ok["outcome"] == "ok" and ok["first_seq"] == ok["last_seq"] and ok["latency_ms"] > 0
     assert refused["outcome"] == "auth/gm_only" and refused["first_seq"] is None
+    assert "GM" in refused["error"] and "error" not in ok  # what the player was told, beside its code
+
+
+async def test_a_refused_request_is_logged_with_its_code_and_message(table: Table) -> None:
+    """Bad input gets a specific error to the client and in the log: a refused request that is not a command
+    (a player asking for the seats) and a message that could not be read each log a ``refused`` line."""
+    with capture_logs() as logs:
+        with pytest.raises(ServerError) as asked:
+            await table.alice.list_seats()
+        before = len(table.alice.errors)
+        await table.alice.send_raw("{not json")
+        await table.alice.wait_until(lambda c: len(c.errors) > before, 5)
+    refused = [entry for entry in logs if entry["event"] == "refused"]
+    assert [(r["type"], r["code"]) for r in refused] == [("list_seats", asked.value.code),
+                                                         (None, table.alice.errors[-1].code)]
+    assert refused[0]["error"] == asked.value.message and refused[0]["seat"] == "player-1"
+    assert refused[0]["fight_id"] == table.fight_id and refused[1]["error"]
 
 
 async def test_every_server_message_matches_its_schema(server: CombatServer, connect: Connect) -> None:
