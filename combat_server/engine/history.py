@@ -59,6 +59,8 @@ def decide_undo(state: FightState, read: ReadAfter, args: Mapping[str, JSON]) ->
     target = args.get("to", "last_command")
     if target not in UNDO_TARGETS:
         raise reject("undo/bad_target", f"undo to must be one of {', '.join(UNDO_TARGETS)}", field="to")
+    if target != "seq" and "seq" in args:  # not dropped without a word: the GM may have meant to: seq
+        raise reject("undo/bad_seq", f"seq is only for undo to: seq, not to: {target}", field="seq")
     undone = frozenset(state.undone)
     if target == "last_command":
         seqs = _last_command(state, read, undone)

@@ -110,7 +110,10 @@ def _decide_update(ruleset: Ruleset, state: FightState, command: Command) -> lis
     state.combatant(cid)
     payload: dict[str, JSON] = {"id": cid}
     if "name" in command.args:
-        payload["name"] = _arg(command, "name", str)
+        name = _arg(command, "name", str)
+        if not name.strip():  # as add_combatant: a combatant always has a name to show
+            raise reject("command/bad_field", "update_combatant: name must not be empty", field="name")
+        payload["name"] = name
     if "side" in command.args:
         side = _arg(command, "side", str)
         if side not in ("pc", "npc"):

@@ -421,3 +421,25 @@ def test_the_event_clock_writes_what_datetime_writes(ns: int) -> None:
     expected = (epoch + dt.timedelta(microseconds=ns // 1000)).isoformat(timespec="microseconds")
     assert iso_utc(ns) == expected
     assert iso_utc(ns) == expected  # the cached second gives the same text
+
+
+@pytest.mark.parametrize("target", ["last_command", "turn_start"])
+def test_an_undo_naming_a_seq_it_would_not_use_is_refused_and_nothing_is_written(engine: Engine, target: str) -> None:
+    """An undo ``to: last_command`` (or ``turn_start``) with a ``seq`` used to drop the seq without a word, undoing
+    something else than the GM may have meant (black-box pass): refused, the log as it was."""
+    fid = populate(engine)
+    before = dump_tables(engine.store)
+    with pytest.raises(Rejected) as err:
+        engine.execute(fid, Command("undo", {"to": target, "seq": 2}, GM_ACTOR, "u-1"))
+    assert err.value.code == "undo/bad_seq" and f"to: {target}" in err.value.message
+    assert dump_tables(engine.store) == before
+
+
+def test_a_combatant_cannot_be_renamed_to_nothing(engine: Engine) -> None:
+    """As ``add_combatant`` refuses an empty name, ``update_combatant`` does (black-box pass)."""
+    fid = populate(engine)
+    for name in ("", "   "):
+        with pytest.raises(Rejected) as err:
+            engine.execute(fid, Command("update_combatant", {"id": "alice", "name": name}, GM_ACTOR, f"n-{len(name)}"))
+        assert (err.value.code, err.value.details.get("field")) == ("command/bad_field", "name")
+    assert engine.load(fid).combatants["alice"].name == "Alice"
