@@ -297,7 +297,11 @@ def validate_client_message(message: dict[str, Any], text: str | None = None,
     (:func:`read_client_message`)."""
     kind = message.get("type")
     if kind not in CLIENT_MESSAGES:
-        raise ProtocolError("protocol/unknown_type", f"unknown message type {kind!r}", known=list(CLIENT_MESSAGES))
+        # In JSON's spelling, not Python's (a black-box pass read "unknown message type None").
+        what = ("the message has no type" if kind is None else
+                f"unknown message type {orjson.dumps(kind).decode()}" if isinstance(kind, (str, int, float, bool))
+                else "the message's type is not a name")
+        raise ProtocolError("protocol/unknown_type", what, known=list(CLIENT_MESSAGES))
     # Before anything else: no handler or store ever sees such a value. The command's long args are
     # looked up only for the walk (issue 16, server CPU: a command's text almost always spares it).
     if plain is None:

@@ -128,6 +128,12 @@ def test_an_unknown_request_type_is_refused_with_the_known_ones(world: World) ->
     effects = world.request(world.connect(), {"type": "teleport", "ref": "x"})
     error = only(effects, Send).message
     assert error["code"] == "protocol/unknown_type" and "subscribe" in error["details"]["known"]
+    assert error["message"] == 'unknown message type "teleport"'  # JSON's spelling, as the client sent it
+
+
+def test_a_message_without_a_type_is_told_so_in_words_not_in_python(world: World) -> None:
+    effects = world.request(world.connect(), {"ref": "x"})
+    assert only(effects, Send).message["message"] == "the message has no type"
 
 
 def test_past_the_burst_a_request_waits_for_the_bucket_to_refill(world: World) -> None:
