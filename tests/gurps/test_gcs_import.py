@@ -326,3 +326,72 @@ def test_any_value_of_a_sample_made_the_wrong_type_imports_or_is_refused_as_impo
         assert exc.code.startswith("import/"), exc
         return
     assert -5 * imp.sheet.hp_max <= imp.hp <= imp.sheet.hp_max and -imp.sheet.fp_max <= imp.fp <= imp.sheet.fp_max
+
+
+def _knight() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(_text("fighter-shield_Noble-Knight.gcs"))
+    return data
+
+
+def _weapon_rows(node: Any) -> list[dict[str, Any]]:
+    """Every weapon row of a GCS file (rows of a ``weapons`` list, under traits and equipment)."""
+    found: list[dict[str, Any]] = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "weapons" and isinstance(value, list):
+                found.extend(w for w in value if isinstance(w, dict))
+            else:
+                found.extend(_weapon_rows(value))
+    elif isinstance(node, list):
+        for item in node:
+            found.extend(_weapon_rows(item))
+    return found
+
+
+def _import(data: dict[str, Any]) -> Any:
+    return read_gcs(json.dumps(data).encode("utf-8"), "knight.gcs")
+
+
+@pytest.mark.parametrize(("name", "why"), [("Sir\u0000Nul", "NUL"), ("K" * 2001, "longer than 2000")])
+def test_an_imported_name_is_held_to_the_limits_of_a_typed_one(name: str, why: str) -> None:
+    """docs/protocol.md, Limits: no text with a NUL, none past 2000 characters, whether typed or imported."""
+    data = _knight()
+    data["profile"]["name"] = name
+    with pytest.raises(Rejected) as err:
+        _import(data)
+    assert err.value.code == "import/bad_field" and why in err.value.message and "profile.name" in err.value.message
+
+
+def test_the_imports_text_limit_is_the_protocols() -> None:
+    from combat_server.rules.gurps.gcs import MAX_TEXT
+    from combat_server.server.protocol import MAX_TEXT as PROTOCOL_MAX_TEXT
+
+    assert MAX_TEXT == PROTOCOL_MAX_TEXT
+
+
+def test_a_skill_past_the_rules_range_is_said_to_be_taken_as_40() -> None:
+    """Nothing is changed without a word: a weapon level of 10^12 is imported as 40 and listed as such."""
+    data = _knight()
+    _weapon_rows(data)[0]["calc"]["level"] = 10 ** 12
+    imported = _import(data)
+    assert any(f"skill {10 ** 12} taken as 40" in u for u in imported.unused)
+    assert max(w.skill for w in imported.sheet.weapons) == 40
+
+
+def test_an_attribute_that_is_not_whole_is_said_to_be_taken_whole() -> None:
+    data = _knight()
+    st = next(a for a in data["attributes"] if a["attr_id"] == "st")
+    whole = int(st["calc"]["value"])
+    st["calc"]["value"] = whole + 0.7
+    imported = _import(data)
+    assert imported.sheet.st == whole
+    assert f"ST {whole + 0.7} taken as {whole} (the rules use whole numbers)" in imported.unused
+
+
+def test_an_unreadable_field_is_named_in_the_files_words_not_pythons() -> None:
+    data = _knight()
+    data["profile"] = "a knight"  # GCS writes an object there
+    with pytest.raises(Rejected) as err:
+        _import(data)
+    assert err.value.code == "import/unreadable" and "profile" in err.value.message
+    assert "Error" not in err.value.message and "object has no attribute" not in err.value.message

@@ -84,7 +84,9 @@ def read_gcs(content: str | bytes, file_name: str = "") -> Imported:
         source = _SOURCE.get(field.split("[")[0].split(".")[0], field)
         raise _refuse("out_of_range", f"{label}: {source}: {exc.message}", field=source) from None
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError, RecursionError) as exc:
-        raise _refuse("unreadable", f"{label}: {at[0]} cannot be read ({type(exc).__name__}: {exc})",
+        # What was wrong in the words of the file, not Python's (a black-box pass read "AttributeError: 'str'
+        # object has no attribute 'get'"): the field, and that it is not what GCS writes there.
+        raise _refuse("unreadable", f"{label}: {at[0]} cannot be read: it is not what GCS writes there",
                       field=at[0]) from None
 
 
@@ -148,7 +150,7 @@ def _character(data: Mapping[str, Any], version: int, digest: str, at: list[str]
 
     calc = data["calc"]
     at[0] = "attributes[st/dx/iq/ht/basic_speed/basic_move].calc.value"
-    st, dx, iq, ht = (int(value(a)) for a in ("st", "dx", "iq", "ht"))
+    st, dx, iq, ht = (_whole_attribute(value(a), a, unused) for a in ("st", "dx", "iq", "ht"))
     speed, basic_move = float(value("basic_speed")), int(value("basic_move"))
     at[0] = "attributes[hp/fp/will/per].calc.value, profile.SM"
     sheet: dict[str, Any] = {
@@ -261,7 +263,46 @@ def _character(data: Mapping[str, Any], version: int, digest: str, at: list[str]
     hp_now = _current(hp_now, built.hp_max, "attributes[hp].calc.current", "HP", -5, unused)
     fp_now = _current(fp_now, built.fp_max, "attributes[fp].calc.current", "FP", -1, unused)
     name = str((data.get("profile") or {}).get("name") or "").strip() or "Imported character"
-    return Imported(name=name, sheet=built, hp=hp_now, fp=fp_now, sha256=digest, unused=tuple(unused))
+    imported = Imported(name=name, sheet=built, hp=hp_now, fp=fp_now, sha256=digest, unused=tuple(unused))
+    _check_texts(imported.name, "profile.name")
+    _check_texts(imported.sheet_json(), "the sheet")
+    return imported
+
+
+#: The longest text a message may hold (the protocol's ``MAX_TEXT``, docs/protocol.md "Limits"; a test checks
+#: they agree): an imported name or weapon name is held to it as a typed one is.
+MAX_TEXT = 2000
+
+
+def _check_texts(value: Any, where: str) -> None:
+    """Refuse (``import/bad_field``) a text of the import that a client could not have typed: one holding a NUL or
+    a lone surrogate, or longer than :data:`MAX_TEXT` (a black-box pass imported a name with a NUL, and one of
+    5,000 characters, past the limits every typed text is held to)."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise _refuse("bad_field", f"{where} holds a NUL character", field=where)
+        if len(value) > MAX_TEXT:
+            raise _refuse("bad_field", f"{where} is longer than {MAX_TEXT} characters", field=where)
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise _refuse("bad_field", f"{where} holds a lone surrogate (not a character)", field=where) from None
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            _check_texts(key, where)
+            _check_texts(item, f"{where}.{key}" if where != "the sheet" else str(key))
+    elif isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            _check_texts(item, f"{where}[{i}]")
+
+
+def _whole_attribute(raw: Any, attr: str, unused: list[str]) -> int:
+    """An attribute's computed value as the whole number the rules use, said in ``unused`` when the file's was not
+    one (``12.7`` is taken as 12), rather than changed without a word."""
+    whole = int(raw)
+    if isinstance(raw, float) and whole != raw:
+        unused.append(f"{attr.upper()} {raw} taken as {whole} (the rules use whole numbers)")
+    return whole
 
 
 def _all_weapon_rows(data: Mapping[str, Any], version: int,
@@ -313,7 +354,10 @@ def _weapons(data: Mapping[str, Any], version: int, equipped: list[Mapping[str, 
         if parsed is None:
             unused.append(f"attack {label}: damage {dmg!r} is not one the rules can roll")
             continue
-        weapon: dict[str, Any] = {"name": name, "skill": max(0, min(40, int(level))), **parsed}
+        skill = max(0, min(40, int(level)))
+        if isinstance(level, (int, float)) and skill != level:
+            unused.append(f"attack {label}: skill {level} taken as {skill} (the rules' range is 0-40)")
+        weapon: dict[str, Any] = {"name": name, "skill": skill, **parsed}
         strength = str(_calc(w, "strength") or "")
         if _int_prefix(strength):
             weapon["min_st"] = _int_prefix(strength)
@@ -330,6 +374,8 @@ def _weapons(data: Mapping[str, Any], version: int, equipped: list[Mapping[str, 
             weapon.update(kind="thrown" if thrown else "ranged", parry=None, half_damage=rng[0], max_range=rng[1])
             acc = str(_calc(w, "accuracy") or "0")
             weapon["acc"] = sum(int(x) for x in re.findall(r"[-+]?\d+", acc)) if re.search(r"\d", acc) else 0
+            if not re.search(r"\d", acc) and acc.strip():
+                unused.append(f"attack {label}: accuracy {acc!r} cannot be read; taken as 0")
             rof = _int_prefix(_calc(w, "rate_of_fire"))
             weapon["rof"] = max(1, rof or 1)
             if "x" in str(_calc(w, "rate_of_fire") or ""):
