@@ -3,6 +3,7 @@ rules/model.py): a closed set of values, or values that refer to the fight (a co
 
 from __future__ import annotations
 
+import itertools
 import tempfile
 from typing import Any, Iterator, Mapping
 
@@ -32,9 +33,10 @@ def engine() -> Iterator[Engine]:
             store.dispose()
 
 
-def _fight(engine: Engine, ruleset: str, started: bool = False) -> str:
-    """A seeded fight with Alice (a PC) and an orc; started: combat under way, Alice first."""
-    fid = engine.create_fight(ruleset, dice_mode="seeded", seed="adjust").fight_id
+def _fight(engine: Engine, ruleset: str, started: bool = False, fight_id: str | None = None) -> str:
+    """A seeded fight with Alice (a PC) and an orc; started: combat under way, Alice first. Its dice follow
+    from the seed and the fight's id: a given id rolls the same every run."""
+    fid = engine.create_fight(ruleset, dice_mode="seeded", seed="adjust", fight_id=fight_id).fight_id
     for cid, side in (("alice", "pc"), ("orc", "npc")):
         args: dict[str, Any] = {"id": cid, "name": cid.title(), "side": side}
         if ruleset == "gurps":
@@ -183,16 +185,16 @@ def _play(engine: Engine, fid: str, steps: int) -> None:
 def _nonsense(ruleset: str) -> list[tuple[str, object]]:
     fits = core.adjust_checks(get_ruleset(ruleset).condition_type)
     return [(name, value) for name, (kept, fit, _) in fits.items() if not kept
-            for value in ("zzz", 10**6) if fit(value)]
+            for value in ("zzz", 10**6, -5) if fit(value)]
 
 
 @pytest.mark.parametrize("ruleset, field, value", [(r, f, v) for r in ("gurps", "shell") for f, v in _nonsense(r)])
 def test_a_nonsense_value_is_refused_or_harmless(engine: Engine, ruleset: str, field: str, value: object) -> None:
     """The black-box probe over every adjustable field: nonsense set on Alice (in each of the states that
-    read the field) is refused, or start_combat, the maneuvers that follow and every seat's description
+    read the field, Alice first or second in the turn order) is refused, or start_combat, the maneuvers that follow and every seat's description
     run without an exception."""
-    for context in _CONTEXTS[ruleset]:
-        fid = _fight(engine, ruleset)
+    for (i, context), order in itertools.product(enumerate(_CONTEXTS[ruleset]), (["alice", "orc"], ["orc", "alice"])):
+        fid = _fight(engine, ruleset, fight_id=f"probe-{ruleset}-{field}-{value}-{i}-{order[0]}")
         if context:
             _adjust(engine, fid, context)
         try:
@@ -200,5 +202,5 @@ def test_a_nonsense_value_is_refused_or_harmless(engine: Engine, ruleset: str, f
         except Rejected as refused:
             assert refused.code == "adjust/bad_value"
             return
-        engine.execute(fid, Command("start_combat", {"order": ["alice", "orc"]}, GM_ACTOR))
+        engine.execute(fid, Command("start_combat", {"order": order}, GM_ACTOR))
         _play(engine, fid, 6)
