@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import types
 import typing
-from typing import Any, Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Collection, Iterable, Iterator, Mapping, NoReturn, Sequence
 
 import attrs
 
@@ -258,7 +258,7 @@ def _decide_adjust(ruleset: Ruleset, state: FightState, command: Command) -> lis
                                    {"combatant": cid, "changes": plain, "before": before, "reason": reason})]
 
 
-def _refuse_value(name: str, value: JSON, allowed: Collection[JSON]) -> None:
+def _refuse_value(name: str, value: JSON, allowed: Collection[JSON]) -> NoReturn:
     """adjust/bad_value for a value outside the field's :data:`~combat_server.rules.model.ADJUSTABLE_TO`
     domain, naming the values allowed ("" reads as none)."""
     values = sorted(allowed, key=lambda v: (str(type(v)), v))
