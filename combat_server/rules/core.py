@@ -14,13 +14,14 @@ from __future__ import annotations
 import re
 import types
 import typing
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Collection, Iterable, Iterator, Mapping, NoReturn, Sequence
 
 import attrs
 
 from combat_server.canonical import plain_json
 from combat_server.errors import reject
-from combat_server.rules.model import KEPT_BY_RULES, JSON, Command, DiceSource, Event, EventDraft, FightState, evolve
+from combat_server.rules.model import (ADJUSTABLE_TO, KEPT_BY_RULES, JSON, Combatant, Command, DiceSource, Event,
+                                       EventDraft, FightState, evolve)
 from combat_server.rules.commands import ANY, GM, CommandSpec, check_command
 from combat_server.rules.core_events import CORE_EVENTS_BY_TYPE
 from combat_server.rules.ruleset import Ruleset
@@ -155,6 +156,18 @@ def _kept_by_rules(condition_type: type, name: str) -> str:
     return str(attrs.fields_dict(condition_type)[name].metadata.get(KEPT_BY_RULES, ""))
 
 
+#: The values a GM may set a condition field to (its ``ADJUSTABLE_TO`` metadata): a closed set, the values of
+#: the fight ``(state, combatant) -> collection``, or ``None`` (any value of the field's type).
+Domain = Collection[JSON] | Callable[[FightState, Combatant], Collection[JSON]] | None
+
+
+def _adjustable_to(condition_type: type, name: str) -> Domain:
+    """A condition field's ``ADJUSTABLE_TO`` metadata, or ``None``. Asked once per field and class:
+    :func:`adjust_checks` keeps the answers (issue 16)."""
+    domain: Domain = attrs.fields_dict(condition_type)[name].metadata.get(ADJUSTABLE_TO)
+    return domain
+
+
 _FITS: dict[Any, Callable[[Any], bool]] = {}
 
 
@@ -173,12 +186,13 @@ def _fits_of(hint: Any) -> Callable[[Any], bool]:
     return lambda value: False
 
 
-_CHECKS: dict[type, dict[str, tuple[str, Callable[[Any], bool]]]] = {}
+_CHECKS: dict[type, dict[str, tuple[str, Callable[[Any], bool], Domain]]] = {}
 
 
-def adjust_checks(condition_type: type) -> dict[str, tuple[str, Callable[[Any], bool]]]:
+def adjust_checks(condition_type: type) -> dict[str, tuple[str, Callable[[Any], bool], Domain]]:
     """Per field a GM may name in an ``adjust`` (:func:`adjustable_fields`): what to set instead when the rules
-    keep it (:func:`_kept_by_rules`, or "") and its value check (:func:`_fits_of_hint`), in one table.
+    keep it (:func:`_kept_by_rules`, or ""), its type check (:func:`_fits_of_hint`) and the values the rules
+    can take (:func:`_adjustable_to`, or ``None``), in one table.
 
     Why: the decision asked the three caches one call each per adjusted field (issue 16, server CPU,
     session 13: with :func:`_arg`'s shortcut, 27.8 k -> 23.7 k per adjust); one look-up now answers all three
@@ -186,7 +200,7 @@ def adjust_checks(condition_type: type) -> dict[str, tuple[str, Callable[[Any], 
     checks = _CHECKS.get(condition_type)
     if checks is None:
         checks = _CHECKS[condition_type] = {
-            name: (_kept_by_rules(condition_type, name), _fits_of_hint(hint))
+            name: (_kept_by_rules(condition_type, name), _fits_of_hint(hint), _adjustable_to(condition_type, name))
             for name, hint in adjustable_fields(condition_type).items()}
     return checks
 
@@ -231,16 +245,29 @@ def _decide_adjust(ruleset: Ruleset, state: FightState, command: Command) -> lis
         check = checks.get(name)
         if check is None:
             raise reject("adjust/unknown_field", f"condition has no field {name!r}", known=sorted(checks))
-        kept, fits = check
+        kept, fits, domain = check
         if kept:
             raise reject("adjust/bad_value", f"{name} is kept by the rules, not set by hand: {kept}", field=name)
         if not fits(value):
             raise reject("adjust/bad_value", f"{name} cannot be set to {value!r}", field=name)
+        if domain is not None:  # a value the rules look up: only those they can take (issue 16: only then)
+            allowed = domain(state, combatant) if callable(domain) else domain
+            if value not in allowed:
+                _refuse_value(name, value, allowed)
         plain[str(name)] = value  # a field's name (a string), and a value its check let through: a scalar
         before[str(name)] = plain_json(getattr(combatant.condition, name))
     # Written as plain_json would copy it, so the engine need not (issue 16; tests/rules/test_core_caches.py).
     return [EventDraft.plain_draft("condition_adjusted",
                                    {"combatant": cid, "changes": plain, "before": before, "reason": reason})]
+
+
+def _refuse_value(name: str, value: JSON, allowed: Collection[JSON]) -> NoReturn:
+    """adjust/bad_value for a value outside the field's :data:`~combat_server.rules.model.ADJUSTABLE_TO`
+    domain, naming the values allowed ("" reads as none)."""
+    values = sorted(allowed, key=lambda v: (str(type(v)), v))
+    listed = ", ".join(repr(v) if v != "" else '"" (none)' for v in values)
+    raise reject("adjust/bad_value", f"{name} cannot be set to {value!r}: it must be one of {listed}",
+                 field=name, allowed=values)
 
 
 def _decide_note(ruleset: Ruleset, state: FightState, command: Command) -> list[EventDraft]:

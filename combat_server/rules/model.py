@@ -18,6 +18,13 @@ ROLES = ("gm", "player", "spectator", "system")
 #: attrs metadata key on a condition field the rules keep and a GM's ``adjust`` may not set; its value
 #: says what the GM sets instead (core._decide_adjust refuses the field with it, adjust/bad_value).
 KEPT_BY_RULES = "kept_by_rules"
+#: attrs metadata key on a condition field whose values the rules look up (a table's key, a combatant, a
+#: weapon): the values a GM's ``adjust`` may set it to. Either a collection (a closed set: ``frozenset``,
+#: ``tuple`` or ``range``) or a callable ``(state, combatant) -> collection`` for values that refer to the
+#: fight (a combatant id of this fight, a weapon of this combatant's sheet). core._decide_adjust refuses
+#: any other value with adjust/bad_value naming the allowed ones; a field without it takes any value of
+#: its declared type. A decision, not a fold: stored events fold as before.
+ADJUSTABLE_TO = "adjustable_to"
 
 
 _Copier = Callable[[Any, Mapping[str, Any]], Any]
@@ -356,6 +363,11 @@ class Combatant:
     sheet: Any
     condition: Any
     hidden: bool = False
+
+
+def combatant_or_none(state: "FightState", combatant: Combatant) -> tuple[str, ...]:
+    """An :data:`ADJUSTABLE_TO` domain: a combatant id of this fight, or "" (none)."""
+    return ("", *state.combatants)
 
 
 @attrs.frozen

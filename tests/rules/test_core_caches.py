@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from combat_server.canonical import plain_json
 from combat_server.errors import Rejected
 from combat_server.rules import core
-from combat_server.rules.model import GM_ACTOR, KEPT_BY_RULES, Combatant, Command, FightState
+from combat_server.rules.model import ADJUSTABLE_TO, GM_ACTOR, KEPT_BY_RULES, Combatant, Command, FightState
 from combat_server.rules.ruleset import get_ruleset
 
 
@@ -79,17 +79,20 @@ def test_value_fits_answers_as_its_definition(name: str, data: st.DataObject) ->
 
 
 @pytest.mark.parametrize("name", ["gurps", "shell"])
-def test_adjust_checks_are_the_kept_text_and_the_value_check_of_each_field(name: str) -> None:
+def test_adjust_checks_are_the_kept_text_the_value_check_and_the_domain_of_each_field(name: str) -> None:
     """adjust_checks (one look-up per adjusted field, issue 16 session 13) names every adjustable field, with
-    _kept_by_rules's text and a predicate answering as _value_fits_hint for the field's annotation."""
+    _kept_by_rules's text, a predicate answering as _value_fits_hint for the field's annotation, and the
+    field's ADJUSTABLE_TO metadata (None without it)."""
     condition_type = get_ruleset(name).condition_type
     fields = core.adjustable_fields(condition_type)
     checks = core.adjust_checks(condition_type)
     assert list(checks) == list(fields) and core.adjust_checks(condition_type) is checks
     samples = [0, 3, -1, True, False, "", "x", None, 1.5, [], (), _Named("y"), {}]
-    for field_name, (kept, fits) in checks.items():
+    for field_name, (kept, fits, domain) in checks.items():
         assert kept == core._kept_by_rules(condition_type, field_name)
         assert [fits(v) for v in samples] == [core._value_fits_hint(v, fields[field_name]) for v in samples]
+        assert domain is attrs.fields_dict(condition_type)[field_name].metadata.get(ADJUSTABLE_TO)
+    assert any(domain is not None for _, _, domain in checks.values())
 
 
 @given(st.sampled_from([str, int, bool, dict, list, (int, str), (dict, list)]),

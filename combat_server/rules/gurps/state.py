@@ -4,11 +4,67 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import cache
 from typing import Any, Mapping
 
 import attrs
 
-from combat_server.rules.model import KEPT_BY_RULES
+from combat_server.rules.gurps.tables import POSTURES
+from combat_server.rules.model import ADJUSTABLE_TO, KEPT_BY_RULES, Combatant, FightState, combatant_or_none
+
+#: G-28, G-18: what stunned a combatant ("": not stunned); G-24: the defence All-Out Defense raises.
+STUN_KINDS = ("", "physical", "mental", "fright")
+AOD_DEFENSES = ("", "dodge", "parry", "block")
+
+
+# The maneuver tables (maneuvers.py) import this module: their names are looked up when a GM first adjusts.
+@cache
+def _maneuver_names() -> frozenset[str]:
+    from combat_server.rules.gurps.maneuvers import MANEUVERS
+    return frozenset(("", *MANEUVERS))
+
+
+def maneuver_names(state: FightState, combatant: Combatant) -> frozenset[str]:
+    """G-20: the maneuvers (``Condition.maneuver``), or "" (none chosen)."""
+    return _maneuver_names()
+
+
+@cache
+def _maneuver_options() -> frozenset[str]:
+    from combat_server.rules.gurps.maneuvers import MANEUVERS
+    return frozenset(("", *(o for _, options in MANEUVERS.values() for o in options)))
+
+
+def maneuver_options(state: FightState, combatant: Combatant) -> frozenset[str]:
+    """G-22, G-24: any maneuver's option, or "" (none)."""
+    return _maneuver_options()
+
+
+@cache
+def _aoa_options() -> frozenset[str]:
+    from combat_server.rules.gurps.maneuvers import MANEUVERS
+    return frozenset(("", *MANEUVERS["all_out_attack"][1]))
+
+
+def aoa_options(state: FightState, combatant: Combatant) -> frozenset[str]:
+    """G-34: the All-Out Attack option a Wait declares, or "" (none)."""
+    return _aoa_options()
+
+
+@cache
+def _wait_actions() -> frozenset[str]:
+    from combat_server.rules.gurps.maneuvers import WAIT_ACTIONS
+    return frozenset(("", *WAIT_ACTIONS))
+
+
+def wait_actions(state: FightState, combatant: Combatant) -> frozenset[str]:
+    """G-34: what a Wait converts to, or "" (no Wait)."""
+    return _wait_actions()
+
+
+def weapon_or_none(state: FightState, combatant: Combatant) -> tuple[str, ...]:
+    """A weapon of this combatant's sheet (the implicit punch too), or "" (none)."""
+    return ("", *(w.name for w in combatant.sheet.all_weapons()))
 
 
 @attrs.frozen
@@ -18,27 +74,30 @@ class Condition:
 
     hp: int
     fp: int
-    posture: str = "standing"  # G-26
+    posture: str = attrs.field(default="standing", metadata={ADJUSTABLE_TO: frozenset(POSTURES)})  # G-26
     shock_pending: int = 0  # G-47: summed shock for the victim's next turn (capped when it starts)
     shock: int = 0  # G-47: penalty (positive number) in force during this turn
     shock_turn: int = 0  # round in which the pending shock was last added (R-05 bookkeeping)
     stunned: bool = False  # G-48
-    stun_kind: str = ""  # physical | mental | fright (G-28, G-18)
+    stun_kind: str = attrs.field(default="", metadata={ADJUSTABLE_TO: frozenset(STUN_KINDS)})  # G-28, G-18
     stun_turns: int = 0  # G-18/A-9: fright stun counts down whole turns, no recovery roll
     stun_fresh: bool = False  # G-48: stunned since this combatant's last turn began (no roll yet)
     unconscious: bool = False
     dead: bool = False
     collapsed: bool = False  # G-51: failed Will roll at FP <= 0
     death_checks: int = 0  # G-45: how many -HPmax multiples have been rolled for
-    maneuver: str = ""  # last maneuver chosen (G-20), in force until the next turn
-    maneuver_option: str = ""
-    aod_defense: str = ""  # G-24 Increased Dodge/Parry/Block: which defence gets +2
-    aim_weapon: str = ""  # G-21
-    aim_target: str = ""
+    #: last maneuver chosen (G-20), in force until the next turn
+    maneuver: str = attrs.field(default="", metadata={ADJUSTABLE_TO: maneuver_names})
+    maneuver_option: str = attrs.field(default="", metadata={ADJUSTABLE_TO: maneuver_options})
+    #: G-24 Increased Dodge/Parry/Block: which defence gets +2
+    aod_defense: str = attrs.field(default="", metadata={ADJUSTABLE_TO: frozenset(AOD_DEFENSES)})
+    aim_weapon: str = attrs.field(default="", metadata={ADJUSTABLE_TO: weapon_or_none})  # G-21
+    aim_target: str = attrs.field(default="", metadata={ADJUSTABLE_TO: combatant_or_none})
     aim_turns: int = 0
-    evaluate_target: str = ""  # G-29
+    evaluate_target: str = attrs.field(default="", metadata={ADJUSTABLE_TO: combatant_or_none})  # G-29
     evaluate_bonus: int = 0
-    feint_target: str = ""  # G-30: the penalty the feinter's next attack imposes
+    #: G-30: the penalty the feinter's next attack imposes
+    feint_target: str = attrs.field(default="", metadata={ADJUSTABLE_TO: combatant_or_none})
     feint_penalty: int = 0
     feint_round: int = 0
     blocked: bool = False  # G-40: one block per turn
@@ -46,7 +105,7 @@ class Condition:
     unready: tuple[str, ...] = ()  # weapons that need a Ready (G-22 Double, G-33)
     no_parry_with: tuple[str, ...] = ()  # R-07: unbalanced weapons used to attack this turn
     wait_trigger: str = ""  # G-34
-    wait_action: str = ""
+    wait_action: str = attrs.field(default="", metadata={ADJUSTABLE_TO: wait_actions})
     concentrating: str = ""  # G-27: the task being concentrated on
     move_allowance: int = 0  # yards this turn's maneuver allows
     moved: int = 0  # yards moved this turn (G-09 sprint bookkeeping)
@@ -57,7 +116,8 @@ class Condition:
     concentrate_left: int = 0  # G-27: turns the task still needs, this one included; 0: none counted
     ammo_used: Mapping[str, int] = attrs.field(factory=dict)  # shots fired since the last reload, per weapon
     reload_progress: Mapping[str, int] = attrs.field(factory=dict)  # Ready turns spent reloading, per weapon (G-33)
-    wait_option: str = ""  # G-34: the All-Out Attack option declared with the Wait
+    #: G-34: the All-Out Attack option declared with the Wait
+    wait_option: str = attrs.field(default="", metadata={ADJUSTABLE_TO: aoa_options})
     wait_range: int = 0  # G-34: yards to the zone a ranged Wait covers
     wait_item: str = ""  # G-34: what a Wait that converts to Ready readies
     crippled: tuple[str, ...] = ()  # V-11 (GULLIVER): hit locations crippled by a single heavy blow

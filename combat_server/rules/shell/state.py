@@ -4,9 +4,34 @@ gives byte-identical state."""
 
 from __future__ import annotations
 
+from functools import cache
+
 import attrs
 
 from combat_server.rules.kit.rolls import Mod
+from combat_server.rules.model import ADJUSTABLE_TO, Combatant, FightState, combatant_or_none
+
+
+# actions.py (the maneuver table) imports this module: its names are looked up when a GM first adjusts.
+@cache
+def _maneuver_names() -> frozenset[str]:
+    from combat_server.rules.shell.actions import MANEUVER_NAMES
+    return frozenset(("", *MANEUVER_NAMES))
+
+
+def maneuver_names(state: FightState, combatant: Combatant) -> frozenset[str]:
+    """S-18, S-24: the maneuvers ``act`` takes (``Condition.maneuver``), or "" (none)."""
+    return _maneuver_names()
+
+
+def weapon_or_none(state: FightState, combatant: Combatant) -> tuple[str, ...]:
+    """A weapon of this combatant's sheet, the bare hand (S-32), or "" (none)."""
+    return ("", "bare hand", *(w.name for w in combatant.sheet.weapons))
+
+
+def spell_or_none(state: FightState, combatant: Combatant) -> tuple[str, ...]:
+    """A spell of this combatant's sheet (S-44), or "" (none)."""
+    return ("", *(spell.name for art in combatant.sheet.arts for spell in art.spells))
 
 
 @attrs.frozen
@@ -23,20 +48,24 @@ class Condition:
     dead: bool = False
     crippled: tuple[str, ...] = ()  # S-37
     permanent: tuple[str, ...] = ()  # S-37: permanently crippled
-    maneuver: str = ""  # the last maneuver, in force until the next action (S-18)
+    #: the last maneuver, in force until the next action (S-18)
+    maneuver: str = attrs.field(default="", metadata={ADJUSTABLE_TO: maneuver_names})
     maneuver_at: int = 0  # a GM-defined maneuver's modifiers (S-24)
     maneuver_def: int = 0
     blocks_used: int = 0  # blocks (and stop thrusts) this round (S-28, R-13, S-40)
     knocked_down: bool = False  # S-28, S-42, R-16
-    close_with: str = ""  # the combatant it is in close combat with (S-40)
-    pinned_by: str = ""  # S-43
-    pinning: str = ""
-    aim_target: str = ""  # S-23, A-67, R-15
+    #: the combatant it is in close combat with (S-40)
+    close_with: str = attrs.field(default="", metadata={ADJUSTABLE_TO: combatant_or_none})
+    pinned_by: str = attrs.field(default="", metadata={ADJUSTABLE_TO: combatant_or_none})  # S-43
+    pinning: str = attrs.field(default="", metadata={ADJUSTABLE_TO: combatant_or_none})
+    aim_target: str = attrs.field(default="", metadata={ADJUSTABLE_TO: combatant_or_none})  # S-23, A-67, R-15
     aim_turns: int = 0
-    guard_weapon: str = ""  # a Guard's counterattack is still open, with this weapon (S-20, A-65)
-    casting: str = ""  # the spell being concentrated on (S-44)
+    #: a Guard's counterattack is still open, with this weapon (S-20, A-65)
+    guard_weapon: str = attrs.field(default="", metadata={ADJUSTABLE_TO: weapon_or_none})
+    #: the spell being concentrated on (S-44)
+    casting: str = attrs.field(default="", metadata={ADJUSTABLE_TO: spell_or_none})
     cast_turns: int = 0  # turns of uninterrupted concentration so far
-    cast_target: str = ""
+    cast_target: str = attrs.field(default="", metadata={ADJUSTABLE_TO: combatant_or_none})
     lost: tuple[str, ...] = ()  # weapons (and the shield) disarmed or broken (S-22, S-45)
     wp_safe: bool = False  # passed the WP roll at END <= 0; no new roll until END is spent (S-13)
     moved: int = 0  # units moved on its last turn (A-72: a moving target)
