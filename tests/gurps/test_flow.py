@@ -548,3 +548,14 @@ def test_a_note_does_not_move_a_collapsed_fight_on(duel: Table) -> None:
     before = duel.state.combat
     duel.send("note", {"text": "the table takes a break"})
     assert duel.state.combat == before
+
+
+def test_the_last_one_standing_collapsing_stops_the_turns_for_the_gm(duel: Table) -> None:
+    """G-51 with the orc knocked out: the knight, the only one who could act, collapses; no turn starts after
+    (before: Do Nothing turns for ever, an internal error; found by the adjust probe)."""
+    duel.send("adjust", {"combatant": "orc", "changes": {"unconscious": True}, "reason": "sleep potion"})
+    duel.send("adjust", {"combatant": "knight", "changes": {"fp": -5}, "reason": "spent"})
+    duel.maneuver("knight", "attack", [[6, 6, 6]], target="orc")
+    assert duel.cond("knight").collapsed is True
+    assert duel.state.combat.phase == "between" and not duel.state.prompts
+    assert duel.refold_matches()
