@@ -11,6 +11,7 @@ always the fold of the effective events, so undo-then-redo equals never undoing.
 
 from __future__ import annotations
 
+import json
 import re
 import types
 import typing
@@ -249,7 +250,7 @@ def _decide_adjust(ruleset: Ruleset, state: FightState, command: Command) -> lis
         if kept:
             raise reject("adjust/bad_value", f"{name} is kept by the rules, not set by hand: {kept}", field=name)
         if not fits(value):
-            raise reject("adjust/bad_value", f"{name} cannot be set to {value!r}", field=name)
+            raise reject("adjust/bad_value", f"{name} cannot be set to {_shown(value)}", field=name)
         if domain is not None:  # a value the rules look up: only those they can take (issue 16: only then)
             allowed = domain(state, combatant) if callable(domain) else domain
             if value not in allowed:
@@ -265,9 +266,17 @@ def _refuse_value(name: str, value: JSON, allowed: Collection[JSON]) -> NoReturn
     """adjust/bad_value for a value outside the field's :data:`~combat_server.rules.model.ADJUSTABLE_TO`
     domain, naming the values allowed ("" reads as none)."""
     values = sorted(allowed, key=lambda v: (str(type(v)), v))
-    listed = ", ".join(repr(v) if v != "" else '"" (none)' for v in values)
-    raise reject("adjust/bad_value", f"{name} cannot be set to {value!r}: it must be one of {listed}",
+    listed = ", ".join(_shown(v) if v != "" else '"" (none)' for v in values)
+    raise reject("adjust/bad_value", f"{name} cannot be set to {_shown(value)}: it must be one of {listed}",
                  field=name, allowed=values)
+
+
+def _shown(value: Any) -> str:
+    """A value as the client wrote it, in JSON (``true``, ``null``, ``"x"``), not Python's ``True``, ``None``, ``'x'``."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
 
 
 def _decide_note(ruleset: Ruleset, state: FightState, command: Command) -> list[EventDraft]:
