@@ -491,19 +491,21 @@ class ViewPatcher:
         self._pushes = 0
         #: path -> (the tokens before the last, the last)
         self._paths: dict[str, tuple[tuple[str, ...], str]] = {}
+        #: The values of the last view returned, at its top and in each of its ``SPLIT`` members (:meth:`_unchanged`).
+        self._members: tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]] = ((), (), ())
 
     def patch(self, base: Any, ops: list[Any], seq: int) -> tuple[Any, str | None]:
         """``base`` with the pushed ``ops`` applied and ``"seq"`` set to ``seq`` if the result is an object,
         and that object's :func:`view_hash` (``None`` if the result is not an object). Raises what
         :func:`apply_wire` and :func:`view_hash` raise."""
         root, kept = self._root, self._view
-        if root is not None and kept is not None and base is kept:
+        if root is not None and kept is not None and base is kept and self._unchanged(base):
             try:
                 view = self._along(root, kept, ops, seq)
             except Exception:
                 view = None  # the definition's way says what it is (or raises what it raises)
             if view is not None:
-                self._view, self._root = view, root
+                self._keep(view, root)
                 return view, (b"%08x" % zlib.crc32(b"{" + b",".join(root.pieces) + b"}")).decode("ascii")
         self._view = self._root = None
         doc = apply_wire(base, ops)
@@ -525,8 +527,30 @@ class ViewPatcher:
             else:
                 pieces.append(b"%08x" % zlib.crc32(label + _canonical(value)))
         node.pieces = pieces
-        self._view, self._root = new, node
+        self._keep(new, node)
         return new, (b"%08x" % zlib.crc32(b"{" + b",".join(pieces) + b"}")).decode("ascii")
+
+    def _keep(self, view: dict[str, Any], root: _Node) -> None:
+        """Keep ``view`` (returned) and its pieces, with what :meth:`_unchanged` checks it against."""
+        self._view, self._root = view, root
+        fighters, derived = view.get("combatants"), view.get("derived")
+        self._members = (tuple(view.values()), tuple(fighters.values()) if type(fighters) is dict else (),
+                         tuple(derived.values()) if type(derived) is dict else ())
+
+    def _unchanged(self, base: dict[str, Any]) -> bool:
+        """Whether the view last returned still holds the same values at its top and in its ``combatants`` and
+        ``derived`` entries: one changed in place there (a caller's ``client.state["title"] = ...``) sends
+        the push the definition's way, whose hash then tells the client its view is wrong, as :class:`ViewHasher`
+        did (a review). Deeper changes in place were never seen: a client's views are read-only. (Tuples compare
+        their items by identity first, in C: an unchanged view costs three tuples.)"""
+        top, fighters, derived = self._members
+        if tuple(base.values()) != top:
+            return False
+        now = base.get("combatants")
+        if (tuple(now.values()) if type(now) is dict else ()) != fighters:
+            return False
+        now = base.get("derived")
+        return (tuple(now.values()) if type(now) is dict else ()) == derived
 
     def _along(self, root: _Node, base: dict[str, Any], ops: list[Any], seq: int) -> dict[str, Any] | None:
         """:meth:`patch` of the view last returned (``base``, whose pieces ``root`` holds), along the ops' paths:

@@ -318,13 +318,35 @@ def test_the_patcher_gives_each_pushed_view_and_its_hash_as_the_definition_does(
     the same key order at every depth, and the same view_hash, whatever changes, comes or goes at any depth."""
     patcher = ViewPatcher()
     held: dict[str, Any] = {"seq": 0, "combatants": {}, "derived": {}}
+    earlier: list[tuple[dict[str, Any], bytes]] = []  # each view given, with its text when given
     for seq, target in enumerate(steps, 1):
         ops = to_wire(diff(held, {**target, "seq": held["seq"]} if "seq" in held else target))
         expected = _patched_by_definition(held, ops, seq)
         got, view = _patched_by(patcher, held, ops, seq)
         assert got == expected
         assert view is not None
+        earlier.append((view, orjson.dumps(view)))
         held = view
+    # The views given before (a client's PushedEvent.state) are left as they were: a push copies what it changes.
+    assert all(orjson.dumps(view) == text for view, text in earlier)
+
+
+def test_the_patcher_sees_a_view_changed_in_place_at_its_top_or_in_an_entry() -> None:
+    """A caller that writes into the view it was given (``client.state["title"] = ...``, or a combatant entry
+    replaced) gets the next push the definition's way, so the pushed hash tells it its view is wrong (a review:
+    the patcher's own pieces would have hidden it)."""
+    base = {"seq": 1, "title": "t", "combatants": {"al": {"hp": 5}, "bob": {"name": "Bob"}}, "derived": {}}
+    ops = [["/combatants/al/hp", 4]]
+    server = view_hash({**apply_wire(base, ops), "seq": 2})
+    for change in ("title", "entry"):
+        patcher = ViewPatcher()
+        given, _ = patcher.patch(base, [], 1)
+        if change == "title":
+            given["title"] = "changed in place"
+        else:
+            given["combatants"]["bob"] = {"name": "x"}
+        _, digest = patcher.patch(given, ops, 2)
+        assert digest != server, change
 
 
 def _pointer(tokens: list[str]) -> str:

@@ -294,7 +294,8 @@ class Engine:
         self._states[state.fight_id] = (state, last_hash)
         self._states.move_to_end(state.fight_id)
         while len(self._states) > self.cache_size:
-            self._states.popitem(last=False)
+            gone, _ = self._states.popitem(last=False)
+            self._snapshot_texts.pop(gone, None)  # its last snapshot's parts go with its state (a review)
 
     def _load_from_store(self, fight_id: str, upto: int | None = None, use_snapshots: bool = True) -> tuple[FightState, str]:
         state, last_hash = self._fold_from_store(fight_id, upto, use_snapshots)

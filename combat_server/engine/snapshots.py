@@ -9,6 +9,8 @@ options, each combatant that did nothing), so their text is the text written the
 
 from __future__ import annotations
 
+import types
+import typing
 from typing import Any, Mapping
 
 import attrs
@@ -20,21 +22,36 @@ from combat_server.rules.serialize import converter, state_to_json
 _PLAIN = frozenset({str, int, bool, type(None)})
 
 
-def _members(cls: type) -> tuple[tuple[str, bytes, Any], ...]:
+def _plain_kind(kind: Any) -> Any:
+    """``kind`` when a plain value of a field of that type is its own JSON (str, int, bool, None, ``Any``, or a
+    union of those): then :func:`part_text` writes such a value as it is; ``None`` (the field's hook decides)
+    for any other type, a container say, whatever it holds (a review: ``notes="abc"`` is not a tuple's JSON)."""
+    if kind is Any or kind in _PLAIN:
+        return kind
+    if typing.get_origin(kind) in (typing.Union, types.UnionType) and all(
+            _plain_kind(option) is not None for option in typing.get_args(kind)):
+        return kind
+    return None
+
+
+def _members(cls: type) -> tuple[tuple[str, bytes, Any, bool], ...]:
     """The fields of the attrs class ``cls`` in their canonical text's order (sorted by name), each with its
-    key's text (``"name":``) and its type, as cattrs' generated hook unstructures it."""
+    key's text (``"name":``), its type, as cattrs' generated hook unstructures it, and whether a plain value of
+    it is its own text (:func:`_plain_kind`)."""
     fields = sorted(attrs.fields(attrs.resolve_types(cls)), key=lambda f: f.name)
-    return tuple((f.name, b'"' + f.name.encode("ascii") + b'":', f.type) for f in fields)
+    return tuple((f.name, b'"' + f.name.encode("ascii") + b'":', f.type, _plain_kind(f.type) is not None)
+                 for f in fields)
 
 
 _STATE = _members(FightState)
 _COMBATANT = _members(Combatant)
 
 
-def part_text(value: Any, kind: Any) -> bytes:
+def part_text(value: Any, kind: Any, plain: bool = False) -> bytes:
     """The canonical text of one field's JSON, the field of type ``kind`` holding ``value``: what cattrs'
-    hook of its class puts in that member (a plain value is its own JSON, as the hook takes it)."""
-    if type(value) in _PLAIN:
+    hook of its class puts in that member (``plain``: a plain value of this field is its own JSON, as the
+    hook takes it)."""
+    if plain and type(value) in _PLAIN:
         return canonical_bytes(value)
     return canonical_bytes(converter().unstructure(value, unstructure_as=kind))
 
@@ -76,14 +93,14 @@ class StateText:
         kept = self._fields
         fields: dict[str, tuple[object, bytes]] = {}
         pieces = []
-        for name, key, kind in _STATE:
+        for name, key, kind, plain in _STATE:
             if name == "combatants":
                 pieces.append(key + written[0])
                 continue
             value = getattr(state, name)
             hit = kept.get(name)
             if hit is None or hit[0] is not value:
-                hit = (value, part_text(value, kind))
+                hit = (value, part_text(value, kind, plain))
             fields[name] = hit
             pieces.append(key + hit[1])
         self._fields = fields
@@ -107,11 +124,11 @@ class StateText:
                 was = hit[2] if hit is not None else {}
                 parts: dict[str, tuple[object, bytes]] = {}
                 pieces = []
-                for name, key, kind in _COMBATANT:
+                for name, key, kind, plain in _COMBATANT:
                     value = getattr(c, name)
                     part = was.get(name)
                     if part is None or part[0] is not value:
-                        part = (value, part_text(value, kind))
+                        part = (value, part_text(value, kind, plain))
                     parts[name] = part
                     pieces.append(key + part[1])
                 hit = (c, canonical_bytes(cid) + b":{" + b",".join(pieces) + b"}", parts)
