@@ -231,18 +231,22 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 def _cmd_export(args: argparse.Namespace) -> int:
     engine = Engine(_store(args))
-    row = engine.store.fight(args.fight)
+    row = engine.store.fight(args.fight)  # fight/unknown before the file is opened (and emptied)
+    to_file = bool(args.output) and args.output != "-"
     out: TextIO
-    with contextlib.ExitStack() as stack:
-        if args.output and args.output != "-":
-            out = stack.enter_context(open(args.output, "w", encoding="utf-8"))
-        else:
-            out = sys.stdout
-        to_file = out is not sys.stdout  # no bar over the JSON itself
-        with _progress(f"exporting {args.fight}", row.last_seq + 1, enabled=to_file) as track:
-            for line in track(engine.export_lines(args.fight)):
-                out.write(line + "\n")
-    if args.output and args.output != "-":
+    try:
+        with contextlib.ExitStack() as stack:
+            out = stack.enter_context(open(args.output, "w", encoding="utf-8")) if to_file else sys.stdout
+            # No progress bar over the JSON itself (stdout).
+            with _progress(f"exporting {args.fight}", row.last_seq + 1, enabled=to_file) as track:
+                for line in track(engine.export_lines(args.fight)):
+                    out.write(line + "\n")
+    except OSError as exc:
+        if not to_file:
+            raise  # stdout: a closed pipe is main's to handle
+        # A missing directory, a directory, a full disk: named, not a traceback (the store is only read).
+        raise reject("file/unwritable", f"cannot write {args.output}: {exc.strerror or exc}") from None
+    if to_file:
         print(f"exported fight {args.fight} ({row.last_seq} events) to {args.output}", file=sys.stderr)
     return EXIT_OK
 
@@ -379,13 +383,14 @@ def _add_import_character(sub: Subparsers, common: argparse.ArgumentParser) -> N
 
 
 def _add_links(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    from combat_server.server.links import DEFAULT_BASE_URL
+    from combat_server.server.links import DEFAULT_BASE_URL, public_url_arg
 
     p = sub.add_parser("links", parents=[common],
                        help="print new GM, player and spectator links of a stored fight (revokes the old ones)")
     p.add_argument("fight", help="fight id")
-    p.add_argument("--public-url", default=DEFAULT_BASE_URL,
-                   help=f"the server's address the links start with (default {DEFAULT_BASE_URL})")
+    p.add_argument("--public-url", type=public_url_arg, default=DEFAULT_BASE_URL,
+                   help="the server's address the links start with, an absolute http(s) URL "
+                        f"(default {DEFAULT_BASE_URL})")
     p.set_defaults(func=_cmd_links)
 
 

@@ -10,10 +10,11 @@ import argparse
 import asyncio
 import errno
 import importlib
+import math
 import os
 import signal
 import sys
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, TextIO
 
 import structlog
 
@@ -24,11 +25,48 @@ from combat_server.demo import DEFAULT_DEMO_RULESET
 from combat_server.rules.ruleset import load_rulesets
 from combat_server.server.app import CombatServer, ServerConfig, is_loopback
 from combat_server.server.gcpolicy import GcPolicy
+from combat_server.server.links import public_url_arg
 from combat_server.store import SqlStore, default_database_url, open_store
 
 __all__ = ["add_serve_command", "run_serve", "build_demo", "checkpoint_loop", "main"]
 
 log = structlog.get_logger("combat_server.server")
+
+
+def whole_number(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer from ``low`` to ``high`` (no upper bound when ``None``), else
+    ``ArgumentTypeError`` naming the range (``serve --port 99999`` used to end in bind()'s OverflowError,
+    ``--queue-size -1`` to start a server that drops every client)."""
+    span = f"from {low} to {high}" if high is not None else f"at least {low}"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number (it must be {span})") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{value} is out of range: it must be {span}")
+        return value
+
+    return parse
+
+
+def real_number(low: float, *, low_allowed: bool) -> Callable[[str], float]:
+    """An argparse type: a finite number above ``low`` (or equal to it when ``low_allowed``), else
+    ``ArgumentTypeError`` naming the range."""
+    span = f"{'at least' if low_allowed else 'more than'} {low:g}"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number (it must be {span})") from None
+        if not math.isfinite(value) or value < low or (value == low and not low_allowed):
+            raise argparse.ArgumentTypeError(f"{text} is out of range: it must be a finite number {span}")
+        return value
+
+    return parse
+
 
 def add_serve_command(subparsers: Any, common: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
     """Add ``serve`` to an argparse subparsers object; ``args.func(args)`` runs it."""
@@ -41,32 +79,42 @@ def add_serve_command(subparsers: Any, common: argparse.ArgumentParser | None = 
         p.add_argument("--database-url", default=default_database_url(),
                        help="SQLAlchemy URL (default: $COMBAT_DATABASE_URL, else sqlite:///combat.sqlite)")
     p.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8765, help="TCP port (default 8765; 0 picks a free one)")
+    p.add_argument("--port", type=whole_number(0, 65535), default=8765,
+                   help="TCP port, 0 to 65535 (default %(default)s; 0 picks a free one)")
     p.add_argument("--server-key", default=os.environ.get("COMBAT_SERVER_KEY"),
                    help="secret needed to create fights (default: $COMBAT_SERVER_KEY)")
     p.add_argument("--create-policy", choices=("open", "key"), default=None,
                    help="who may create fights: open, or key (default: key when a server key is given or the "
                         "host is not loopback, else open)")
-    p.add_argument("--public-url", default=None, help="base URL for the links handed out with tokens")
+    p.add_argument("--public-url", type=public_url_arg, default=None,
+                   help="base URL for the links handed out with tokens, an absolute http(s) URL (default: "
+                        "http://HOST:PORT)")
     p.add_argument("--demo", nargs="?", const=DEFAULT_DEMO_RULESET, default=None, metavar="RULESET",
                    help="create a ready demo fight of RULESET (default gurps) from its demo declaration and print "
                         "its links")
-    p.add_argument("--queue-size", type=int, default=512, help="messages buffered per client before it is "
-                                                               "disconnected as too slow (close 4008)")
-    p.add_argument("--queue-bytes", type=int, default=16 * 1024 * 1024,
-                   help="characters of pushes and replies buffered per client before it is dropped (4008)")
-    p.add_argument("--rate", type=float, default=200.0, help="messages per second per connection (sustained)")
-    p.add_argument("--burst", type=int, default=400, help="messages a connection may send at once")
-    p.add_argument("--max-message", type=int, default=256 * 1024, help="longest message accepted, characters")
-    p.add_argument("--snapshot-every", type=int, default=100, help="store a state snapshot every N events")
+    p.add_argument("--queue-size", type=whole_number(1), default=512,
+                   help="messages buffered per client before it is disconnected as too slow (close 4008); at "
+                        "least 1 (default %(default)s)")
+    p.add_argument("--queue-bytes", type=whole_number(1), default=16 * 1024 * 1024,
+                   help="characters of pushes and replies buffered per client before it is dropped (4008); at "
+                        "least 1 (default %(default)s)")
+    p.add_argument("--rate", type=real_number(0, low_allowed=False), default=200.0,
+                   help="messages per second per connection (sustained); more than 0 (default %(default)s)")
+    p.add_argument("--burst", type=whole_number(1), default=400,
+                   help="messages a connection may send at once; at least 1 (default %(default)s)")
+    p.add_argument("--max-message", type=whole_number(1), default=256 * 1024,
+                   help="longest message accepted, characters; at least 1 (default %(default)s)")
+    p.add_argument("--snapshot-every", type=whole_number(0), default=100, metavar="N",
+                   help="store a state snapshot every N events; 0 never (default %(default)s)")
     p.add_argument("--compression", action="store_true",
                    help="offer permessage-deflate to clients (less bandwidth, about half the broadcast throughput)")
     p.add_argument("--no-peers", dest="listen_peers", action="store_false",
                    help="on PostgreSQL, do not LISTEN for other server processes' appends (only one process "
                         "serves these fights)")
-    p.add_argument("--gc-sweep", type=float, default=1.0, metavar="SECONDS",
+    p.add_argument("--gc-sweep", type=real_number(0, low_allowed=True), default=1.0, metavar="SECONDS",
                    help="run the garbage collector's full passes from a sweep every SECONDS instead of when CPython "
-                        "decides (pauses stay short with many connections; 0 leaves CPython's default)")
+                        "decides (pauses stay short with many connections; 0 leaves CPython's default) "
+                        "(default %(default)s)")
     p.add_argument("--durability", choices=("normal", "full"), default="normal",
                    help="SQLite: 'normal' (default) keeps every committed event through a crash of the server "
                         "process but may lose the last ones to a power loss or OS crash; 'full' fsyncs every "
@@ -131,7 +179,10 @@ def _configure_logging(args: argparse.Namespace) -> None:
         from combat_server.logs import configure_logging
     except ImportError:
         return
-    configure_logging(json=getattr(args, "log_json", None), level=getattr(args, "serve_log_level", "info"))
+    try:
+        configure_logging(json=getattr(args, "log_json", None), level=getattr(args, "serve_log_level", "info"))
+    except ValueError as exc:  # an unknown --log-level, refused before anything starts
+        raise CombatError("cli/usage", f"serve --log-level: {exc}") from None
 
 
 async def checkpoint_loop(store: SqlStore, interval: float = 1.0) -> None:
@@ -144,22 +195,31 @@ async def checkpoint_loop(store: SqlStore, interval: float = 1.0) -> None:
             log.warning("checkpoint_failed", error=f"{type(exc).__name__}: {exc}")
 
 
-def _gc_policy(args: argparse.Namespace, server: CombatServer) -> "asyncio.Task[None] | None":
-    """Install the GC policy (:mod:`combat_server.server.gcpolicy`) and start its sweeps.
+def _gc_trace(args: argparse.Namespace) -> TextIO | None:
+    """The file ``COMBAT_GC_LOG=path`` names, opened for appending one line per collection (time,
+    generation, ms, objects freed) to see the pauses; opened before the server starts, so that a path
+    that cannot be written is refused (``file/unwritable``) instead of ending a listening server."""
+    path = os.environ.get("COMBAT_GC_LOG")
+    if args.gc_sweep <= 0 or not path:
+        return None
+    try:
+        return open(path, "a", buffering=1, encoding="utf-8")
+    except OSError as exc:
+        raise reject("file/unwritable", f"cannot write COMBAT_GC_LOG={path}: {exc.strerror}") from None
 
-    ``COMBAT_GC_LOG=path`` appends one line per collection (time, generation, ms,
-    objects freed) to that file, to see the pauses.
-    """
+
+def _gc_policy(args: argparse.Namespace, server: CombatServer,
+               trace: TextIO | None) -> "asyncio.Task[None] | None":
+    """Install the GC policy (:mod:`combat_server.server.gcpolicy`) and start its sweeps (``trace``:
+    :func:`_gc_trace`)."""
     if args.gc_sweep <= 0:
         return None
-    path = os.environ.get("COMBAT_GC_LOG")
-    trace = open(path, "a", buffering=1, encoding="utf-8") if path else None
     policy = GcPolicy(sweep_interval=args.gc_sweep, trace=trace)
     policy.install()
     return asyncio.create_task(policy.run(lambda: server.connections_closed, lambda: len(server.sessions)))
 
 
-async def _serve(args: argparse.Namespace, config: ServerConfig) -> None:
+async def _serve(args: argparse.Namespace, config: ServerConfig, gc_trace: TextIO | None = None) -> None:
     store = open_store(args.database_url, migrate=True, background_checkpoints=True, durability=args.durability)
     engine = Engine(store, snapshot_every=args.snapshot_every)
     server = CombatServer(engine, config)
@@ -189,7 +249,7 @@ async def _serve(args: argparse.Namespace, config: ServerConfig) -> None:
                   f"open the web client at {server.base_url}/", flush=True)
         for who, link in links.items():
             print(f"  {who:<20} {link}", flush=True)
-    sweeper = _gc_policy(args, server)
+    sweeper = _gc_policy(args, server, gc_trace)
     checkpoints = asyncio.create_task(checkpoint_loop(store)) if store.background_checkpoints else None
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -218,8 +278,10 @@ def run_serve(args: argparse.Namespace) -> int:
     load_rulesets()
     config = _config(args)
     _configure_logging(args)
-    with asyncio.Runner(loop_factory=_loop_factory(getattr(args, "loop", "asyncio"))) as runner:
-        runner.run(_serve(args, config))
+    loop_factory = _loop_factory(getattr(args, "loop", "asyncio"))
+    gc_trace = _gc_trace(args)
+    with asyncio.Runner(loop_factory=loop_factory) as runner:
+        runner.run(_serve(args, config, gc_trace))
     return 0
 
 
@@ -238,11 +300,17 @@ def _loop_factory(name: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m combat_server.server")
+    from combat_server.cli import UsageError, _Parser
+
+    parser = _Parser(prog="python -m combat_server.server")
     sub = parser.add_subparsers(dest="command")
     serve = add_serve_command(sub)
     serve.prog = "python -m combat_server.server"  # `serve` is implied here: the usage line must not show it
-    args = parser.parse_args(["serve", *(sys.argv[1:] if argv is None else argv)])
+    try:
+        args = parser.parse_args(["serve", *(sys.argv[1:] if argv is None else argv)])
+    except UsageError as exc:  # as combat-server's own: error: cli/usage: ..., exit 2
+        print(f"error: cli/usage: {exc}", file=sys.stderr)
+        return 2
     try:
         code: int = args.func(args)
     except CombatError as exc:

@@ -8,7 +8,9 @@ when old links stopped working.
 
 from __future__ import annotations
 
+import argparse
 import datetime as dt
+import urllib.parse
 
 import attrs
 
@@ -19,6 +21,28 @@ from combat_server.store.recorder import SeatRow
 
 #: Where `serve` listens unless told otherwise: the links' default base.
 DEFAULT_BASE_URL = "http://127.0.0.1:8765"
+
+
+def public_url_arg(text: str) -> str:
+    """``--public-url``'s argparse type: ``text`` unchanged when it is an absolute http(s) URL a link can
+    start with (no query, no fragment: the link appends ``/#token=...``), else ``ArgumentTypeError``.
+
+    Why at parse time: ``links`` revokes the old tokens, so a URL that gives no working links must be
+    refused before anything is replaced (``links F --public-url notaurl`` used to do both).
+    """
+    example = "write it like https://combat.example.org or http://203.0.113.5:8765"
+    try:
+        parts = urllib.parse.urlsplit(text)
+        parts.port  # raises ValueError for a port that is not 0-65535
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an absolute http(s) URL: {example}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in text) \
+            or not text.isprintable():
+        raise argparse.ArgumentTypeError(f"{text!r} is not an absolute http(s) URL: {example}")
+    if parts.query or parts.fragment or text.endswith(("?", "#")):
+        raise argparse.ArgumentTypeError(f"{text!r} has a query or fragment, which the links' own "
+                                         f"'/#token=...' would follow: {example}")
+    return text
 
 
 @attrs.frozen

@@ -901,4 +901,7 @@ def open_store(url: str | None = None, *, migrate: bool = False, check: bool = T
             store.check_schema()
     except sa.exc.OperationalError as exc:
         raise StoreError("store/unreachable", f"cannot open database {store.url}: {exc.orig}") from exc
+    except sa.exc.DatabaseError as exc:  # e.g. a SQLite URL naming a file that is not a database
+        store.dispose()
+        raise StoreError("store/unreadable", f"cannot open database {store.url}: {exc.orig}") from exc
     return store
