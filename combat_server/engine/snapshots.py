@@ -90,22 +90,9 @@ class StateText:
         written = self._combatants_text(state.combatants)
         if written is None:
             return state_text_by_definition(state)
-        kept = self._fields
-        fields: dict[str, tuple[object, bytes]] = {}
-        pieces = []
-        for name, key, kind, plain in _STATE:
-            if name == "combatants":
-                pieces.append(key + written[0])
-                continue
-            value = getattr(state, name)
-            hit = kept.get(name)
-            if hit is None or hit[0] is not value:
-                hit = (value, part_text(value, kind, plain))
-            fields[name] = hit
-            pieces.append(key + hit[1])
-        self._fields = fields
+        text, self._fields = _fields_text(state, _STATE, self._fields, {"combatants": written[0]})
         self._combatants = written[1]
-        return b"{" + b",".join(pieces) + b"}"
+        return text
 
     def _combatants_text(self, combatants: Mapping[Any, Any]) -> tuple[bytes, Any] | None:
         """The text of the ``combatants`` member and what to keep of it; ``None`` when a key is not an exact str.
@@ -121,17 +108,28 @@ class StateText:
             c = combatants[cid]
             hit = kept.get(cid)
             if hit is None or hit[0] is not c:
-                was = hit[2] if hit is not None else {}
-                parts: dict[str, tuple[object, bytes]] = {}
-                pieces = []
-                for name, key, kind, plain in _COMBATANT:
-                    value = getattr(c, name)
-                    part = was.get(name)
-                    if part is None or part[0] is not value:
-                        part = (value, part_text(value, kind, plain))
-                    parts[name] = part
-                    pieces.append(key + part[1])
-                hit = (c, canonical_bytes(cid) + b":{" + b",".join(pieces) + b"}", parts)
+                body, parts = _fields_text(c, _COMBATANT, hit[2] if hit is not None else {})
+                hit = (c, canonical_bytes(cid) + b":" + body, parts)
             written[cid] = hit
             members.append(hit[1])
         return b"{" + b",".join(members) + b"}", written
+
+
+def _fields_text(obj: Any, members: tuple[tuple[str, bytes, Any, bool], ...], kept: Mapping[str, tuple[object, bytes]],
+                 given: Mapping[str, bytes] | None = None) -> tuple[bytes, dict[str, tuple[object, bytes]]]:
+    """``{"name":text,...}`` of ``obj``'s fields ``members`` and the (value, text) of each to keep: a field's text
+    is the one ``kept`` holds when its value is the same object, else written (:func:`part_text`); a field
+    ``given`` a text is written with it, and not kept."""
+    parts: dict[str, tuple[object, bytes]] = {}
+    pieces = []
+    for name, key, kind, plain in members:
+        if given is not None and name in given:
+            pieces.append(key + given[name])
+            continue
+        value = getattr(obj, name)
+        part = kept.get(name)
+        if part is None or part[0] is not value:
+            part = (value, part_text(value, kind, plain))
+        parts[name] = part
+        pieces.append(key + part[1])
+    return b"{" + b",".join(pieces) + b"}", parts
