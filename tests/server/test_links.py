@@ -177,3 +177,26 @@ async def test_serve_demo_shell_starts_the_shell_demo_fight(tmp_path: Path, serv
     subscribed = await c.subscribe(links["Maren the Wise"])
     assert subscribed["state"]["ruleset"] == "shell" and subscribed["state"]["combat"]["round"] == 1
     await c.close()
+
+
+def test_links_of_a_fight_with_no_seat_yet_makes_them_all(engine: Engine) -> None:
+    """A fight written without seats (``combat-server demo``, an engine's own fight): ``links`` makes the GM's,
+    a player's per PC and the spectators', each opened by its new token, and revokes nothing (black-box pass:
+    it was refused, "reissue_links: seats must name at least one seat")."""
+    from combat_server.rules.model import GM_ACTOR, Command
+    from combat_server.server.links import reissue_links
+    from combat_server.server.app import token_hash
+    from tests.conftest import SHEET
+
+    fight_id = engine.create_fight("gurps").fight_id
+    for i, (cid, side) in enumerate((("alice", "pc"), ("orc", "npc"))):
+        engine.execute(fight_id, Command("add_combatant", {"id": cid, "name": cid.title(), "side": side,
+                                                           "sheet": SHEET}, GM_ACTOR, f"a{i}"))
+    before = engine.load(fight_id).seq
+    links = reissue_links(engine, fight_id, "http://table.example")
+    assert [(link.role, link.label) for link in links] == [("gm", "GM"), ("player", "Alice"),
+                                                           ("spectator", "spectators")]
+    for link in links:
+        seat = engine.store.seat_by_token_hash(token_hash(link.link.split("#token=", 1)[1]))
+        assert seat is not None and seat.role == link.role
+    assert engine.load(fight_id).seq == before  # nothing revoked, nothing to record
