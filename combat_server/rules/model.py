@@ -370,6 +370,19 @@ def combatant_or_none(state: "FightState", combatant: Combatant) -> tuple[str, .
     return ("", *state.combatants)
 
 
+def names_or_none(load: Callable[[], Any]) -> Callable[["FightState", Combatant], frozenset[str]]:
+    """An :data:`ADJUSTABLE_TO` domain of a rules table's names, or "" (none), read from ``load()`` the first time
+    a GM adjusts the field: the table's module imports the condition's, so the condition's cannot import it."""
+    names: list[frozenset[str]] = []
+
+    def domain(state: "FightState", combatant: Combatant) -> frozenset[str]:
+        if not names:
+            names.append(frozenset(("", *load())))
+        return names[0]
+
+    return domain
+
+
 @attrs.frozen
 class FightState:
     """The pure fold of a fight's effective events."""

@@ -4,62 +4,37 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from functools import cache
 from typing import Any, Mapping
 
 import attrs
 
 from combat_server.rules.gurps.tables import POSTURES
-from combat_server.rules.model import ADJUSTABLE_TO, KEPT_BY_RULES, Combatant, FightState, combatant_or_none
+from combat_server.rules.model import (ADJUSTABLE_TO, KEPT_BY_RULES, Combatant, FightState, combatant_or_none,
+                                       names_or_none)
 
 #: G-28, G-18: what stunned a combatant ("": not stunned); G-24: the defence All-Out Defense raises.
 STUN_KINDS = ("", "physical", "mental", "fright")
 AOD_DEFENSES = ("", "dodge", "parry", "block")
 
 
-# The maneuver tables (maneuvers.py) import this module: their names are looked up when a GM first adjusts.
-@cache
-def _maneuver_names() -> frozenset[str]:
-    from combat_server.rules.gurps.maneuvers import MANEUVERS
-    return frozenset(("", *MANEUVERS))
+def _maneuvers() -> Any:
+    from combat_server.rules.gurps.maneuvers import MANEUVERS  # it imports this module: read when first adjusted
+    return MANEUVERS
 
 
-def maneuver_names(state: FightState, combatant: Combatant) -> frozenset[str]:
-    """G-20: the maneuvers (``Condition.maneuver``), or "" (none chosen)."""
-    return _maneuver_names()
-
-
-@cache
-def _maneuver_options() -> frozenset[str]:
-    from combat_server.rules.gurps.maneuvers import MANEUVERS
-    return frozenset(("", *(o for _, options in MANEUVERS.values() for o in options)))
-
-
-def maneuver_options(state: FightState, combatant: Combatant) -> frozenset[str]:
-    """G-22, G-24: any maneuver's option, or "" (none)."""
-    return _maneuver_options()
-
-
-@cache
-def _aoa_options() -> frozenset[str]:
-    from combat_server.rules.gurps.maneuvers import MANEUVERS
-    return frozenset(("", *MANEUVERS["all_out_attack"][1]))
-
-
-def aoa_options(state: FightState, combatant: Combatant) -> frozenset[str]:
-    """G-34: the All-Out Attack option a Wait declares, or "" (none)."""
-    return _aoa_options()
-
-
-@cache
-def _wait_actions() -> frozenset[str]:
+def _wait_actions() -> Any:
     from combat_server.rules.gurps.maneuvers import WAIT_ACTIONS
-    return frozenset(("", *WAIT_ACTIONS))
+    return WAIT_ACTIONS
 
 
-def wait_actions(state: FightState, combatant: Combatant) -> frozenset[str]:
-    """G-34: what a Wait converts to, or "" (no Wait)."""
-    return _wait_actions()
+#: G-20: the maneuvers (``Condition.maneuver``), or "" (none chosen).
+maneuver_names = names_or_none(_maneuvers)
+#: G-22, G-24: any maneuver's option, or "" (none).
+maneuver_options = names_or_none(lambda: (o for _, options in _maneuvers().values() for o in options))
+#: G-34: the All-Out Attack option a Wait declares, or "" (none).
+aoa_options = names_or_none(lambda: _maneuvers()["all_out_attack"][1])
+#: G-34: what a Wait converts to, or "" (no Wait).
+wait_actions = names_or_none(_wait_actions)
 
 
 def weapon_or_none(state: FightState, combatant: Combatant) -> tuple[str, ...]:

@@ -4,24 +4,21 @@ gives byte-identical state."""
 
 from __future__ import annotations
 
-from functools import cache
+from typing import Any
 
 import attrs
 
 from combat_server.rules.kit.rolls import Mod
-from combat_server.rules.model import ADJUSTABLE_TO, Combatant, FightState, combatant_or_none
+from combat_server.rules.model import ADJUSTABLE_TO, Combatant, FightState, combatant_or_none, names_or_none
 
 
-# actions.py (the maneuver table) imports this module: its names are looked up when a GM first adjusts.
-@cache
-def _maneuver_names() -> frozenset[str]:
-    from combat_server.rules.shell.actions import MANEUVER_NAMES
-    return frozenset(("", *MANEUVER_NAMES))
+def _maneuver_names() -> Any:
+    from combat_server.rules.shell.actions import MANEUVER_NAMES  # it imports this module: read when first adjusted
+    return MANEUVER_NAMES
 
 
-def maneuver_names(state: FightState, combatant: Combatant) -> frozenset[str]:
-    """S-18, S-24: the maneuvers ``act`` takes (``Condition.maneuver``), or "" (none)."""
-    return _maneuver_names()
+#: S-18, S-24: the maneuvers ``act`` takes (``Condition.maneuver``), or "" (none).
+maneuver_names = names_or_none(_maneuver_names)
 
 
 def weapon_or_none(state: FightState, combatant: Combatant) -> tuple[str, ...]:
