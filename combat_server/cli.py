@@ -14,6 +14,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
+import secrets
+import stat
 import sys
 import typing
 from pathlib import Path
@@ -236,7 +239,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     out: TextIO
     try:
         with contextlib.ExitStack() as stack:
-            out = stack.enter_context(open(args.output, "w", encoding="utf-8")) if to_file else sys.stdout
+            out = stack.enter_context(_replacing(args.output)) if to_file else sys.stdout
             # No progress bar over the JSON itself (stdout).
             with _progress(f"exporting {args.fight}", row.last_seq + 1, enabled=to_file) as track:
                 for line in track(engine.export_lines(args.fight)):
@@ -249,6 +252,42 @@ def _cmd_export(args: argparse.Namespace) -> int:
     if to_file:
         print(f"exported fight {args.fight} ({row.last_seq} events) to {args.output}", file=sys.stderr)
     return EXIT_OK
+
+
+@contextlib.contextmanager
+def _replacing(path: str) -> Iterator[TextIO]:
+    """A file written whole or not at all: an export that fails partway (a full disk, a store error) leaves
+    neither half a log, which ``import`` would refuse only at its end, nor a clobbered earlier export.
+
+    The text goes to a new file beside the target and is renamed over it once complete. A target that exists
+    and is not a regular file (``/dev/stdout``, a pipe, a terminal) is written in place, as before: renaming
+    over a device would replace the device's name, not write to it.
+    """
+    try:
+        mode: int | None = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        with open(path, "w", encoding="utf-8") as out:
+            yield out
+        return
+    target = os.path.realpath(path)  # a symlink's file is replaced, not the link
+    folder, name = os.path.split(target)
+    part = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.part")
+    # O_EXCL: never write through a file someone else put there; 0o666 & ~umask, as open() would.
+    fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with open(fd, "w", encoding="utf-8") as out:
+            if mode is not None:
+                os.fchmod(fd, stat.S_IMODE(mode))  # an earlier export's permissions stay
+            yield out
+            out.flush()
+            os.fsync(fd)  # the rename never shows a file whose text is not on disk yet
+        os.replace(part, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(part)
+        raise
 
 
 def _cmd_import(args: argparse.Namespace) -> int:

@@ -225,3 +225,33 @@ def test_demo_ruleset_shell_writes_and_replays_a_shell_fight(tmp_path: Path, db:
     assert out.returncode == 0, out.stderr
     assert "fight_created        Fight created with ruleset shell 1.0" in out.stdout
     assert "round_started" in out.stdout and "(S-25, S-26, S-28)" in out.stdout
+
+
+def test_export_over_an_earlier_file_replaces_it_whole_and_keeps_its_permissions(tmp_path: Path, db: str,
+                                                                                  demo_fight: str) -> None:
+    earlier = tmp_path / "fight.jsonl"
+    earlier.write_text("an earlier export, longer than nothing\n" * 1000)
+    earlier.chmod(0o640)
+    out = run("export", demo_fight, "-o", str(earlier), "--database-url", db, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert earlier.read_text() == run("export", demo_fight, "--database-url", db, cwd=tmp_path).stdout
+    assert earlier.stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(".part")) == []
+
+
+def test_export_through_a_symlink_writes_the_linked_file_and_keeps_the_link(tmp_path: Path, db: str,
+                                                                           demo_fight: str) -> None:
+    real = tmp_path / "real.jsonl"
+    real.write_text("old\n")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(real)
+    out = run("export", demo_fight, "-o", str(link), "--database-url", db, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert link.is_symlink() and real.read_text().startswith('{"') and real.read_text() != "old\n"
+
+
+def test_export_to_a_device_writes_to_it(tmp_path: Path, db: str, demo_fight: str) -> None:
+    """``-o /dev/stdout`` writes the log to standard output; it does not try to rename over the device."""
+    out = run("export", demo_fight, "-o", "/dev/stdout", "--database-url", db, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == run("export", demo_fight, "--database-url", db, cwd=tmp_path).stdout

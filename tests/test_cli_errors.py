@@ -4,6 +4,7 @@ argparse's usage block; the message says what to write instead. The real console
 from __future__ import annotations
 
 import socket
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -212,3 +213,35 @@ def test_serve_refuses_a_public_url_that_is_not_an_absolute_http_url(tmp_path: P
     err = _refused(run("serve", "--port", "0", "--public-url", "notaurl", cwd=tmp_path), "cli/usage")
     assert "argument --public-url: 'notaurl'" in err
     assert not (tmp_path / "combat.sqlite").exists()
+
+
+
+def _corrupt_an_event_partway(db: str, fight: str) -> None:
+    """Seq 5's payload made unreadable: ``export`` has written its header line when the read fails
+    (``store/corrupt``), as a disk filling up mid-export would fail it."""
+    with sqlite3.connect(db.removeprefix("sqlite:///")) as conn:
+        conn.execute("UPDATE events SET payload = '{not json' WHERE fight_id = ? AND seq = 5", (fight,))
+
+
+def test_an_export_that_fails_partway_leaves_the_earlier_file_whole_and_no_part_file(
+        tmp_path: Path, db: str, demo_fight: str) -> None:
+    out_dir = tmp_path / "exports"
+    out_dir.mkdir()
+    earlier = out_dir / "fight.jsonl"
+    earlier.write_text("an earlier export\n")
+    _corrupt_an_event_partway(db, demo_fight)
+    err = _refused(run("export", demo_fight, "-o", str(earlier), "--database-url", db, cwd=tmp_path),
+                   "store/corrupt")
+    assert "seq 5" in err
+    assert earlier.read_text() == "an earlier export\n"
+    assert sorted(p.name for p in out_dir.iterdir()) == ["fight.jsonl"]
+
+
+def test_an_export_that_fails_partway_to_a_new_file_leaves_no_file(tmp_path: Path, db: str,
+                                                                   demo_fight: str) -> None:
+    out_dir = tmp_path / "exports"
+    out_dir.mkdir()
+    _corrupt_an_event_partway(db, demo_fight)
+    _refused(run("export", demo_fight, "-o", str(out_dir / "fight.jsonl"), "--database-url", db, cwd=tmp_path),
+             "store/corrupt")
+    assert list(out_dir.iterdir()) == []
