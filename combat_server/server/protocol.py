@@ -321,8 +321,65 @@ def validate_client_message(message: dict[str, Any], text: str | None = None,
     error = next(iter(validator(kind).iter_errors(message)), None)
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "(message)"
-        raise ProtocolError("protocol/schema", f"{kind}: {where}: {error.message}", path=where)
+        raise ProtocolError("protocol/schema", f"{kind}: {where}: {schema_problem(error)}", path=where)
     return message
+
+
+_A_TYPE = {"integer": "an integer", "object": "an object", "array": "an array", "string": "a string",
+           "boolean": "true or false", "number": "a number", "null": "null"}
+
+
+def _spelled(value: Any, limit: int = 60) -> str:
+    """A value as JSON writes it (``null``, ``true``, ``"x"``), cut short: a refusal names what it saw
+    without echoing a long text back."""
+    try:
+        text = orjson.dumps(value).decode()
+    except (TypeError, orjson.JSONEncodeError):
+        text = json.dumps(value, default=str, ensure_ascii=False)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def schema_problem(error: Any) -> str:
+    """What a jsonschema ``ValidationError`` found, in JSON's spelling and the words of a form.
+
+    jsonschema words its messages in Python (``None is not of type 'object'``, ``'x' is not one of
+    ['a', 'b']``) and echoes the whole value; a client reads JSON (a black-box pass, session 14). The
+    keywords the client messages' schemas use are worded here; any other keeps jsonschema's message.
+    """
+    keyword, expected, value = error.validator, error.validator_value, error.instance
+    if keyword == "type":
+        kinds = [expected] if isinstance(expected, str) else list(expected)
+        return f"must be {' or '.join(_A_TYPE.get(k, k) for k in kinds)}, not {_spelled(value)}"
+    if keyword == "required" and isinstance(value, dict):
+        missing = [name for name in expected if name not in value]
+        return f"the field {_spelled(missing[0])} is missing" if missing else error.message
+    if keyword == "additionalProperties" and isinstance(value, dict):
+        known = error.schema.get("properties", {})
+        extra = [name for name in value if name not in known]
+        fields = "field" if len(extra) == 1 else "fields"
+        return (f"unknown {fields} {', '.join(_spelled(n) for n in extra)}"
+                f" (known: {', '.join(sorted(known))})")
+    if keyword == "const":
+        return f"must be {_spelled(expected)}, not {_spelled(value)}"
+    if keyword == "enum":
+        return f"must be one of {', '.join(_spelled(v) for v in expected)}, not {_spelled(value)}"
+    if keyword == "minLength":
+        return "must not be empty" if expected == 1 else f"must be at least {expected} characters long"
+    if keyword == "maxLength":
+        return f"must be at most {expected} characters long (it is {len(value)})"
+    if keyword == "minimum":
+        return f"must be at least {_spelled(expected)}, not {_spelled(value)}"
+    if keyword == "maximum":
+        return f"must be at most {_spelled(expected)}, not {_spelled(value)}"
+    if keyword == "pattern":
+        return f"{_spelled(value)} does not match the pattern {_spelled(expected)}"
+    if keyword == "minItems":
+        return f"must hold at least {expected} item{'' if expected == 1 else 's'}"
+    if keyword == "maxItems":
+        return f"must hold at most {expected} item{'' if expected == 1 else 's'} (it holds {len(value)})"
+    if keyword == "oneOf":
+        return f"{_spelled(value)} matches none of the forms this field may take"
+    return str(error.message)
 
 
 # Fast checks for the hottest messages. Each accepts only messages its schema
