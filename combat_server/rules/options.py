@@ -106,12 +106,16 @@ def validate(ruleset: str, specs: Iterable[OptionSpec], raw: Mapping[str, JSON])
     if unknown:
         raise reject("fight/unknown_option", f"unknown option(s) for ruleset {ruleset}: {', '.join(unknown)}",
                      known=sorted(by_name))
+    given: dict[str, JSON] = {}
     for name, value in raw.items():
         spec = by_name[name]
+        if spec.type == "integer" and type(value) is float and value.is_integer():
+            value = int(value)  # JSON Schema's integer takes 2.0 (a client that writes numbers as floats): stored as 2
         if _type_error(spec, value) or _value_error(spec, value):
             raise reject("fight/bad_option", f"option {name} must be {spec.allowed()}, got {_show(value)}",
                          option=name, allowed=spec.allowed())
-    options = {s.name: raw.get(s.name, s.default) for s in by_name.values()}
+        given[name] = value
+    options = {s.name: given.get(s.name, s.default) for s in by_name.values()}
     for spec in by_name.values():
         if not spec.in_use(options[spec.name]):
             continue

@@ -52,6 +52,12 @@ def test_a_bad_value_is_refused_naming_the_option_and_its_allowed_values(raw: di
     assert err.details["option"] == next(iter(raw))
 
 
+def test_an_integer_option_written_as_a_whole_float_is_that_integer() -> None:
+    """JSON Schema's integer takes 2.0; the option is stored as the integer 2 (a float never reaches the rules)."""
+    reach = validate("test", SPECS, {"reach": 2.0})["reach"]
+    assert reach == 2 and type(reach) is int
+
+
 def test_an_option_that_requires_another_is_refused_without_it() -> None:
     err = refused({"gritty": True})
     assert err.code == "fight/option_conflict" and err.message == "option gritty needs option lethal too"
