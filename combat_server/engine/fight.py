@@ -643,7 +643,12 @@ class Engine:
             yield canonical_json(e.to_dict())
 
     def import_lines(self, lines: Iterable[str]) -> str:
-        """Import an exported log; all-or-nothing, hashes and states reproduced exactly."""
+        """Import an exported log; all-or-nothing, hashes and states reproduced exactly.
+
+        All or nothing also means the whole log: a file cut short at a line boundary still verifies (each
+        event's hash covers only what came before it), so its header's event count is what tells it is not
+        the whole fight (``import/truncated``).
+        """
         header: dict[str, Any] | None = None
         events: list[Event] = []
         for lineno, line in enumerate(lines, start=1):
@@ -653,22 +658,32 @@ class Engine:
                 data = json.loads(line)
             except ValueError as exc:
                 raise reject("import/bad_json", f"line {lineno}: not valid JSON ({exc})", line=lineno) from None
+            except RecursionError:
+                raise reject("import/bad_json", f"line {lineno}: nested too deeply to be a fight log",
+                             line=lineno) from None
             if header is None:
-                if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-                    raise reject("import/bad_header", f"line {lineno}: not a combat-server fight log", line=lineno)
-                header = data
+                header = _export_header(data, lineno)
                 continue
             try:
                 events.append(Event.from_dict(data))
-            except (KeyError, TypeError, ValueError, AttributeError) as exc:
-                raise reject("import/bad_event", f"line {lineno}: not an event ({exc})", line=lineno) from None
+            except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
+                raise reject("import/bad_event", f"line {lineno}: not an event ({_why(exc)})", line=lineno) from None
         if header is None or not events:
             raise reject("import/empty", "the file holds no fight log")
+        expected = int(header["events"])
+        if len(events) != expected:
+            code, what = (("import/truncated", "it was cut short") if len(events) < expected else
+                          ("import/bad_header", "it holds more than its header says"))
+            raise reject(code, f"the header says {expected} events, the file holds {len(events)}: {what}",
+                         expected=expected, found=len(events))
         fight_id = str(header["fight_id"])
-        report = verify_events(events, fight_id)
+        try:
+            report = verify_events(events, fight_id)
+        except RecursionError:  # a payload nested deeper than any event the rules write
+            raise reject("import/bad_event", "an event's payload is nested too deeply to be a fight log") from None
         if not report.ok:
             raise reject("import/corrupt", f"event {report.bad_seq}: {report.problem}", seq=report.bad_seq)
-        self.store.import_events(events, str(header["ruleset"]), str(header.get("title", "")))
+        self.store.import_events(events, header["ruleset"], header["title"])
         return fight_id
 
     # ------------------------------------------------------------------ verify
@@ -755,4 +770,37 @@ def verify_events(events: Sequence[Event], fight_id: str) -> VerifyReport:
     return VerifyReport(fight_id, len(events), True)
 
 
+#: The export format's versions this engine reads (``export_lines`` writes the last).
+EXPORT_VERSIONS = (1,)
 
+
+def _export_header(data: Any, lineno: int) -> dict[str, Any]:
+    """The first line of an exported log, checked: each field the import reads, of the type it needs, named
+    when it is missing or wrong, never a ``KeyError``."""
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        raise reject("import/bad_header", f"line {lineno}: not a combat-server fight log", line=lineno)
+    version = data.get("version")
+    if type(version) is not int or version not in EXPORT_VERSIONS:
+        raise reject("import/bad_version", f"line {lineno}: fight log version {json.dumps(version)}; this server "
+                     f"reads version {', '.join(map(str, EXPORT_VERSIONS))}", line=lineno, version=version)
+    wanted = {"fight_id": str, "ruleset": str, "events": int}
+    for field, kind in wanted.items():
+        value = data.get(field)
+        if type(value) is not kind or not value or (isinstance(value, int) and value < 1):
+            what = "a non-empty text" if kind is str else "a whole number of events, at least 1"
+            raise reject("import/bad_header", f"line {lineno}: the header's {field} must be {what}, not "
+                         f"{json.dumps(value)}", line=lineno, field=field)
+    title = data.get("title", "")
+    if not isinstance(title, str):
+        raise reject("import/bad_header", f"line {lineno}: the header's title must be a text", line=lineno,
+                     field="title")
+    return {**data, "title": title}
+
+
+def _why(exc: BaseException) -> str:
+    """An import refusal's reason in plain words, not a Python exception's repr."""
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    if isinstance(exc, KeyError):
+        return f"it has no {exc.args[0]!s}" if exc.args else "a field is missing"
+    return str(exc)

@@ -282,6 +282,57 @@ def test_import_of_tampered_log_is_refused(engine: Engine, databases: Databases)
     assert dump_tables(target.store) == before
 
 
+def _refused_import(databases: Databases, lines: list[str], code: str) -> Rejected:
+    """The import of ``lines`` into a fresh database is refused with ``code`` and writes nothing."""
+    target = Engine(databases.new_store())
+    before = dump_tables(target.store)
+    with pytest.raises(Rejected) as info:
+        target.import_lines(lines)
+    assert info.value.code == code, info.value
+    assert dump_tables(target.store) == before
+    return info.value
+
+
+def test_import_of_a_log_cut_short_at_a_line_is_refused(engine: Engine, databases: Databases) -> None:
+    """Every event of a log cut at a line boundary still verifies: the header's count tells it is not whole."""
+    lines = list(engine.export_lines(populate(engine)))
+    kept = len(lines) - 3
+    err = _refused_import(databases, lines[:kept], "import/truncated")
+    assert err.details == {"expected": len(lines) - 1, "found": kept - 1}
+    assert f"the header says {len(lines) - 1} events, the file holds {kept - 1}" in err.message
+
+
+def test_import_of_a_log_longer_than_its_header_says_is_refused(engine: Engine, databases: Databases) -> None:
+    lines = list(engine.export_lines(populate(engine)))
+    header = json.loads(lines[0])
+    header["events"] -= 1
+    _refused_import(databases, [json.dumps(header), *lines[1:]], "import/bad_header")
+
+
+def test_import_of_a_log_version_this_server_does_not_read_is_refused(engine: Engine, databases: Databases) -> None:
+    lines = list(engine.export_lines(populate(engine)))
+    header = json.loads(lines[0])
+    header["version"] = 99
+    err = _refused_import(databases, [json.dumps(header), *lines[1:]], "import/bad_version")
+    assert "version 99" in err.message and "reads version 1" in err.message
+
+
+@pytest.mark.parametrize("field", ["fight_id", "ruleset", "events"])
+def test_import_of_a_header_without_a_field_names_it(engine: Engine, databases: Databases, field: str) -> None:
+    lines = list(engine.export_lines(populate(engine)))
+    header = json.loads(lines[0])
+    del header[field]
+    err = _refused_import(databases, [json.dumps(header), *lines[1:]], "import/bad_header")
+    assert err.details["field"] == field and f"the header's {field} must be" in err.message
+
+
+def test_import_of_json_nested_too_deeply_is_refused_not_a_traceback(engine: Engine, databases: Databases) -> None:
+    """Python's JSON reader raises RecursionError past about 1,000 levels: import/bad_json naming the line."""
+    lines = list(engine.export_lines(populate(engine)))
+    err = _refused_import(databases, [lines[0], "[" * 100_000 + "]" * 100_000, *lines[2:]], "import/bad_json")
+    assert err.details["line"] == 2 and "nested too deeply" in err.message
+
+
 def test_export_from_sqlite_imports_into_postgresql(sqlite_databases: Databases, pg_databases: Databases) -> None:
     """A fight moves between backends with identical hashes and state."""
     source = Engine(sqlite_databases.new_store())
