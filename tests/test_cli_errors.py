@@ -245,3 +245,13 @@ def test_an_export_that_fails_partway_to_a_new_file_leaves_no_file(tmp_path: Pat
     _refused(run("export", demo_fight, "-o", str(out_dir / "fight.jsonl"), "--database-url", db, cwd=tmp_path),
              "store/corrupt")
     assert list(out_dir.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", ["import", "replay"])
+def test_a_file_nested_too_deeply_is_named_not_a_traceback(tmp_path: Path, db: str, demo_fight: str,
+                                                           command: str) -> None:
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text("[" * 100_000 + "]" * 100_000 + "\n")
+    args = [command, str(deep)] + (["--database-url", db] if command == "import" else [])
+    err = _refused(run(*args, cwd=tmp_path), "import/bad_json")
+    assert "line 1: nested too deeply" in err
