@@ -277,17 +277,35 @@ def describe_schema(schema: Mapping[str, JSON]) -> str:
         return "one of " + ", ".join(repr(v) for v in schema["enum"] if v is not None)
     kinds = schema.get("type", "")
     words = " or ".join(_JSON_WORDS.get(k, k) for k in ([kinds] if isinstance(kinds, str) else kinds) if k != "null")
-    if "minimum" in schema or "maximum" in schema:
-        words += f" {schema.get('minimum', '')}..{schema.get('maximum', '')}"
+    low, high = schema.get("minimum"), schema.get("maximum")
+    if low is not None and high is not None:
+        words += f" {low}..{high}"
+    elif low is not None:
+        words += f", at least {low}"
+    elif high is not None:
+        words += f", at most {high}"
     items = schema.get("items")
     if isinstance(items, dict) and items:
         # a list of the wrong things is refused naming them: "a list of text", not "a list" (which it is)
-        words += f" of {describe_schema(items)}"
+        words = f"a list of {_plural(describe_schema(items))}" if words == "a list" else f"{words} of {describe_schema(items)}"
+    fields = schema.get("properties")
+    if isinstance(fields, dict) and fields:
+        # an object names its fields and what each takes: "objects with value (...) and reason (...)"
+        parts = [f"{name} ({describe_schema(sub)})" for name, sub in fields.items() if isinstance(sub, dict)]
+        words += " with " + ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
     if schema.get("minLength"):
         words += ", not empty"
     if "pattern" in schema:
-        words += f" matching {schema['pattern']}"
+        words += ", not blank" if schema["pattern"] == "\\S" else f" matching {schema['pattern']}"
     return words or "valid"
+
+
+def _plural(words: str) -> str:
+    """"an object with ..." -> "objects with ...", for "a list of" (the rest reads the same)."""
+    for single, many in (("an object", "objects"), ("a whole number", "whole numbers"), ("a number", "numbers")):
+        if words.startswith(single):
+            return many + words[len(single):]
+    return words
 
 
 def authorise(spec: CommandSpec, state: FightState, principal: Principal, args: Mapping[str, JSON]) -> None:

@@ -229,6 +229,12 @@ def _value_fits_hint(value: Any, hint: Any) -> bool:
     return False  # tuples and records are changed through their own commands
 
 
+#: The largest number a GM may set a condition field to, either way: far past any HP, FP or count a fight
+#: holds, and small enough that what the rules add to it stays an exact integer for every client (JSON
+#: numbers past 2**53 lose digits in a browser; the protocol takes integers up to that, MAX_INT).
+ADJUST_LIMIT = 1_000_000
+
+
 def _decide_adjust(ruleset: Ruleset, state: FightState, command: Command) -> list[EventDraft]:
     cid = _arg(command, "combatant", str)
     combatant = state.combatant(cid)
@@ -251,6 +257,9 @@ def _decide_adjust(ruleset: Ruleset, state: FightState, command: Command) -> lis
             raise reject("adjust/bad_value", f"{name} is kept by the rules, not set by hand: {kept}", field=name)
         if not fits(value):
             raise reject("adjust/bad_value", f"{name} cannot be set to {_shown(value)}", field=name)
+        if type(value) is int and not -ADJUST_LIMIT <= value <= ADJUST_LIMIT:
+            raise reject("adjust/bad_value", f"{name} cannot be set to {value}: a whole number from "
+                         f"{-ADJUST_LIMIT} to {ADJUST_LIMIT}", field=name, minimum=-ADJUST_LIMIT, maximum=ADJUST_LIMIT)
         if domain is not None:  # a value the rules look up: only those they can take (issue 16: only then)
             allowed = domain(state, combatant) if callable(domain) else domain
             if value not in allowed:

@@ -277,15 +277,18 @@ _REFUSALS: list[tuple[str, dict[str, object], str, str, dict[str, object]]] = [
     ('adjust', {'combatant': 'orc', 'changes': {'hp': 1}, 'reason': ' '}, 'adjust/reason_required', 'a GM adjustment needs a reason the log can show', {}),
     ('adjust', {'combatant': 'elf', 'changes': {'hp': 1}, 'reason': 'r'}, 'combatant/unknown', "no combatant 'elf' in this fight", {}),
     ('undo', {'to': 'sideways'}, 'undo/bad_target', "undo: field 'to' must be one of 'last_command', 'turn_start', 'seq'", {'field': 'to', 'known': ['last_command', 'turn_start', 'seq']}),
-    ('undo', {'to': 'seq', 'seq': 0}, 'undo/bad_seq', "undo: field 'seq' must be a whole number 1..", {'field': 'seq'}),
-    ('undo', {'to': 'seq', 'seq': True}, 'undo/bad_seq', "undo: field 'seq' must be a whole number 1..", {'field': 'seq'}),
+    ('undo', {'to': 'seq', 'seq': 0}, 'undo/bad_seq', "undo: field 'seq' must be a whole number, at least 1", {'field': 'seq'}),
+    ('undo', {'to': 'seq', 'seq': True}, 'undo/bad_seq', "undo: field 'seq' must be a whole number, at least 1", {'field': 'seq'}),
     ('dispute', {'seq': 1.5, 'comment': 'x'}, 'command/bad_field', "dispute: field 'seq' must be a whole number", {'field': 'seq'}),
-    ('rule', {'dispute': 'd', 'verdict': 'uphold', 'adjustments': ['x']}, 'command/bad_field', "rule: field 'adjustments' must be a list of an object", {'field': 'adjustments'}),
+    ('rule', {'dispute': 'd', 'verdict': 'uphold', 'adjustments': ['x']}, 'command/bad_field', "rule: field 'adjustments' must be a list of objects", {'field': 'adjustments'}),
     ('add_combatant', {'name': 'x', 'side': 'pcs'}, 'command/bad_field', "add_combatant: field 'side' must be one of 'pc', 'npc'", {'field': 'side', 'known': ['pc', 'npc']}),
     ('add_combatant', {'name': 'x', 'id': 'Bad Id'}, 'command/bad_field', "add_combatant: field 'id' must be text matching ^[a-z0-9][a-z0-9_-]{0,63}$", {'field': 'id'}),
     ('add_combatant', {'name': 'x', 'hidden': 1}, 'command/bad_field', "add_combatant: field 'hidden' must be true or false", {'field': 'hidden'}),
     ('reissue_links', {'seats': [1]}, 'command/bad_field', "reissue_links: field 'seats' must be a list of text", {'field': 'seats'}),
     ('note', {}, 'command/missing_field', "note: field 'text' is required", {'field': 'text'}),
+    # G-35 modifiers are bounded (MODIFIER_LIMIT): their sum stays an exact integer for every client
+    ('fright_check', {'combatant': 'orc', 'modifier': 101}, 'command/bad_field', "fright_check: field 'modifier' must be a whole number -100..100", {'field': 'modifier'}),
+    ('maneuver', {'combatant': 'orc', 'maneuver': 'attack', 'modifiers': [{'value': 2 ** 53 - 1, 'reason': 'r'}]}, 'command/bad_field', "maneuver: field 'modifiers' must be a list of objects with value (a whole number -100..100) and reason (text, not blank)", {'field': 'modifiers'}),
 ]
 
 

@@ -204,3 +204,20 @@ def test_a_nonsense_value_is_refused_or_harmless(engine: Engine, ruleset: str, f
             return
         engine.execute(fid, Command("start_combat", {"order": order}, GM_ACTOR))
         _play(engine, fid, 6)
+
+
+@pytest.mark.parametrize("ruleset, field", [("gurps", "hp"), ("gurps", "fp"), ("shell", "end")])
+def test_a_number_past_the_adjust_limit_is_refused_and_nothing_is_stored(engine: Engine, ruleset: str,
+                                                                        field: str) -> None:
+    """An HP of 2**53 - 1 would reach the views as a number a browser cannot hold exactly once the rules add
+    to it: a condition's number is a whole number within ADJUST_LIMIT either way."""
+    fid = _fight(engine, ruleset)
+    before, log = state_bytes(engine.load(fid)), len(engine.history(fid))
+    for value in (core.ADJUST_LIMIT + 1, -core.ADJUST_LIMIT - 1, 2 ** 53 - 1):
+        refused = _refusal(engine, fid, {field: value})
+        assert refused.code == "adjust/bad_value"
+        assert refused.details == {"field": field, "minimum": -core.ADJUST_LIMIT, "maximum": core.ADJUST_LIMIT}
+        assert f"{field} cannot be set to {value}: a whole number from -1000000 to 1000000" in refused.message
+    assert state_bytes(engine.load(fid)) == before and len(engine.history(fid)) == log
+    _adjust(engine, fid, {field: core.ADJUST_LIMIT})
+    assert getattr(engine.load(fid).combatants["alice"].condition, field) == core.ADJUST_LIMIT

@@ -23,11 +23,17 @@ def _whole(lo: int, hi: int) -> Mapping[str, JSON]:
     return {"type": "integer", "minimum": lo, "maximum": hi}
 
 
+#: A circumstance modifier's largest size, either way. No rule gives one past about 30 (G-35's range table,
+#: hit locations); the bound keeps a sum of them, and the effective skill the log and the views carry,
+#: an exact integer for every client (JSON numbers past 2**53 lose digits in a browser).
+MODIFIER_LIMIT = 100
+
 #: G-35: circumstance modifiers, each with a reason; the GM's to state.
 _MODIFIERS: Mapping[str, JSON] = {
     "type": ["array", "null"],
     "items": {"type": "object", "required": ["value", "reason"],
-              "properties": {"value": {"type": "integer"}, "reason": {"type": "string", "pattern": "\\S"}}},
+              "properties": {"value": _whole(-MODIFIER_LIMIT, MODIFIER_LIMIT),
+                             "reason": {"type": "string", "pattern": "\\S"}}},
     "description": "[{value, reason}], GM only (G-35)",
 }
 
@@ -83,7 +89,8 @@ COMMANDS: Mapping[str, CommandSpec] = {s.name: s for s in (
                 help="answer a defence prompt (G-38)"),
     CommandSpec("roll", ANSWERS, {"prompt": _TEXT}, required=("prompt",), subject="prompt", prompt_kind="roll",
                 help="roll for a roll prompt (damage, HT or Will checks, ...)"),
-    CommandSpec("fright_check", GM, {"combatant": _TEXT, "modifier": {"type": "integer"}, "reason": _TEXT},
+    CommandSpec("fright_check", GM, {"combatant": _TEXT, "modifier": _whole(-MODIFIER_LIMIT, MODIFIER_LIMIT),
+                                      "reason": _TEXT},
                 required=("combatant",), denied="only the GM calls for a Fright Check",
                 help="call for a Fright Check (G-18)"),
     CommandSpec("set_light", GM, {"level": {"enum": list(LIGHT_LEVELS), "x-error": "light/unknown_level",
