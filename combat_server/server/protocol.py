@@ -140,6 +140,12 @@ def read_client_message(text: str) -> tuple[dict[str, Any], bool]:
     return _decoded(data if plain or b"0000000000000000000" not in scan else None, text), plain
 
 
+def _not_a_json_number(word: str) -> Any:
+    """Python's json reads ``NaN``, ``Infinity`` and ``-Infinity``; JSON has no such numbers (and orjson, which
+    writes the answers, would write them back as ``null``): a message holding one is not JSON."""
+    raise ValueError(f"{word} is not a JSON number (write a number, or null)")
+
+
 def _decoded(data: bytes | None, text: str) -> dict[str, Any]:
     """The message ``text`` holds (``data``: its UTF-8 when orjson reads it as json does), or ``protocol/bad_json``."""
     try:
@@ -147,9 +153,9 @@ def _decoded(data: bytes | None, text: str) -> dict[str, Any]:
             try:
                 message = orjson.loads(data)
             except orjson.JSONDecodeError:
-                message = json.loads(text)
+                message = json.loads(text, parse_constant=_not_a_json_number)
         else:
-            message = json.loads(text)
+            message = json.loads(text, parse_constant=_not_a_json_number)
     except ValueError as exc:
         raise ProtocolError("protocol/bad_json", f"not JSON: {exc}") from None
     if not isinstance(message, dict):
@@ -332,6 +338,8 @@ _A_TYPE = {"integer": "an integer", "object": "an object", "array": "an array", 
 def _spelled(value: Any, limit: int = 60) -> str:
     """A value as JSON writes it (``null``, ``true``, ``"x"``), cut short: a refusal names what it saw
     without echoing a long text back."""
+    if isinstance(value, float) and value != value or value in (float("inf"), float("-inf")):
+        return {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}[str(value)]  # orjson would write null
     try:
         text = orjson.dumps(value).decode()
     except (TypeError, orjson.JSONEncodeError):

@@ -222,6 +222,10 @@ def _from_schema(spec: Mapping[str, Any]) -> st.SearchStrategy[Any]:
         return st.none()
     if kind == "string":
         lo, hi = spec.get("minLength", 0), spec.get("maxLength", MAX_TEXT)
+        # A bound past what one message may hold (import_character's 1 MiB content) is met at the message's
+        # own limit instead: protocol/too_big, the connection kept. At the bound itself the message passes the
+        # socket's hard limit, which closes the connection (1009, docs/protocol.md), as a client should expect.
+        hi = min(hi, ServerConfig().max_message)
         return st.one_of(st.text(min_size=lo, max_size=min(hi, 16)), st.just("x" * hi), st.just("x" * (hi + 1)),
                          TRICKY_TEXT)
     if kind == "integer":

@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
-from combat_server.server.protocol import CLIENT_MESSAGES, ProtocolError, schema, validate_client_message
+from combat_server.server.protocol import (
+    CLIENT_MESSAGES, ProtocolError, read_client_message, schema, validate_client_message,
+)
 
 
 def refusal(message: dict[str, Any]) -> str:
@@ -75,3 +77,13 @@ def test_no_refusal_of_any_field_is_worded_in_python(kind: str, bad: Any) -> Non
             for python in ("None", "True", "False", "'"):
                 assert python not in exc.message, (kind, field, bad, exc.message)
             assert "x" * 100 not in exc.message
+
+
+@pytest.mark.parametrize("word", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_are_not_json_numbers(word: str) -> None:
+    """Python's json reads them; JSON has none: protocol/bad_json naming the word, not 'must be an integer,
+    not null' (orjson writes them as null)."""
+    with pytest.raises(ProtocolError) as err:
+        read_client_message(f'{{"type": "state_at", "seq": {word}}}')
+    assert err.value.code == "protocol/bad_json"
+    assert f"{word} is not a JSON number" in err.value.message
