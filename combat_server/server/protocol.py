@@ -360,34 +360,34 @@ def schema_problem(error: Any) -> str:
         return f"must be {' or '.join(_A_TYPE.get(k, k) for k in kinds)}, not {_spelled(value)}"
     if keyword == "required" and isinstance(value, dict):
         missing = [name for name in expected if name not in value]
-        return f"the field {_spelled(missing[0])} is missing" if missing else error.message
+        return f"the field {_spelled(missing[0])} is missing" if missing else str(error.message)
     if keyword == "additionalProperties" and isinstance(value, dict):
         known = error.schema.get("properties", {})
         extra = [name for name in value if name not in known]
         fields = "field" if len(extra) == 1 else "fields"
         return (f"unknown {fields} {', '.join(_spelled(n) for n in extra)}"
                 f" (known: {', '.join(sorted(known))})")
-    if keyword == "const":
-        return f"must be {_spelled(expected)}, not {_spelled(value)}"
-    if keyword == "enum":
-        return f"must be one of {', '.join(_spelled(v) for v in expected)}, not {_spelled(value)}"
-    if keyword == "minLength":
-        return "must not be empty" if expected == 1 else f"must be at least {expected} characters long"
-    if keyword == "maxLength":
-        return f"must be at most {expected} characters long (it is {len(value)})"
-    if keyword == "minimum":
-        return f"must be at least {_spelled(expected)}, not {_spelled(value)}"
-    if keyword == "maximum":
-        return f"must be at most {_spelled(expected)}, not {_spelled(value)}"
-    if keyword == "pattern":
-        return f"{_spelled(value)} does not match the pattern {_spelled(expected)}"
-    if keyword == "minItems":
-        return f"must hold at least {expected} item{'' if expected == 1 else 's'}"
-    if keyword == "maxItems":
-        return f"must hold at most {expected} item{'' if expected == 1 else 's'} (it holds {len(value)})"
-    if keyword == "oneOf":
-        return f"{_spelled(value)} matches none of the forms this field may take"
-    return str(error.message)
+    worded = _WORDED.get(keyword)
+    return worded(expected, value) if worded is not None else str(error.message)
+
+
+def _items(n: int) -> str:
+    return f"{n} item{'' if n == 1 else 's'}"
+
+
+#: Per JSON Schema keyword, its refusal given the keyword's value and the value refused.
+_WORDED: Mapping[str, Callable[[Any, Any], str]] = {
+    "const": lambda want, got: f"must be {_spelled(want)}, not {_spelled(got)}",
+    "enum": lambda want, got: f"must be one of {', '.join(_spelled(v) for v in want)}, not {_spelled(got)}",
+    "minLength": lambda want, got: "must not be empty" if want == 1 else f"must be at least {want} characters long",
+    "maxLength": lambda want, got: f"must be at most {want} characters long (it is {len(got)})",
+    "minimum": lambda want, got: f"must be at least {_spelled(want)}, not {_spelled(got)}",
+    "maximum": lambda want, got: f"must be at most {_spelled(want)}, not {_spelled(got)}",
+    "pattern": lambda want, got: f"{_spelled(got)} does not match the pattern {_spelled(want)}",
+    "minItems": lambda want, got: f"must hold at least {_items(want)}",
+    "maxItems": lambda want, got: f"must hold at most {_items(want)} (it holds {len(got)})",
+    "oneOf": lambda want, got: f"{_spelled(got)} matches none of the forms this field may take",
+}
 
 
 # Fast checks for the hottest messages. Each accepts only messages its schema
