@@ -424,7 +424,8 @@ HIDDEN_PROMPT_TEXT = {"defend": "{name} chooses a defence", "roll": "{name} roll
 
 EVENTS = EventRegistry(
     EventSpec("character_imported", CharacterImported, on_payload(importing.character_imported),
-              explain._character_imported, secrets=(Secret("id", ("hp", "fp", "unused")),)),
+              # the file's name and sha256 would let a player holding a public .gcs tell which one a hidden sheet is
+              explain._character_imported, secrets=(Secret("id", ("hp", "fp", "unused", "file", "sha256")),)),
     EventSpec("combat_started", CombatStarted, on_payload(apply._combat_started), explain._combat_started,
               secrets=(Secret("id", ("basic_speed", "dx"), within="basis"),)),
     EventSpec("turn_started", TurnStarted, apply._turn_started, explain._turn_started,

@@ -536,14 +536,18 @@ def _counter_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> s
 
 
 def _character_imported(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
+    if p["id"] in h:  # the file and its hash would let a reader holding the file tell the hidden sheet
+        return (f"{p['name']}'s sheet is re-imported from a GCS file; current HP, FP and conditions stay."
+                if p["replaced"] else f"{p['name']} ({p['side'].upper()}) joins the fight as {p['id']}, "
+                "imported from a GCS file.")
     head = (f"{p['name']}'s sheet is re-imported from {p['file']}; current HP, FP and conditions stay"
             if p["replaced"] else f"{p['name']} ({p['side'].upper()}) joins the fight as {p['id']}, imported from {p['file']}")
     text = f"{head} (sha256 {p['sha256'][:12]}…)."
-    if p["replaced"] and p["id"] not in h:
+    if p["replaced"]:
         capped = [f"{k.upper()} drops to the new maximum, {p[k]}" for k in ("hp", "fp") if k in p]
         if capped:
             text += " " + "; ".join(capped) + "."
-    if p.get("unused") and p["id"] not in h:
+    if p.get("unused"):
         text += f" Not used ({len(p['unused'])}): " + "; ".join(p["unused"]) + "."
     return text
 
