@@ -82,3 +82,24 @@ async def test_a_hidden_import_shows_players_neither_sheet_nor_hp_nor_the_unused
     assert payload["sheet"] is None and "hp" not in payload and "unused" not in payload
     assert "Not used" not in seen.explanation
     assert _combatants(player)["wade"]["sheet"] is None
+
+
+async def test_a_hidden_import_names_players_neither_its_file_nor_its_hash(server: CombatServer,
+                                                                           connect: Connect) -> None:
+    """A player holding a public .gcs file could match the file's name or sha256 to tell which sheet a hidden
+    NPC uses: both are left out of the event and its sentence for the player, and kept for the GM."""
+    gm = await connect()
+    created = await gm.create_fight("gurps", dice_mode="server")
+    await gm.subscribe(created["token"])
+    await gm.command("add_combatant", {"id": "alice", "name": "Alice", "side": "pc"})
+    player = await connect()
+    await player.subscribe((await gm.add_seat("player", ["alice"]))["token"])
+    await gm.import_character(GUNNER_GCS, id="wade", side="npc", hidden=True)
+    await player.wait_until(lambda c: "wade" in _combatants(c))
+    mine = next(e for e in gm.events if e.type == "character_imported")
+    digest = mine.event["payload"]["sha256"]
+    seen = next(e for e in player.events if e.type == "character_imported")
+    assert "file" not in seen.event["payload"] and "sha256" not in seen.event["payload"]
+    assert GUNNER_GCS.name not in seen.explanation and digest[:12] not in seen.explanation
+    assert seen.explanation == "Wade Dunker (NPC) joins the fight as wade, imported from a GCS file."
+    assert mine.event["payload"]["file"] == GUNNER_GCS.name and digest[:12] in mine.explanation

@@ -89,15 +89,31 @@ async def test_a_result_with_harm_names_the_command_that_applies_it(table: Table
 
 
 async def test_a_tool_applied_to_a_hidden_combatant_hides_its_numbers_from_players(table: Table) -> None:
-    """The orc's sheet is hidden: a player sees the tool and the points, not its inputs, steps, DR or injury."""
+    """The orc's sheet is hidden: a player sees the tool, not its inputs, steps, points, DR or injury."""
     result = await table.gm.command("apply_tool", {"tool": "exposure", "targets": ["orc"],
                                                    "inputs": {"damage": "0d+3", "kind": "cr"}})
     await table.alice.wait_for_seq(result["last_seq"])
     seen = next(e for e in table.alice.events if e.type == "tool_applied").event["payload"]
-    assert seen["tool"] == "exposure" and seen["points"] == 3
-    assert not {"inputs", "steps", "dr", "injury"} & set(seen)
+    assert seen["tool"] == "exposure"
+    assert not {"inputs", "steps", "points", "dr", "injury"} & set(seen)
     gm_seen = next(e for e in table.gm.events if e.type == "tool_applied").event["payload"]
-    assert gm_seen["injury"] == 3 and gm_seen["steps"]
+    assert gm_seen["injury"] == 3 and gm_seen["steps"] and gm_seen["points"] == 3
+
+
+async def test_a_fall_applied_to_a_hidden_combatant_gives_players_no_hpmax(table: Table) -> None:
+    """V-33 / V-40: a fall's absorption is half the victim's HPmax, taken off the dice (3d x 2 - 6 here, HPmax 12):
+    the harm's absorption, the points they leave of the dice and the summary would each give the hidden
+    orc's HPmax away, so a player gets the dice and the kind of harm only, and a sentence without them."""
+    result = await table.gm.command("apply_tool", {"tool": "falling", "targets": ["orc"], "inputs": {
+        "height": 10, "mass": 150, "surface": "concrete", "hp_max": 12}})
+    await table.alice.wait_for_seq(result["last_seq"])
+    mine = next(e for e in table.gm.events if e.type == "tool_applied")
+    assert mine.event["payload"]["harm"]["minus"] == 6
+    seen = next(e for e in table.alice.events if e.type == "tool_applied")
+    payload = seen.event["payload"]
+    assert not {"points", "summary", "inputs"} & set(payload) and not {"adds", "minus", "multiplier"} & set(payload["harm"])
+    faces = ", ".join(str(d) for d in payload["dice"])
+    assert seen.explanation == f"The GM applies {payload['title']} to Orc: 3d [{faces}] cr (V-40)."
 
 
 async def test_a_spectator_runs_no_tool(table: Table) -> None:

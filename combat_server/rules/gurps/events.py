@@ -424,7 +424,8 @@ HIDDEN_PROMPT_TEXT = {"defend": "{name} chooses a defence", "roll": "{name} roll
 
 EVENTS = EventRegistry(
     EventSpec("character_imported", CharacterImported, on_payload(importing.character_imported),
-              explain._character_imported, secrets=(Secret("id", ("hp", "fp", "unused")),)),
+              # the file's name and sha256 would let a player holding a public .gcs tell which one a hidden sheet is
+              explain._character_imported, secrets=(Secret("id", ("hp", "fp", "unused", "file", "sha256")),)),
     EventSpec("combat_started", CombatStarted, on_payload(apply._combat_started), explain._combat_started,
               secrets=(Secret("id", ("basic_speed", "dx"), within="basis"),)),
     EventSpec("turn_started", TurnStarted, apply._turn_started, explain._turn_started,
@@ -436,12 +437,16 @@ EVENTS = EventRegistry(
     EventSpec("defense_rolled", DefenseRolled, on_payload(apply._defense_rolled), explain._defense_rolled,
               roller="defender"),
     EventSpec("feint_rolled", FeintRolled, on_payload(apply._feint_rolled), explain._feint_rolled, roller="feinter"),
+    # G-30: the penalty is the feinter's margin less the target's: with one margin shown, the other's skill
     EventSpec("feint_resisted", FeintResisted, on_payload(apply._feint_resisted), explain._feint_resisted,
-              roller="target"),
+              roller="target", secrets=(Secret("target", ("penalty",)), Secret("feinter", ("penalty",)))),
+    # G-41: the counter-blow is the hidden parrier's own attack, with its damage dice and adds
     EventSpec("counter_rolled", CounterRolled, on_payload(apply._counter_rolled), explain._counter_rolled,
-              roller="combatant"),
+              roller="combatant", secrets=(Secret("combatant", ATTACK_SECRETS, within="attack"),)),
     EventSpec("damage_rolled", DamageRolled, on_payload(apply._damage_rolled), explain._damage_rolled,
-              secrets=(Secret("attacker", ("adds", "modifiers", "basic", "low_st", "combat_st")),
+              # basic = the dice + adds; what follows from it and the target's DR gives the adds back (G-42)
+              secrets=(Secret("attacker", ("adds", "modifiers", "basic", "low_st", "combat_st", "penetrating",
+                                           "injury", "toughness", "blowthrough", "split_hp")),
                        Secret("target", ("dr", "penetrating", "multiplier", "injury", "toughness", "blowthrough",
                                          "split_hp", "finishing_blow")))),
     EventSpec("limb_stunned", LimbStunned, on_payload(apply._limb_stunned), explain._limb_stunned),
@@ -455,9 +460,13 @@ EVENTS = EventRegistry(
     EventSpec("injury_applied", InjuryApplied, on_payload(apply._injury_applied), explain._injury_applied,
               secrets=(Secret("combatant", ("injury", "hp_before", "hp_after", "hp_max", "shock_added",
                                             "shock_pending", "fresh_injury", "shock", "death_zone")),)),
+    # G-18: a fright stun's turns (a faint's minutes) are the margin of failure + the dice shown: the hidden Will
     EventSpec("check_rolled", CheckRolled, on_payload(apply._check_rolled), explain._check_rolled,
-              roller="combatant", secrets=(Secret("combatant", ("margin", "shock_left", "shock_pending")),)),
-    EventSpec("turn_ending", TurnEnding, on_payload(apply._turn_ending), explain._turn_ending),
+              roller="combatant", secrets=(Secret("combatant", ("margin", "shock_left", "shock_pending", "turns",
+                                                                "minutes")),
+                                           Secret("combatant", ("turns",), within="effect_args"))),
+    EventSpec("turn_ending", TurnEnding, on_payload(apply._turn_ending), explain._turn_ending,
+              secrets=(Secret("combatant", ("fright_turns_left",)),)),
     EventSpec("turn_ended", TurnEnded, on_payload(apply._turn_ended), explain._turn_ended),
     EventSpec("turn_skipped", TurnSkipped, on_payload(apply._turn_skipped),
               explain._simple("{combatant} is {reason}: the turn is skipped (G-19).")),
@@ -488,8 +497,12 @@ EVENTS = EventRegistry(
     EventSpec("weapon_reloaded", WeaponReloaded, on_payload(apply._weapon_reloaded),
               explain._simple("{combatant} reloads {weapon}: {shots} shot(s) again after {turns} turn(s) of Ready "
                               "(G-33).")),
+    # the inputs may be prefilled from the target's sheet (HPmax, HT, LS): the summary, the harm's adds,
+    # multiplier and absorption (V-33: HPmax/2) and the points they make of the dice would give them away
     EventSpec("tool_applied", ToolApplied, on_payload(apply._noop), explain._tool_applied,
-              secrets=(Secret("target", ("inputs", "steps", "dr", "penetrating", "multiplier", "injury")),)),
+              secrets=(Secret("target", ("inputs", "steps", "dr", "penetrating", "multiplier", "injury", "summary",
+                                         "points")),
+                       Secret("target", ("adds", "multiplier", "minus"), within="harm"))),
     EventSpec("light_changed", LightChanged, on_payload(apply._light_changed), explain._light_changed),
     EventSpec("fright_check_demanded", FrightCheckDemanded, on_payload(apply._noop),
               explain._simple("The GM calls for a Fright Check for {combatant}: Will{modifier:+d} (G-18).")),

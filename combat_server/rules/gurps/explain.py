@@ -159,7 +159,8 @@ def _attack_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> st
     if a.get("hits", 1) > 1:
         # The seed gives no hit rule for rapid fire; the product's reading (docs/rules-coverage.md, G-39's row):
         # recoil 1, so 1 hit plus 1 per point of margin, at most the shots fired. Said, so a ruling can be checked.
-        text += (f" {a['hits']} hits (rapid fire, G-35: 1 plus 1 per point of margin {a.get('margin', 0)}, "
+        margin = f" {a.get('margin', 0)}" if reveal else ""  # with the dice, the margin is the hidden skill
+        text += (f" {a['hits']} hits (rapid fire, G-35: 1 plus 1 per point of margin{margin}, "
                  f"at most the shots fired; recoil 1).")
     where = p.get("location")
     if where and where.get("aimed"):
@@ -192,7 +193,11 @@ def _feint_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str
 
 def _feint_resisted(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     text = f"{_n(s, p['target'])} resists the feint: {format_record(p['record'], p['target'] not in h)}."
-    if p["penalty"]:
+    if p["penalty"] and (p["feinter"] in h or p["target"] in h):
+        # G-30: the penalty is a margin less the other's: with one margin shown it gives the hidden one's skill
+        text += (f" Feint succeeds ({p['why']}): {_n(s, p['target'])} defends at a penalty against "
+                 f"{_n(s, p['feinter'])}'s next attack (G-30).")
+    elif p["penalty"]:
         text += (f" Feint succeeds by {p['penalty']} ({p['why']}): {_n(s, p['target'])} defends at -{p['penalty']} "
                  f"against {_n(s, p['feinter'])}'s next attack (G-30).")
     else:
@@ -218,6 +223,9 @@ def _damage_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> st
             text += f" = {p['basic']} basic"
         if p["target"] in h:
             return text + (" (G-42)." if Fraction(p["penetrating"]) > 0 else " (G-42); nothing gets through.")
+        if p["attacker"] in h:  # G-42: basic - the visible DR would give the hidden basic (and adds) away
+            return text + f"; DR {p['dr']}" + (" (G-42)." if Fraction(p["penetrating"]) > 0 else
+                                               " (G-42); nothing gets through.")
         return (text + f"; DR {p['dr']} -> {p['penetrating']} penetrating (G-42)"
                 + (f"; injury {p['injury']} (G-42, A-20)." if Fraction(p["penetrating"]) > 0 else "; nothing gets through."))
     how = "maximum damage (G-36)" if p.get("max_damage") else f"[{dice}]{adds}{mods}"
@@ -394,10 +402,11 @@ def _death_rules(p: Mapping[str, Any]) -> str:
 def _check_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     who = _n(s, p["combatant"])
     purpose = p["purpose"]
+    # G-18: the length is the margin of failure + the dice shown: it would give the hidden Will away
     if p["combatant"] in h and purpose == "fright_duration":
-        return f"{who} is stunned by fright for {p['turns']} turns (G-18, A-09: no recovery rolls)."
+        return f"{who} is stunned by fright for a while (G-18, A-09: no recovery rolls)."
     if p["combatant"] in h and purpose == "faint_duration":
-        return f"{who} faints for {p['minutes']} minutes (G-18)."
+        return f"{who} faints for some minutes (G-18)."
     if purpose == "fright_duration":
         return (f"{who} is stunned by fright for {p['turns']} turns: margin {p['margin']} + 2d {p['dice']} "
                 f"(G-18, A-09: no recovery rolls).")
@@ -423,7 +432,9 @@ def _turn_ending(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     text = f"End of {_n(s, p['combatant'])}'s turn."
     if "fright_turns_left" in p:
         left = p["fright_turns_left"]
-        text += " The fright stun ends (A-09)." if left <= 0 else f" Fright stun: {left} turn(s) left (A-09)."
+        # G-18: the turns left count down the margin of failure + 2d: a hidden Will's
+        text += (" The fright stun ends (A-09)." if left <= 0 else " The fright stun goes on (A-09)."
+                 if p["combatant"] in h else f" Fright stun: {left} turn(s) left (A-09).")
     if "concentrate_left" in p:
         left = p["concentrate_left"]
         task = _cond_of(s, p["combatant"]).concentrating if p["combatant"] in s.combatants else ""
@@ -510,6 +521,9 @@ def _simple(fmt: str) -> Callable[[FightState, Mapping[str, Any], Hidden], str]:
 def _tool_applied(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
     """#12: the tool, its rule ids and the roll; the target's DR and injury unless its sheet is hidden."""
     harm = p["harm"]
+    if p["target"] in h:  # its inputs may be the hidden sheet's (HPmax, HT, LS): what they made of the dice too
+        dice = f"{len(p['dice'])}d [{', '.join(str(d) for d in p['dice'])}] " if p["dice"] else ""
+        return f"The GM applies {p['title']} to {_n(s, p['target'])}: {dice}{harm['kind']} ({harm['rule']})."
     times = f" x {harm['multiplier']}" if harm.get("multiplier", 1) != 1 else ""
     times += f" - {harm['minus']}" if harm.get("minus") else ""  # absorption taken off after scaling
     rules = f"{harm['rule']}, R-01" if times else harm["rule"]
@@ -519,7 +533,7 @@ def _tool_applied(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str
     else:
         how = f"{harm['adds']}{times} = " if times else ""
     text = f"The GM applies {p['title']} to {_n(s, p['target'])}: {how}{p['points']} {harm['kind']} ({rules})"
-    if harm["kind"] == "fat" or p["target"] in h:
+    if harm["kind"] == "fat":
         return text + "."
     if harm["kind"] == "injury":
         return text + f"; {p['injury']} HP lost as it is ({harm['rule']})."
@@ -536,14 +550,18 @@ def _counter_rolled(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> s
 
 
 def _character_imported(s: FightState, p: Mapping[str, Any], h: Hidden = _NONE) -> str:
+    if p["id"] in h:  # the file and its hash would let a reader holding the file tell the hidden sheet
+        return (f"{p['name']}'s sheet is re-imported from a GCS file; current HP, FP and conditions stay."
+                if p["replaced"] else f"{p['name']} ({p['side'].upper()}) joins the fight as {p['id']}, "
+                "imported from a GCS file.")
     head = (f"{p['name']}'s sheet is re-imported from {p['file']}; current HP, FP and conditions stay"
             if p["replaced"] else f"{p['name']} ({p['side'].upper()}) joins the fight as {p['id']}, imported from {p['file']}")
     text = f"{head} (sha256 {p['sha256'][:12]}…)."
-    if p["replaced"] and p["id"] not in h:
+    if p["replaced"]:
         capped = [f"{k.upper()} drops to the new maximum, {p[k]}" for k in ("hp", "fp") if k in p]
         if capped:
             text += " " + "; ".join(capped) + "."
-    if p.get("unused") and p["id"] not in h:
+    if p.get("unused"):
         text += f" Not used ({len(p['unused'])}): " + "; ".join(p["unused"]) + "."
     return text
 

@@ -458,7 +458,9 @@ def _x_tied(s: FightState, p: Mapping[str, Any], h: frozenset[str]) -> str:
 
 
 def _x_round_end(s: FightState, p: Mapping[str, Any], h: frozenset[str]) -> str:
-    lost = [f"{name(s, r['combatant'])} loses {r['end_lost']} END" for r in p["fatigue"] if r["end_lost"]]
+    # S-46: 1/N(EL) END a round: when a hidden combatant loses END would give its EL away
+    lost = [f"{name(s, r['combatant'])} loses {r['end_lost']} END" for r in p["fatigue"]
+            if r["end_lost"] and r["combatant"] not in h]
     tail = ("; combat fatigue: " + ", ".join(lost)) if lost else ""
     return f"Round {p['round']} ends{tail} (S-46, A-82)."
 
@@ -512,8 +514,12 @@ def _x_resolved(s: FightState, p: Mapping[str, Any], h: frozenset[str]) -> str:
 
 def _x_damage(s: FightState, p: Mapping[str, Any], h: frozenset[str]) -> str:
     who = name(s, p["combatant"])
-    steps = _n(h, p["combatant"], " (" + " -> ".join(f"{x['value']} {x['reason']}" for x in p["steps"]) + ")")
     kind = " stun" if p["non_lethal"] else ""
+    # A-75: raw - DR -> damage. A hidden defender's DR would be raw - damage; a hidden attacker's adds
+    # raw - the dice, and its raw damage - a visible defender's DR: no numbers then (the event's secrets)
+    secret = p["combatant"] in h or p["attacker"] in h
+    steps = "" if secret else " (" + " -> ".join(f"{x['value']} {x['reason']}" for x in p["steps"]) + ")"
+    amount = "" if secret else f" {p['damage']}"
     tail = []
     if p["stunned"]:
         tail.append("stunned (S-32)")
@@ -524,14 +530,16 @@ def _x_damage(s: FightState, p: Mapping[str, Any], h: frozenset[str]) -> str:
     elif p["unconscious"]:
         tail.append("unconscious, END 0 (S-32, S-13)")
     rest = ("; " + ", ".join(tail)) if tail else ""
-    return (f"{who} takes {p['damage']}{kind} {p['damage_type']} damage to the {p['location']}{steps}{rest} "
+    return (f"{who} takes{amount}{kind} {p['damage_type']} damage to the {p['location']}{steps}{rest} "
             "(S-32, S-33, A-75).")
 
 
 def _x_object(s: FightState, p: Mapping[str, Any], h: frozenset[str]) -> str:
     fate = "breaks" if p["breaks"] else "holds"
     hp = _n(h, p["owner"], f" against its {p['hp']} HP")
-    return f"{name(s, p['owner'])}'s {p['object']} takes {p['damage']}{hp} and {fate} (S-45, R-12, A-81)."
+    # S-45: damage = raw (impaling halved) = the dice + a hidden attacker's adds
+    amount = f" {p['damage']}" if p["attacker"] not in h else " the blow"
+    return f"{name(s, p['owner'])}'s {p['object']} takes{amount}{hp} and {fate} (S-45, R-12, A-81)."
 
 
 def _x_disarmed(s: FightState, p: Mapping[str, Any], h: frozenset[str]) -> str:
@@ -577,7 +585,8 @@ def _x_spell_cast(s: FightState, p: Mapping[str, Any], h: frozenset[str]) -> str
     rec = p["record"] or {}
     nums = _n(h, p["combatant"], f" ({sum(rec.get('dice', []))} against {rec.get('target')})")
     res = "succeeds and takes effect" if p["success"] else "fails"
-    return f"{who}'s {p['spell']}{nums} {res}; it costs {p['end_cost']} END (S-12, S-44, R-17)."
+    cost = _n(h, p["combatant"], f"; it costs {p['end_cost']} END")  # the spell's END cost is its sheet's (S-12)
+    return f"{who}'s {p['spell']}{nums} {res}{cost} (S-12, S-44, R-17)."
 
 
 def _x_spell_lost(s: FightState, p: Mapping[str, Any], h: frozenset[str]) -> str:
@@ -630,7 +639,8 @@ EVENTS = EventRegistry(
               secrets=(Secret("id", ("ag", "el", "initiative"), "basis"),)),
     _spec("initiative_tied", InitiativeTied, _initiative_tied, _x_tied),
     _spec("round_ended", RoundEnded, _round_ended, _x_round_end,
-              secrets=(Secret("combatant", ("fatigue", "end"), "fatigue"),)),
+              # S-46: END lost 1/N(EL) a round: the rounds it comes in give EL away
+              secrets=(Secret("combatant", ("fatigue", "end", "end_lost"), "fatigue"),)),
     _spec("turn_started", TurnStarted, _turn_started, _x_turn),
     _spec("turn_lost", TurnLost, _turn_lost, _x_turn_lost),
     _spec("turn_ended", TurnEnded, _turn_ended, _x_turn_ended),
@@ -641,12 +651,17 @@ EVENTS = EventRegistry(
               secrets=(Secret("attack.attacker", ("at",), "attack"),)),
     _spec("attack_resolved", AttackResolved, _attack_resolved, _x_resolved, roller="attacker",
               # R = 2d10 + AT - DEF: with the dice and DEF shown, R gives a hidden attacker's AT away (S-25)
-              secrets=(Secret("defender", ("def_mods", "def_total", "r")), Secret("attacker", ("r",)))),
+              # shield_pr: the hidden defender's shield's PR (S-25, A-68)
+              secrets=(Secret("defender", ("def_mods", "def_total", "r", "shield_pr")), Secret("attacker", ("r",)))),
+    # A-75: damage = raw - DR (x DM, type, location): with raw = the dice + the adds shown, a hidden
+    # defender's damage gives its DR away; a hidden attacker's raw (and its damage, from a visible
+    # defender's DR) its adds (S-32)
     _spec("damage_taken", DamageTaken, _damage_taken, _x_damage,
-              secrets=(Secret("combatant", ("steps", "counted", "wounds", "stun_damage", "end")),
-                       Secret("attacker", ("adds",)))),
+              secrets=(Secret("combatant", ("steps", "counted", "wounds", "stun_damage", "end", "damage")),
+                       Secret("attacker", ("adds", "raw", "damage", "steps")))),
+    # S-45: raw = the dice + the adds, damage = raw (impaling halved): both give a hidden attacker's adds away
     _spec("object_damaged", ObjectDamaged, _object_damaged, _x_object,
-          secrets=(Secret("owner", ("hp",)), Secret("attacker", ("adds",)))),
+          secrets=(Secret("owner", ("hp",)), Secret("attacker", ("adds", "raw", "damage")))),
     _spec("disarmed", Disarmed, _disarmed, _x_disarmed),
     _spec("grapple_resolved", GrappleResolved, _grapple, _x_grapple),
     _spec("close_response", CloseResponse, _close_response, _x_close_response),
@@ -657,7 +672,7 @@ EVENTS = EventRegistry(
     _spec("spell_begun", SpellBegun, _spell_begun, _x_spell_begun),
     _spec("concentrated", Concentrated, _concentrated, _x_concentrated),
     _spec("spell_cast", SpellCast, _spell_cast, _x_spell_cast, roller="combatant",
-              secrets=(Secret("combatant", ("end",)),)),
+              secrets=(Secret("combatant", ("end", "end_cost")),)),
     _spec("check_rolled", CheckRolled, _check_rolled, _x_check, roller="combatant"),
 )
 
