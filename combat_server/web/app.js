@@ -722,7 +722,10 @@ function renderAct() {
   // The actions come in the seat's description, pushed just after the event: a combatant added
   // mid-turn changes their targets, so the whole of them is part of the key.
   const offered = canAct ? JSON.stringify(actionsOf(cur)) : "";
-  const key = canAct ? `${cur}:${combat.round}:${st.turn_start_seq}:${offered}` : (blocking ? "prompt" : "idle:" + (cur || "") + st.status + (S.viewSeq !== null));
+  // Between turns with nobody able to act (G-19, G-51), the description's sentence says so: part of the key.
+  const stalled = !canAct && S.viewSeq === null && st.status === "active" && combat && combat.phase === "between" && !blocking
+    ? ((S.description && S.description.waiting_for) || "") : "";
+  const key = canAct ? `${cur}:${combat.round}:${st.turn_start_seq}:${offered}` : (blocking ? "prompt" : "idle:" + (cur || "") + st.status + (S.viewSeq !== null) + stalled);
   $("#act-h").textContent = !canAct ? "Actions" : !ownsTurn(cur) ? `${nameOf(st, cur)}'s turn` : isGM() ? `${nameOf(st, cur)} acts (you run this NPC)` : `Your turn: ${nameOf(st, cur)}`;
   if (key === S.actKey) { if (canAct) updatePreview(); return; }
   S.actKey = key;
@@ -738,6 +741,7 @@ function renderAct() {
     else if (st.status === "setup") msg = isGM() ? "Add combatants below, then start combat." : "The fight has not started yet.";
     else if (st.status === "ended") msg = "The fight is over.";
     else if (blocking) msg = "";
+    else if (stalled) msg = stalled;
     else if (combat) msg = `Waiting for ${nameOf(st, cur)} to act.`;
     box.replaceChildren(msg ? h("p", { class: "hint" }, msg) : "");
     return;

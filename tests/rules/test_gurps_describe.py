@@ -327,3 +327,31 @@ def test_the_gm_may_call_for_a_fright_check_of_anyone_conscious(new_fight: NewFi
                                                           ("reason", "text")]
     f.run(fright.command, {**fright.args, "combatant": "b", "modifier": -2, "reason": "the troll roars"})
     assert f.prompt("roll", "fright").combatant == "b"
+
+
+def test_when_nobody_can_act_the_gm_is_told_so_and_offered_to_end_or_undo(rules_engine: Any) -> None:
+    """G-19, G-51 (V-53, V-48): the last able fighter collapses from Extra Effort at the end of her turn while
+    the other is unconscious; no next turn starts. The GM's description says nobody can act (not that she is
+    to choose a maneuver) and offers End fight and Undo, each taken by the rules; a player is offered nothing."""
+    fight = rules_engine.create_fight("gurps", dice_mode="manual",
+                                      options={"fatigue_on_st": True, "effort_heat_fatigue": True})
+    f = Fight(rules_engine, fight.fight_id)
+    for cid, side in (("a", "pc"), ("b", "npc")):
+        f.run("add_combatant", {"name": cid.upper(), "id": cid, "side": side, "sheet": {"st": 12}})
+    f.run("start_combat", {"order": ["a", "b"]})
+    f.adjust("b", unconscious=True)
+    f.adjust("a", fp=2)
+    f.maneuver("a", "move", [d3(18)], extra_effort=True)  # V-48: the fatigue it costs leaves her collapsed
+    state = f.engine.load(f.fid)
+    assert state.combat is not None and state.combat.phase == "between"
+    d = _describe(state, GM_ACTOR)
+    assert d.waiting_for.startswith("Nobody can act") and "choose a maneuver" not in d.waiting_for
+    assert {a.id for a in d.actions} >= {"end_fight", "undo"}
+    assert _describe(state, PLAYER_A).actions == ()
+    undo = _action(d, "undo")
+    f.run(undo.command, dict(undo.args))
+    assert f.engine.load(f.fid).combat.phase == "maneuver"  # back before the Extra Effort
+    f.maneuver("a", "move", [d3(18)], extra_effort=True)
+    end = _action(_describe(f.engine.load(f.fid), GM_ACTOR), "end_fight")
+    f.run(end.command, {**end.args, "reason": "nobody stands"})
+    assert f.engine.load(f.fid).status == "ended"

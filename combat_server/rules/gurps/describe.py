@@ -101,6 +101,8 @@ def describe(ruleset: Ruleset, state: FightState, viewer: Viewer) -> Description
         fright = _fright_action(state)
         if fright is not None:
             actions.append(fright)
+        if _stalled(state):
+            actions.extend(_STALLED_ACTIONS)
     policy = fight_policy(state.options)
     if policy.light_levels and viewer.is_gm and state.status != "ended":
         actions.append(_light_action(light_of(combat)))
@@ -432,6 +434,26 @@ def _fright_of(aware: tuple[Choice, ...]) -> Action:
                        Field("reason", "text", "What happens", "Shown in the log.", "G-18")))
 
 
+def _stalled(state: FightState) -> bool:
+    """G-19, G-51: nobody may choose a maneuver (every combatant dead, unconscious or collapsed):
+    settle starts no next turn and the fight stays between turns until the GM acts (turns.py,
+    ``_someone_may_choose``)."""
+    combat = state.combat
+    return (state.status == "active" and isinstance(combat, Combat) and combat.phase == "between"
+            and not combat.interrupted_by and not any(p.kind != "dispute" for p in state.prompts))
+
+
+#: What the GM can do when nobody can act: end the fight, or undo what led here. An ``adjust`` that
+#: wakes someone or gives FP back also goes on (its changes are no flat form: the GM's Adjust form).
+_STALLED_ACTIONS = (
+    Action("end_fight", "end_fight", "End the fight", "Nobody can act: end the fight for everyone.", ("G-19",),
+           {}, (Field("reason", "text", "Why", "Shown in the log.", "", False,
+                      default="nobody can act"),), aliases=("end",)),
+    Action("undo", "undo", "Undo the last command", "Take back the command that left nobody able to act.", (),
+           {"to": "last_command"}),
+)
+
+
 # --------------------------------------------------------------------------- prompts
 
 
@@ -687,6 +709,9 @@ def _waiting_for(ruleset: Ruleset, state: FightState, blocking: bool, sees: Call
                 text = ruleset.hidden_prompt_text.get(p.kind, "{name}: " + _human(p.kind)).format(name=who)
             return f"Waiting for {who}: {text}"
     combat = state.combat
+    if _stalled(state):  # G-19, G-51: no next turn starts
+        return ("Nobody can act: every combatant is dead, unconscious or collapsed. Waiting for the GM to end "
+                "the fight, or to wake someone or give FP back (Adjust), or to undo.")
     if isinstance(combat, Combat) and combat.current in state.combatants and not blocking:
         return f"Waiting for {state.combatants[combat.current].name} to choose a maneuver."
     return ""
