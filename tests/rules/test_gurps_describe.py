@@ -355,3 +355,31 @@ def test_when_nobody_can_act_the_gm_is_told_so_and_offered_to_end_or_undo(rules_
     end = _action(_describe(f.engine.load(f.fid), GM_ACTOR), "end_fight")
     f.run(end.command, {**end.args, "reason": "nobody stands"})
     assert f.engine.load(f.fid).status == "ended"
+
+
+def test_with_nobody_alive_to_strike_no_maneuver_that_needs_a_target_is_offered(new_fight: NewFight) -> None:
+    """G-25, G-21, G-29, G-30: with every other combatant dead, Attack, All-Out Attack, Move and Attack, Feint,
+    Aim and Evaluate would have an empty Target to fill (the rules refuse them without one): none is offered."""
+    f = new_fight({"a": {"weapons": [SWORD, BOW]}, "b": {}})
+    state = f.engine.load(f.fid).with_condition("b", dead=True)
+    offered = {a.id for a in _describe(state).actions}
+    assert offered.isdisjoint({"attack", "all_out_attack", "move_and_attack", "feint", "aim", "evaluate"})
+    assert {"move", "all_out_defense", "do_nothing", "wait"} <= offered
+
+
+def test_a_wait_declared_as_all_out_attack_feint_fires_only_with_a_melee_weapon(new_fight: NewFight) -> None:
+    """G-34, G-22, G-23: the option of an All-Out Attack a Wait converts to is declared in advance; a ranged
+    All-Out Attack is Determined or Suppression only, so the trigger offers the melee weapons, not the bow."""
+    f = new_fight({"a": {"weapons": [SWORD, BOW]}, "b": {}})
+    f.maneuver("a", "wait", trigger="b steps in", action="all_out_attack", wait_option="feint")
+    fire = _action(_describe(f.engine.load(f.fid), PLAYER_A), "trigger_wait:a")
+    assert _choices(fire, "weapon") == ["broadsword", "punch"]
+
+
+def test_a_step_into_a_posture_hides_the_yards_to_move(new_fight: NewFight) -> None:
+    """G-26: kneeling up to standing is the step of the maneuver, which leaves no yards to move (the rules
+    refuse both with maneuver/too_far): the yards apply only while the posture stays as it is."""
+    f = new_fight({"a": {"weapons": [SWORD]}, "b": {}})
+    state = f.engine.load(f.fid).with_condition("a", posture="kneeling")
+    fields = [(fl.name, dict(fl.when)) for fl in _action(_describe(state), "concentrate").fields]
+    assert fields[-2:] == [("posture", {}), ("yards", {"posture": (None,)})]
