@@ -818,16 +818,26 @@ function fieldInput(field, idPrefix) {
     h("label", { for: id }, field.label), input);
 }
 
-/** Show only the fields whose ``when`` holds (a range only for a ranged weapon). */
+/** Show only the fields whose ``when`` holds (a range only for a ranged weapon), and of a choice field
+ * only the choices whose own ``when`` holds (a bow only for All-Out Attack Determined); a choice that
+ * closes gives way to the first open one. Fields are taken in order, so a later one sees the new value. */
 function applyWhen(root, action) {
+  const holds = (when) => Object.entries(when || {}).every(([name, allowed]) => {
+    const other = action.fields.find((x) => x.name === name);
+    const el = root.querySelector(`[name="${name}"]`);
+    return other && el && allowed.some((v) => String(v) === String(fieldValue(other, el)));
+  });
   for (const f of action.fields) {
     const box = $(`[data-field="${f.name}"]`, root);
     if (!box) continue;
-    box.hidden = !Object.entries(f.when || {}).every(([name, allowed]) => {
-      const other = action.fields.find((x) => x.name === name);
-      const el = root.querySelector(`[name="${name}"]`);
-      return other && el && allowed.some((v) => String(v) === String(fieldValue(other, el)));
-    });
+    box.hidden = !holds(f.when);
+    const el = f.type === "choice" && f.choices.some((c) => c.when) ? root.querySelector(`[name="${f.name}"]`) : null;
+    if (!el) continue;
+    f.choices.forEach((c, i) => { const open = holds(c.when); el.options[i].hidden = !open; el.options[i].disabled = !open; });
+    if (el.selectedIndex < 0 || el.options[el.selectedIndex].disabled) {
+      const first = [...el.options].findIndex((o) => !o.disabled);
+      if (first >= 0) el.selectedIndex = first;
+    }
   }
 }
 

@@ -383,3 +383,17 @@ def test_a_step_into_a_posture_hides_the_yards_to_move(new_fight: NewFight) -> N
     state = f.engine.load(f.fid).with_condition("a", posture="kneeling")
     fields = [(fl.name, dict(fl.when)) for fl in _action(_describe(state), "concentrate").fields]
     assert fields[-2:] == [("posture", {}), ("yards", {"posture": (None,)})]
+
+
+def test_all_out_attack_opens_each_weapon_only_for_the_options_it_allows(new_fight: NewFight) -> None:
+    """G-22, G-23: a ranged All-Out Attack is Determined (or Suppression) only, so the bow is open only with
+    Determined; the punch takes every melee option. Each offered pair is accepted by the rules."""
+    f = new_fight({"a": {"weapons": [BOW]}, "b": {}})
+    aoa = _action(_describe(f.engine.load(f.fid)), "all_out_attack")
+    weapon = next(fl for fl in aoa.fields if fl.name == "weapon")
+    assert [(c.value, dict(c.when)) for c in weapon.choices] == [("bow", {"option": ("determined",)}),
+                                                                 ("punch", {})]
+    wire = next(a for a in to_json(_describe(f.engine.load(f.fid)))["actions"] if a["id"] == "all_out_attack")
+    assert [c.get("when") for fl in wire["fields"] if fl["name"] == "weapon" for c in fl["choices"]] == \
+        [{"option": ["determined"]}, None]  # sent only when set
+    f.maneuver("a", "all_out_attack", [d3(8)], target="b", weapon="bow", option="determined", range=5)

@@ -308,8 +308,9 @@ def _maneuver_actions(ruleset: Ruleset, state: FightState, cid: str) -> list[Act
         if m in maneuvers.ATTACKS and ready:
             fields = _attack_fields(state, cid, ready, rule)
             if m == "all_out_attack":
-                allowed = [o for o in maneuvers.MANEUVERS[m][1] if any(o in maneuvers.aoa_options(w) for w in ready)]
-                fields.insert(0, _options(m, allowed))
+                allowed = tuple(o for o in maneuvers.MANEUVERS[m][1] if any(aoa_allows(o, w) for w in ready))
+                fields = [_options(m, allowed)] + [_aoa_weapons(f, ready, allowed) if f.name == "weapon" else f
+                                                   for f in fields]
             if m != "attack":
                 fields += _yards(ruleset, state, cid, m)
             add(m, fields, rolls=True)
@@ -318,8 +319,8 @@ def _maneuver_actions(ruleset: Ruleset, state: FightState, cid: str) -> list[Act
         elif m == "aim" and any(maneuvers.aims_with(w) for w in ready):
             add(m, _attack_fields(state, cid, [w for w in ready if maneuvers.aims_with(w)], rule)[:2])
         elif m == "all_out_defense":
-            allowed = [o for o in maneuvers.MANEUVERS[m][1] if o != "increased_block" or derived.block(sheet) is not None]
-            add(m, [_options(m, allowed)])
+            add(m, [_options(m, [o for o in maneuvers.MANEUVERS[m][1]
+                                 if o != "increased_block" or derived.block(sheet) is not None])])
         elif m == "evaluate":
             add(m, [Field("target", "choice", "Foe", "Whom to study.", rule, True, _foes(state, cid))])
         elif m == "move":
@@ -376,6 +377,17 @@ def aoa_allows(option: str, w: Weapon) -> bool:
     """G-22, G-23: whether All-Out Attack (``option``) may be made with ``w`` alone (the forms offer no second
     weapon, so Double needs one that is not readied after use)."""
     return option in maneuvers.aoa_options(w) and not (option == "double" and w.needs_ready)
+
+
+def _aoa_weapons(field: Field, ready: tuple[Weapon, ...], allowed: tuple[str, ...]) -> Field:
+    """G-22, G-23: All-Out Attack's weapons, each open only for the options it allows when not every offered
+    one (a bow is Determined or Suppression only; Double needs a weapon not readied after use)."""
+    by_name = {w.name: w for w in ready}
+    choices = []
+    for c in field.choices:
+        opts = tuple(o for o in allowed if aoa_allows(o, by_name[str(c.value)]))
+        choices.append(c if opts == allowed else attrs.evolve(c, when={"option": opts}))
+    return attrs.evolve(field, choices=tuple(choices))
 
 
 def _waited_weapons(c: Combatant) -> list[Weapon]:
