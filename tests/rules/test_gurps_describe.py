@@ -397,3 +397,16 @@ def test_all_out_attack_opens_each_weapon_only_for_the_options_it_allows(new_fig
     assert [c.get("when") for fl in wire["fields"] if fl["name"] == "weapon" for c in fl["choices"]] == \
         [{"option": ["determined"]}, None]  # sent only when set
     f.maneuver("a", "all_out_attack", [d3(8)], target="b", weapon="bow", option="determined", range=5)
+
+
+def test_a_wait_that_converts_to_a_feint_asks_only_what_a_feint_takes(rules_engine: Any) -> None:
+    """G-34, G-30, A-24: with hit locations on, an attack's form has a location; a Feint takes only the target
+    and the weapon (the rules refuse a location with command/unknown_field), so its trigger asks nothing else."""
+    f = Fight(rules_engine, rules_engine.create_fight("gurps", dice_mode="manual",
+                                                      options={"hit_locations": True}).fight_id)
+    for cid, side in (("a", "pc"), ("b", "npc")):
+        f.run("add_combatant", {"name": cid.upper(), "id": cid, "side": side, "sheet": {"weapons": [SWORD]}})
+    f.run("start_combat", {"order": ["a", "b"]})
+    f.maneuver("a", "wait", trigger="b steps in", action="feint")
+    fire = _action(_describe(f.engine.load(f.fid), PLAYER_A), "trigger_wait:a")
+    assert [fl.name for fl in fire.fields] == ["target", "weapon"]

@@ -413,7 +413,8 @@ def _wait_action(state: FightState, cid: str) -> Action | None:
         usable = _waited_weapons(c)
         if not usable or not _foes(state, cid):
             return None
-        fields = _attack_fields(state, cid, usable, "G-34")
+        fields = [f for f in _attack_fields(state, cid, usable, "G-34")  # a Feint takes no range or location
+                  if f.name in maneuvers.WAIT_ACTION_FIELDS[action]]
     elif action == "ready":
         to_ready = _to_ready(sheet, cond)
         fields = ([Field("weapon", "choice", "Weapon to ready", "", "G-33", True, to_ready)]
