@@ -383,8 +383,30 @@ def _fill(action: Mapping[str, Any], words: Sequence[str]) -> Send:
         if f.get("required") and f["name"] not in values and f["name"] not in keys and _applies(f, {**values, **keys}):
             if f.get("default") is None:
                 raise InputError(f"{verb}: {f['name']} is missing ({_field_usage(f)}); see help {verb}")
-            values[f["name"]] = f["default"]
+            values[f["name"]] = _open_default(f, {**values, **keys})
+    given = {**values, **keys}
+    for f in action.get("fields") or []:
+        if f.get("type") == "choice" and f["name"] in given and not _choice_open(f, given[f["name"]], given):
+            open_ = [_choice_word(c) for c in f.get("choices") or () if _applies(c, given)]
+            raise InputError(f"{verb}: {f['name']} {_word(given[f['name']])} is not open with "
+                             + ", ".join(f"{k}={_word(given.get(k))}" for c in f["choices"]
+                                         if c["value"] == given[f["name"]] for k in (c.get("when") or {}))
+                             + f"; open: {', '.join(open_) or 'none'}")
     return Send(str(action["command"]), {**dict(action.get("args") or {}), **values, **keys}, faces)
+
+
+def _choice_open(f: Mapping[str, Any], value: Any, values: Mapping[str, Any]) -> bool:
+    """Whether ``value`` is a choice of ``f`` open with ``values`` (a choice's own ``when``); a value
+    that is no choice is the server's to judge."""
+    matching = [c for c in f.get("choices") or () if c["value"] == value]
+    return not matching or any(_applies(c, values) for c in matching)
+
+
+def _open_default(f: Mapping[str, Any], values: Mapping[str, Any]) -> Any:
+    """The field's default, or the first open choice when the default is closed by the others' values."""
+    if _choice_open(f, f["default"], values):
+        return f["default"]
+    return next((c["value"] for c in f.get("choices") or () if _applies(c, values)), f["default"])
 
 
 def _assign(action: Mapping[str, Any], bare: Sequence[str], keys: Mapping[str, Any]) -> dict[str, Any]:

@@ -41,6 +41,9 @@ class Choice:
     rule: str = ""
     #: other words a terminal client accepts for it (a ruleset's short forms, e.g. ``dodge`` for an option)
     aliases: tuple[str, ...] = ()
+    #: the choice is open only while each named field (another of the action's) has one of the listed values
+    #: (GURPS: a bow only for All-Out Attack Determined); a client offers it only then. Sent only when set.
+    when: Mapping[str, tuple[JSON, ...]] = attrs.field(factory=dict, hash=False)  # choices are memo keys
 
 
 @attrs.frozen
@@ -207,7 +210,8 @@ def _plain(value: JSON) -> JSON:
         return [_plain(v) for v in value]
     names = _FIELDS.get(kind)
     if names is not None:
-        return {n: _plain(getattr(value, n)) for n in names if n != "aliases" or value.aliases}
+        return {n: _plain(getattr(value, n)) for n in names
+                if not ((n == "aliases" or (n == "when" and kind is Choice)) and not getattr(value, n))}
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
     return value
@@ -234,6 +238,8 @@ def fields_of(obj: object) -> dict[str, JSON]:
     out = {n: getattr(obj, n) for n in names}
     if out.get("aliases", True) == ():  # sent only when a ruleset declares some (the wire stays as small)
         del out["aliases"]
+    if type(obj) is Choice and not out["when"]:  # a choice's condition too (a field's ``when`` is always sent)
+        del out["when"]
     return out
 
 

@@ -722,7 +722,10 @@ function renderAct() {
   // The actions come in the seat's description, pushed just after the event: a combatant added
   // mid-turn changes their targets, so the whole of them is part of the key.
   const offered = canAct ? JSON.stringify(actionsOf(cur)) : "";
-  const key = canAct ? `${cur}:${combat.round}:${st.turn_start_seq}:${offered}` : (blocking ? "prompt" : "idle:" + (cur || "") + st.status + (S.viewSeq !== null));
+  // Between turns with nobody able to act (G-19, G-51), the description's sentence says so: part of the key.
+  const stalled = !canAct && S.viewSeq === null && st.status === "active" && combat && combat.phase === "between" && !blocking
+    ? ((S.description && S.description.waiting_for) || "") : "";
+  const key = canAct ? `${cur}:${combat.round}:${st.turn_start_seq}:${offered}` : (blocking ? "prompt" : "idle:" + (cur || "") + st.status + (S.viewSeq !== null) + stalled);
   $("#act-h").textContent = !canAct ? "Actions" : !ownsTurn(cur) ? `${nameOf(st, cur)}'s turn` : isGM() ? `${nameOf(st, cur)} acts (you run this NPC)` : `Your turn: ${nameOf(st, cur)}`;
   if (key === S.actKey) { if (canAct) updatePreview(); return; }
   S.actKey = key;
@@ -738,6 +741,7 @@ function renderAct() {
     else if (st.status === "setup") msg = isGM() ? "Add combatants below, then start combat." : "The fight has not started yet.";
     else if (st.status === "ended") msg = "The fight is over.";
     else if (blocking) msg = "";
+    else if (stalled) msg = stalled;
     else if (combat) msg = `Waiting for ${nameOf(st, cur)} to act.`;
     box.replaceChildren(msg ? h("p", { class: "hint" }, msg) : "");
     return;
@@ -814,16 +818,26 @@ function fieldInput(field, idPrefix) {
     h("label", { for: id }, field.label), input);
 }
 
-/** Show only the fields whose ``when`` holds (a range only for a ranged weapon). */
+/** Show only the fields whose ``when`` holds (a range only for a ranged weapon), and of a choice field
+ * only the choices whose own ``when`` holds (a bow only for All-Out Attack Determined); a choice that
+ * closes gives way to the first open one. Fields are taken in order, so a later one sees the new value. */
 function applyWhen(root, action) {
+  const holds = (when) => Object.entries(when || {}).every(([name, allowed]) => {
+    const other = action.fields.find((x) => x.name === name);
+    const el = root.querySelector(`[name="${name}"]`);
+    return other && el && allowed.some((v) => String(v) === String(fieldValue(other, el)));
+  });
   for (const f of action.fields) {
     const box = $(`[data-field="${f.name}"]`, root);
     if (!box) continue;
-    box.hidden = !Object.entries(f.when || {}).every(([name, allowed]) => {
-      const other = action.fields.find((x) => x.name === name);
-      const el = root.querySelector(`[name="${name}"]`);
-      return other && el && allowed.some((v) => String(v) === String(fieldValue(other, el)));
-    });
+    box.hidden = !holds(f.when);
+    const el = f.type === "choice" && f.choices.some((c) => c.when) ? root.querySelector(`[name="${f.name}"]`) : null;
+    if (!el) continue;
+    f.choices.forEach((c, i) => { const open = holds(c.when); el.options[i].hidden = !open; el.options[i].disabled = !open; });
+    if (el.selectedIndex < 0 || el.options[el.selectedIndex].disabled) {
+      const first = [...el.options].findIndex((o) => !o.disabled);
+      if (first >= 0) el.selectedIndex = first;
+    }
   }
 }
 

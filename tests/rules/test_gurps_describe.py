@@ -327,3 +327,86 @@ def test_the_gm_may_call_for_a_fright_check_of_anyone_conscious(new_fight: NewFi
                                                           ("reason", "text")]
     f.run(fright.command, {**fright.args, "combatant": "b", "modifier": -2, "reason": "the troll roars"})
     assert f.prompt("roll", "fright").combatant == "b"
+
+
+def test_when_nobody_can_act_the_gm_is_told_so_and_offered_to_end_or_undo(rules_engine: Any) -> None:
+    """G-19, G-51 (V-53, V-48): the last able fighter collapses from Extra Effort at the end of her turn while
+    the other is unconscious; no next turn starts. The GM's description says nobody can act (not that she is
+    to choose a maneuver) and offers End fight and Undo, each taken by the rules; a player is offered nothing."""
+    fight = rules_engine.create_fight("gurps", dice_mode="manual",
+                                      options={"fatigue_on_st": True, "effort_heat_fatigue": True})
+    f = Fight(rules_engine, fight.fight_id)
+    for cid, side in (("a", "pc"), ("b", "npc")):
+        f.run("add_combatant", {"name": cid.upper(), "id": cid, "side": side, "sheet": {"st": 12}})
+    f.run("start_combat", {"order": ["a", "b"]})
+    f.adjust("b", unconscious=True)
+    f.adjust("a", fp=2)
+    f.maneuver("a", "move", [d3(18)], extra_effort=True)  # V-48: the fatigue it costs leaves her collapsed
+    state = f.engine.load(f.fid)
+    assert state.combat is not None and state.combat.phase == "between"
+    d = _describe(state, GM_ACTOR)
+    assert d.waiting_for.startswith("Nobody can act") and "choose a maneuver" not in d.waiting_for
+    assert {a.id for a in d.actions} >= {"end_fight", "undo"}
+    assert _describe(state, PLAYER_A).actions == ()
+    undo = _action(d, "undo")
+    f.run(undo.command, dict(undo.args))
+    assert f.engine.load(f.fid).combat.phase == "maneuver"  # back before the Extra Effort
+    f.maneuver("a", "move", [d3(18)], extra_effort=True)
+    end = _action(_describe(f.engine.load(f.fid), GM_ACTOR), "end_fight")
+    f.run(end.command, {**end.args, "reason": "nobody stands"})
+    assert f.engine.load(f.fid).status == "ended"
+
+
+def test_with_nobody_alive_to_strike_no_maneuver_that_needs_a_target_is_offered(new_fight: NewFight) -> None:
+    """G-25, G-21, G-29, G-30: with every other combatant dead, Attack, All-Out Attack, Move and Attack, Feint,
+    Aim and Evaluate would have an empty Target to fill (the rules refuse them without one): none is offered."""
+    f = new_fight({"a": {"weapons": [SWORD, BOW]}, "b": {}})
+    state = f.engine.load(f.fid).with_condition("b", dead=True)
+    offered = {a.id for a in _describe(state).actions}
+    assert offered.isdisjoint({"attack", "all_out_attack", "move_and_attack", "feint", "aim", "evaluate"})
+    assert {"move", "all_out_defense", "do_nothing", "wait"} <= offered
+
+
+def test_a_wait_declared_as_all_out_attack_feint_fires_only_with_a_melee_weapon(new_fight: NewFight) -> None:
+    """G-34, G-22, G-23: the option of an All-Out Attack a Wait converts to is declared in advance; a ranged
+    All-Out Attack is Determined or Suppression only, so the trigger offers the melee weapons, not the bow."""
+    f = new_fight({"a": {"weapons": [SWORD, BOW]}, "b": {}})
+    f.maneuver("a", "wait", trigger="b steps in", action="all_out_attack", wait_option="feint")
+    fire = _action(_describe(f.engine.load(f.fid), PLAYER_A), "trigger_wait:a")
+    assert _choices(fire, "weapon") == ["broadsword", "punch"]
+
+
+def test_a_step_into_a_posture_hides_the_yards_to_move(new_fight: NewFight) -> None:
+    """G-26: kneeling up to standing is the step of the maneuver, which leaves no yards to move (the rules
+    refuse both with maneuver/too_far): the yards apply only while the posture stays as it is."""
+    f = new_fight({"a": {"weapons": [SWORD]}, "b": {}})
+    state = f.engine.load(f.fid).with_condition("a", posture="kneeling")
+    fields = [(fl.name, dict(fl.when)) for fl in _action(_describe(state), "concentrate").fields]
+    assert fields[-2:] == [("posture", {}), ("yards", {"posture": (None,)})]
+
+
+def test_all_out_attack_opens_each_weapon_only_for_the_options_it_allows(new_fight: NewFight) -> None:
+    """G-22, G-23: a ranged All-Out Attack is Determined (or Suppression) only, so the bow is open only with
+    Determined; the punch takes every melee option. Each offered pair is accepted by the rules."""
+    f = new_fight({"a": {"weapons": [BOW]}, "b": {}})
+    aoa = _action(_describe(f.engine.load(f.fid)), "all_out_attack")
+    weapon = next(fl for fl in aoa.fields if fl.name == "weapon")
+    assert [(c.value, dict(c.when)) for c in weapon.choices] == [("bow", {"option": ("determined",)}),
+                                                                 ("punch", {})]
+    wire = next(a for a in to_json(_describe(f.engine.load(f.fid)))["actions"] if a["id"] == "all_out_attack")
+    assert [c.get("when") for fl in wire["fields"] if fl["name"] == "weapon" for c in fl["choices"]] == \
+        [{"option": ["determined"]}, None]  # sent only when set
+    f.maneuver("a", "all_out_attack", [d3(8)], target="b", weapon="bow", option="determined", range=5)
+
+
+def test_a_wait_that_converts_to_a_feint_asks_only_what_a_feint_takes(rules_engine: Any) -> None:
+    """G-34, G-30, A-24: with hit locations on, an attack's form has a location; a Feint takes only the target
+    and the weapon (the rules refuse a location with command/unknown_field), so its trigger asks nothing else."""
+    f = Fight(rules_engine, rules_engine.create_fight("gurps", dice_mode="manual",
+                                                      options={"hit_locations": True}).fight_id)
+    for cid, side in (("a", "pc"), ("b", "npc")):
+        f.run("add_combatant", {"name": cid.upper(), "id": cid, "side": side, "sheet": {"weapons": [SWORD]}})
+    f.run("start_combat", {"order": ["a", "b"]})
+    f.maneuver("a", "wait", trigger="b steps in", action="feint")
+    fire = _action(_describe(f.engine.load(f.fid), PLAYER_A), "trigger_wait:a")
+    assert [fl.name for fl in fire.fields] == ["target", "weapon"]

@@ -125,3 +125,21 @@ def test_g48_stunned_combatant_must_do_nothing(new_fight: NewFight) -> None:
     chosen = [e.payload for e in r.events if e.type == "maneuver_chosen" and e.payload["combatant"] == "b"]
     assert chosen and chosen[0]["maneuver"] == "do_nothing" and "G-48" in chosen[0]["forced"]
     assert f.open_purposes() == ["stun_recovery"]
+
+
+def test_g22_double_the_second_attack_lapses_when_the_first_killed_the_foe(new_fight: NewFight) -> None:
+    """G-22, G-45: All-Out Attack (Double) whose first blow takes the foe to -5xHP: its second attack has
+    no one to strike and lapses (an ``attack_lapsed`` closes its prompt) instead of refusing the roll that
+    answers the prompt with maneuver/bad_target, which left the fight unable to go on."""
+    f = new_fight({"a": SWORD, "b": {}})
+    f.adjust("b", hp=-49)  # HT 10, HP 10: dead at -50 (G-45)
+    f.maneuver("a", "all_out_attack", [d3(8)], target="b", weapon="sword", option="double")
+    f.defend("none")
+    f.roll("damage", [[6]])
+    assert f.cond("b").dead
+    result = f.roll("attack")
+    lapsed = payload(result, "attack_lapsed")
+    assert (lapsed["combatant"], lapsed["target"], lapsed["reason"]) == ("a", "b", "B is dead")
+    assert "attack" not in f.open_purposes()
+    state = f.engine.load(f.fid)
+    assert state.combat is not None and state.combat.current == "a" and not state.prompts

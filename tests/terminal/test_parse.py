@@ -137,6 +137,16 @@ def test_the_rulesets_aliases_and_an_option_anywhere_on_the_line(alices_turn: Ta
     assert isinstance(mna, Send) and mna.args["maneuver"] == "move_and_attack"
 
 
+def test_a_choice_only_for_some_values_of_another_field_is_refused_otherwise(alices_turn: Table) -> None:
+    """Choice.when: the bow is open for All-Out Attack Determined only (G-23); with Feint the client names the
+    closed choice and the open ones instead of sending what the rules would refuse."""
+    assert parse(alices_turn, ALICE, "aoa bob bow range=3") == Send(
+        "maneuver", {"combatant": "alice", "maneuver": "all_out_attack", "option": "determined", "target": "bob",
+                     "weapon": "bow", "range": 3})
+    with pytest.raises(InputError, match="weapon bow is not open with option=feint; open: broadsword$"):
+        parse(alices_turn, ALICE, "aoa bob feint bow")
+
+
 def test_a_field_only_for_some_values_is_filled_only_then(alices_turn: Table) -> None:
     """The range field applies only with the bow (Field.when): a number after the bow is the range;
     after the broadsword no field takes it (the next open one is the posture step of G-26)."""

@@ -252,6 +252,11 @@ def _damage(b: Batch, pr: Prompt) -> None:
 def _second_attack(b: Batch, pr: Prompt) -> None:
     o = pr.options
     assert pr.combatant is not None
+    target = str(o["target"])
+    if b.cond(target).dead:  # G-22, G-45: the first attack (or what followed it) killed the foe
+        b.emit("attack_lapsed", {"combatant": pr.combatant, "target": target, "reason": f"{b.name(target)} is dead"},
+               answers=pr.id)
+        return
     weapon = b.sheet(pr.combatant).weapon(str(o["weapon"]))
     attacks.roll_attack(b, pr.combatant, str(o["target"]), weapon, str(o["maneuver"]), str(o["option"]),
                         remaining=int(o.get("remaining", 0)), second=True, answers=pr.id,

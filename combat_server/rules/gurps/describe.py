@@ -12,6 +12,8 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, Iterable
 
+import attrs
+
 from combat_server.rules.describe import (
     Action, Answer, Badge, Bar, Choice, Description, Field, PromptChoices, Summary, Threshold, Viewer,
 )
@@ -96,11 +98,15 @@ def describe(ruleset: Ruleset, state: FightState, viewer: Viewer) -> Description
             actions.extend(_memo_actions(ruleset, state, combat.current))
         for cid, c in state.combatants.items():
             if cid != combat.current and c.condition.wait_action and viewer.controls(cid):
-                actions.append(_wait_action(state, cid))
+                wait = _wait_action(state, cid)
+                if wait is not None:
+                    actions.append(wait)
     if state.status == "active" and viewer.is_gm and not blocking:
         fright = _fright_action(state)
         if fright is not None:
             actions.append(fright)
+        if _stalled(state):
+            actions.extend(_STALLED_ACTIONS)
     policy = fight_policy(state.options)
     if policy.light_levels and viewer.is_gm and state.status != "ended":
         actions.append(_light_action(light_of(combat)))
@@ -283,7 +289,10 @@ def _maneuver_actions(ruleset: Ruleset, state: FightState, cid: str) -> list[Act
 
     def add(m: str, fields: Iterable[Field] = (), rolls: bool = False, help_: str = "") -> None:
         label, text, rule = MANEUVER_TEXT[m]
-        fields = tuple(fields) + (tuple(step) if maneuvers.MANEUVERS[m][0] == "step" else ())
+        fields = tuple(fields)
+        if step and maneuvers.MANEUVERS[m][0] == "step":  # G-26: a step into a posture leaves no yards to move
+            moving = tuple(attrs.evolve(f, when={"posture": (None,)}) for f in fields if f.name == "yards")
+            fields = tuple(f for f in fields if f.name != "yards") + tuple(step) + moving
         if effort and "extra_effort" in maneuvers.MANEUVER_FIELDS[m]:
             fields += (Field("extra_effort", "boolean", "Extra Effort",
                              f"Extra Effort of any kind this turn costs {effort} fatigue (V-48).", "V-48",
@@ -291,13 +300,17 @@ def _maneuver_actions(ruleset: Ruleset, state: FightState, cid: str) -> list[Act
         out.append(Action(m, "maneuver", label, help_ or text, (rule,), {"combatant": cid, "maneuver": m}, fields,
                           rolls, "3d6" if rolls else "", cid, MANEUVER_ALIASES.get(m, ())))
 
+    foes = bool(_foes(state, cid))  # an attack, a Feint, Aim and Evaluate need someone alive to aim at
     for m in MANEUVER_TEXT:  # the order a table offers them in: the usual ones first
         rule = MANEUVER_TEXT[m][2]
+        if m in ("attack", "all_out_attack", "move_and_attack", "feint", "aim", "evaluate") and not foes:
+            continue
         if m in maneuvers.ATTACKS and ready:
             fields = _attack_fields(state, cid, ready, rule)
             if m == "all_out_attack":
-                allowed = [o for o in maneuvers.MANEUVERS[m][1] if any(o in maneuvers.aoa_options(w) for w in ready)]
-                fields.insert(0, _options(m, allowed))
+                allowed = tuple(o for o in maneuvers.MANEUVERS[m][1] if any(aoa_allows(o, w) for w in ready))
+                fields = [_options(m, allowed)] + [_aoa_weapons(f, ready, allowed) if f.name == "weapon" else f
+                                                   for f in fields]
             if m != "attack":
                 fields += _yards(ruleset, state, cid, m)
             add(m, fields, rolls=True)
@@ -306,8 +319,8 @@ def _maneuver_actions(ruleset: Ruleset, state: FightState, cid: str) -> list[Act
         elif m == "aim" and any(maneuvers.aims_with(w) for w in ready):
             add(m, _attack_fields(state, cid, [w for w in ready if maneuvers.aims_with(w)], rule)[:2])
         elif m == "all_out_defense":
-            allowed = [o for o in maneuvers.MANEUVERS[m][1] if o != "increased_block" or derived.block(sheet) is not None]
-            add(m, [_options(m, allowed)])
+            add(m, [_options(m, [o for o in maneuvers.MANEUVERS[m][1]
+                                 if o != "increased_block" or derived.block(sheet) is not None])])
         elif m == "evaluate":
             add(m, [Field("target", "choice", "Foe", "Whom to study.", rule, True, _foes(state, cid))])
         elif m == "move":
@@ -360,17 +373,48 @@ def _to_ready(sheet: Sheet, cond: Condition) -> tuple[Choice, ...]:
     return tuple(out)
 
 
-def _wait_action(state: FightState, cid: str) -> Action:
-    """G-34: a Wait of a combatant this seat runs can fire during another's turn."""
+def aoa_allows(option: str, w: Weapon) -> bool:
+    """G-22, G-23: whether All-Out Attack (``option``) may be made with ``w`` alone (the forms offer no second
+    weapon, so Double needs one that is not readied after use)."""
+    return option in maneuvers.aoa_options(w) and not (option == "double" and w.needs_ready)
+
+
+def _aoa_weapons(field: Field, ready: tuple[Weapon, ...], allowed: tuple[str, ...]) -> Field:
+    """G-22, G-23: All-Out Attack's weapons, each open only for the options it allows when not every offered
+    one (a bow is Determined or Suppression only; Double needs a weapon not readied after use)."""
+    by_name = {w.name: w for w in ready}
+    choices = []
+    for c in field.choices:
+        opts = tuple(o for o in allowed if aoa_allows(o, by_name[str(c.value)]))
+        choices.append(c if opts == allowed else attrs.evolve(c, when={"option": opts}))
+    return attrs.evolve(field, choices=tuple(choices))
+
+
+def _waited_weapons(c: Combatant) -> list[Weapon]:
+    """G-34: the weapons the Wait's attack may fire with: ready and loaded (G-33), melee for a Feint (G-30),
+    and for an All-Out Attack those its option, declared in advance, allows (G-22, G-23)."""
+    cond = c.condition
+    action = cond.wait_action
+    option = cond.wait_option or "determined"
+    return [w for w in maneuvers.ready_weapons(c.sheet, cond) if maneuvers.loaded(cond, w)
+            and (action != "feint" or maneuvers.feints_with(w))
+            and (action != "all_out_attack" or aoa_allows(option, w))]
+
+
+def _wait_action(state: FightState, cid: str) -> Action | None:
+    """G-34: a Wait of a combatant this seat runs can fire during another's turn (an attack's only with a
+    weapon it may make it with, at someone alive)."""
     c = state.combatants[cid]
     cond = c.condition
     action = cond.wait_action
     sheet = c.sheet
-    ready = maneuvers.ready_weapons(sheet, cond)
     fields: list[Field] = []
-    if action in ("attack", "all_out_attack", "feint") and ready:
-        usable = [w for w in ready if action != "feint" or maneuvers.feints_with(w)]
-        fields = _attack_fields(state, cid, usable, "G-34")
+    if action in ("attack", "all_out_attack", "feint"):
+        usable = _waited_weapons(c)
+        if not usable or not _foes(state, cid):
+            return None
+        fields = [f for f in _attack_fields(state, cid, usable, "G-34")  # a Feint takes no range or location
+                  if f.name in maneuvers.WAIT_ACTION_FIELDS[action]]
     elif action == "ready":
         to_ready = _to_ready(sheet, cond)
         fields = ([Field("weapon", "choice", "Weapon to ready", "", "G-33", True, to_ready)]
@@ -398,12 +442,14 @@ _LIGHT_CHOICES = tuple(Choice(name, name, EXAMPLES[name], "V-46") for name in LI
 
 @functools.lru_cache(maxsize=len(LIGHT_NAMES))
 def _light_action(level: str) -> Action:
-    """V-46: the GM sets the fight's light level (the field starts at the current one)."""
+    """V-46: the GM sets the fight's light level: any but the one in force (light/unchanged)."""
     return Action("set_light", "set_light", "Set the light level",
                   "Glare costs Vision, DX and IQ; darkness costs Vision and, by the fight's reading, attacks and "
                   "defences that need sight. Each fighter's eyes and eyewear shift the level it sees.",
                   ("V-46", "A-47"), {},
-                  (Field("level", "choice", "Light", f"Now: {level}.", "V-46", True, _LIGHT_CHOICES, default=level),
+                  (Field("level", "choice", "Light", f"Now: {level}.", "V-46", True,
+                         tuple(c for c in _LIGHT_CHOICES if c.value != level),  # the one in force is no change
+                         default=next(c.value for c in _LIGHT_CHOICES if c.value != level)),
                    Field("reason", "text", "What happens", "Shown in the log.", "V-46")),
                   aliases=("light",))
 
@@ -430,6 +476,26 @@ def _fright_of(aware: tuple[Choice, ...]) -> Action:
                        Field("modifier", "integer", "Modifier", "To the Will roll: negative for worse horrors.", "G-18",
                              default=0, minimum=-10, maximum=10),
                        Field("reason", "text", "What happens", "Shown in the log.", "G-18")))
+
+
+def _stalled(state: FightState) -> bool:
+    """G-19, G-51: nobody may choose a maneuver (every combatant dead, unconscious or collapsed):
+    settle starts no next turn and the fight stays between turns until the GM acts (turns.py,
+    ``_someone_may_choose``)."""
+    combat = state.combat
+    return (state.status == "active" and isinstance(combat, Combat) and combat.phase == "between"
+            and not combat.interrupted_by and not any(p.kind != "dispute" for p in state.prompts))
+
+
+#: What the GM can do when nobody can act: end the fight, or undo what led here. An ``adjust`` that
+#: wakes someone or gives FP back also goes on (its changes are no flat form: the GM's Adjust form).
+_STALLED_ACTIONS = (
+    Action("end_fight", "end_fight", "End the fight", "Nobody can act: end the fight for everyone.", ("G-19",),
+           {}, (Field("reason", "text", "Why", "Shown in the log.", "", False,
+                      default="nobody can act"),), aliases=("end",)),
+    Action("undo", "undo", "Undo the last command", "Take back the command that left nobody able to act.", (),
+           {"to": "last_command"}),
+)
 
 
 # --------------------------------------------------------------------------- prompts
@@ -487,8 +553,7 @@ def _wait_answers(state: FightState, p: Any) -> list[Answer]:
     base = {"prompt": p.id, "trigger": True}
     out: list[Answer] = []
     if action in ("attack", "all_out_attack", "feint"):
-        usable = [w for w in maneuvers.ready_weapons(c.sheet, cond) if maneuvers.loaded(cond, w)
-                  and (action != "feint" or maneuvers.feints_with(w))]
+        usable = _waited_weapons(c)
         word = MANEUVER_TEXT[action][0] + (f" ({OPTION_TEXT[cond.wait_option][0]})" if cond.wait_option else "")
         for w in usable:
             out.append(Answer(f"Trigger: {word} {actor} with {w.name}", "answer_wait", {**base, "weapon": w.name},
@@ -687,6 +752,9 @@ def _waiting_for(ruleset: Ruleset, state: FightState, blocking: bool, sees: Call
                 text = ruleset.hidden_prompt_text.get(p.kind, "{name}: " + _human(p.kind)).format(name=who)
             return f"Waiting for {who}: {text}"
     combat = state.combat
+    if _stalled(state):  # G-19, G-51: no next turn starts
+        return ("Nobody can act: every combatant is dead, unconscious or collapsed. Waiting for the GM to end "
+                "the fight, or to wake someone or give FP back (Adjust), or to undo.")
     if isinstance(combat, Combat) and combat.current in state.combatants and not blocking:
         return f"Waiting for {state.combatants[combat.current].name} to choose a maneuver."
     return ""

@@ -329,6 +329,13 @@ class WaitPassed:
 
 
 @attrs.frozen
+class AttackLapsed:
+    combatant: str
+    target: str
+    reason: str
+
+
+@attrs.frozen
 class DeclaredActionLapsed:
     combatant: str
     maneuver: str
@@ -488,6 +495,9 @@ EVENTS = EventRegistry(
     EventSpec("declared_action_lapsed", DeclaredActionLapsed, on_payload(apply._declared_lapsed),
               explain._simple("{combatant}'s {maneuver} can no longer be made after the interrupt ({reason}): "
                               "{combatant} chooses again (G-34).")),
+    EventSpec("attack_lapsed", AttackLapsed, on_payload(apply._noop),
+              explain._simple("{combatant}'s next attack of the maneuver has no one to strike ({reason}): it "
+                              "lapses (G-22).")),
     EventSpec("interrupt_ended", InterruptEnded, on_payload(apply._interrupt_ended),
               explain._simple("The sequence resumes after {combatant}'s interrupt (G-34).")),
     EventSpec("posture_changed", PostureChanged, on_payload(apply._posture_changed),

@@ -265,7 +265,13 @@ def _reachable(b: Batch, target: str, location: str, higher: bool) -> None:
 
 def _target_weapon(b: Batch, target: str, args: Mapping[str, Any]) -> str:
     held = [w.name for w in weapons_in_hand(b.state, target) if w.name != "bare hand"]
-    wanted = str(args.get("target_weapon") or (held[0] if held else ""))
+    if not held:  # S-22: nothing to strike at, whichever weapon is named (none named: not '' either)
+        raise reject("attack/no_weapon", f"{b.name(target)} holds no weapon to strike at (S-22)",
+                     field="target_weapon", known=held)
+    if not args.get("target_weapon") and len(held) > 1:
+        raise reject("command/missing_field", f"act: name the weapon of {b.name(target)} to strike at "
+                     f"(target_weapon: {', '.join(held)}; S-22)", field="target_weapon", known=held)
+    wanted = str(args.get("target_weapon") or held[0])
     if wanted not in held:
         raise reject("attack/no_weapon", f"{b.name(target)} holds no weapon {wanted!r} to aim at (S-22)",
                      field="target_weapon", known=held)

@@ -4,6 +4,8 @@ prompt's answers with their DEF numbers, bars for HP and END, badges."""
 
 from __future__ import annotations
 
+import attrs
+
 from combat_server.rules.describe import (Action, Answer, Badge, Bar, Choice, Description, Field, PromptChoices,
                                           Summary, Threshold, Viewer)
 from combat_server.rules.model import FightState, Prompt
@@ -142,6 +144,8 @@ def _maneuvers(state: FightState, cid: str, viewer: Viewer, options: dict[str, o
     legs = limbs.move_limit(body)
     if legs is not None:
         points, reach = min(points, legs), min(reach, legs)
+    if cond.knocked_down:  # S-28: down, it must stand before it moves (a Move crawls)
+        reach = 0
     name = state.combatants[cid].name
     targets = _targets(state, cid)
     if cond.close_with:
@@ -151,12 +155,15 @@ def _maneuvers(state: FightState, cid: str, viewer: Viewer, options: dict[str, o
                  targets[0].value if targets else None)  # a foe first
     held = weapons_in_hand(state, cid)
     usable = [w for w in held if (not cond.close_with or w.close_combat or w.name == "bare hand")
+              and not (cond.close_with and w.ranged)  # S-41: no ranged attacks in close combat
+              and not (cond.pinning and cond.pinning == cond.close_with and w.name == "bare hand")  # S-43
               and limbs.has_arms(body, limbs.arms_needed(w)) and not (w.ranged and body.eyes_out)]
     weapon_choices = tuple(Choice(w.name, w.name, f"{'ranged, ' if w.ranged else ''}{'/'.join(w.damage_types)}")
                            for w in usable)
     ranged = tuple(w.name for w in usable if w.ranged)
     target = Field("target", "choice", "Target", required=True, choices=targets, default=first)
-    weapon = Field("weapon", "choice", "Weapon", choices=weapon_choices,
+    # required: left out, the rules take the first weapon in hand, which may be one the list leaves out
+    weapon = Field("weapon", "choice", "Weapon", required=True, choices=weapon_choices,
                    default=weapon_choices[0].value if weapon_choices else None)
     base = {"combatant": cid}
     out: list[Action] = []
@@ -168,10 +175,10 @@ def _maneuvers(state: FightState, cid: str, viewer: Viewer, options: dict[str, o
                      Field("location", "choice", "Hit location", rule="S-29", choices=locations, default="torso"),
                      Field("moved", "integer", "Units moved", rule="S-19", minimum=0, maximum=reach, default=0,
                            help="more than one step: AT -2"),
-                     Field("charge", "boolean", "Charge", rule="S-19", default=False, help="+1 damage per 5 units, melee only"),]
+                     Field("charge", "boolean", "Charge", rule="S-19", default=False, help="+1 damage per 5 units, melee only",
+                           when={"weapon": tuple(w.name for w in usable if not w.ranged)} if ranged else {}),]
     if ranged:
-        attack_fields.append(Field("range", "integer", "Range (units)", rule="S-30", minimum=1, maximum=100000,
-                                   default=10, when={"weapon": ranged}))
+        attack_fields.append(_range_field(ranged))
     if targets and usable:
         out.append(Action("attack", "act", f"{name} attacks", rules=("S-19", "S-25"), args={**base, "maneuver": "attack"},
                           fields=tuple(attack_fields), combatant=cid))
@@ -182,19 +189,27 @@ def _maneuvers(state: FightState, cid: str, viewer: Viewer, options: dict[str, o
     if targets and not cond.close_with:
         disarmers = tuple(c for c in weapon_choices if c.value == "bare hand" or any(
             w.name == c.value and w.can_disarm for w in held))
-        if disarmers:
+        armed = _armed(state, targets)
+        if disarmers and armed[0]:
+            aimed = next((t.value for t in armed[0] if t.value == first), armed[0][0].value)
             out.append(Action("disarm", "act", f"{name} tries to disarm", rules=("S-22",),
                               args={**base, "maneuver": "disarm"}, combatant=cid,
-                              fields=(target, Field("weapon", "choice", "With", choices=disarmers,
-                                                    default=disarmers[0].value))))
+                              fields=(Field("target", "choice", "Target", required=True, choices=armed[0],
+                                            default=aimed),
+                                      Field("weapon", "choice", "With", required=True, choices=disarmers,
+                                            default=disarmers[0].value),
+                                      Field("target_weapon", "choice", "Weapon to strike at", rule="S-22",
+                                            required=True, choices=armed[1],
+                                            default=next(c.value for c in armed[1] if aimed in c.when["target"])))))
         if ranged:
             out.append(Action("aim", "act", f"{name} aims", rules=("S-23", "R-15"), args={**base, "maneuver": "aim"},
                               combatant=cid, fields=(target, Field("weapon", "choice", "Weapon", choices=tuple(
                                   Choice(n, n) for n in ranged), default=ranged[0]))))
-    if targets and not cond.close_with and legs != 0:
+    free = tuple(t for t in targets if not cond_of(state, str(t.value)).close_with)  # S-40: one pair at a time
+    if free and not cond.close_with and legs != 0:
         out.append(Action("enter_close", "act", f"{name} steps into close combat", rules=("S-40",),
                           args={**base, "maneuver": "enter_close"}, combatant=cid,
-                          fields=(target, Field("moved", "integer", "Units moved", minimum=0, maximum=reach,
+                          fields=(attrs.evolve(target, choices=free, default=free[0].value), Field("moved", "integer", "Units moved", minimum=0, maximum=reach,
                                                 default=min(1, reach)), Field("charge", "boolean", "Charge", default=False))))
     out.append(Action("move", "act", f"{name} moves", rules=("S-17",), args={**base, "maneuver": "move"},
                       combatant=cid, fields=(Field("moved", "integer", "Units", minimum=0, maximum=points,
@@ -202,7 +217,7 @@ def _maneuvers(state: FightState, cid: str, viewer: Viewer, options: dict[str, o
     if cond.knocked_down and not cond.pinning:
         out.append(Action("stand", "act", f"{name} stands up", rules=("S-28",), args={**base, "maneuver": "stand"},
                           combatant=cid))
-    if cond.close_with and limbs.has_arms(body, 1):
+    if cond.close_with and targets and limbs.has_arms(body, 1):  # not at a close foe who died
         foe = cond.close_with
         close = {**base, "target": foe}
         out.append(Action("takedown", "act", f"{name} tries a takedown", rules=("S-42",),
@@ -229,21 +244,51 @@ def _maneuvers(state: FightState, cid: str, viewer: Viewer, options: dict[str, o
                               Field("name", "text", "Name", required=True),
                               Field("at_mod", "integer", "AT modifier", minimum=-20, maximum=20, default=0),
                               Field("def_mod", "integer", "DEF modifier", minimum=-20, maximum=20, default=0),
-                              Field("target", "choice", "Target (to attack)", choices=targets))))
+                              Field("target", "choice", "Target (to attack)", choices=targets if usable else ()),
+                              # with a target it is an attack (S-24): with a weapon the list offers, as above
+                              *((attrs.evolve(weapon, when={"target": tuple(t.value for t in targets)}),)
+                                if targets and usable else ()),
+                              *((_range_field(ranged),) if targets and ranged else ()))))
     return out
 
 
 def _preempts(state: FightState, cur: str, viewer: Viewer) -> list[Action]:
-    """S-20: a Guard may strike the combatant about to act, before it acts."""
+    """S-20: a Guard may strike the combatant about to act, before it acts: with its Guard's weapon, which
+    must still be in hand, reach it in close combat (S-41) and, if ranged, be given the range (S-30)."""
     out = []
     for c in state.combatants.values():
         cond = cond_of(state, c.id)
         if c.id != cur and cond.maneuver == "guard" and cond.guard_weapon and can_act(state, c.id) \
                 and (viewer.is_gm or viewer.controls(c.id)):
+            weapon = next((w for w in weapons_in_hand(state, c.id) if w.name == cond.guard_weapon), None)
+            if weapon is None or (cond.close_with and (cond.close_with != cur or weapon.ranged or not (
+                    weapon.close_combat or weapon.name == "bare hand"))):
+                continue
             out.append(Action(f"preempt-{c.id}", "act", f"{c.name} strikes first from Guard", rules=("S-20", "A-65"),
                               args={"combatant": c.id, "maneuver": "preempt", "target": cur},
-                              combatant=c.id))
+                              fields=(_range_field(()),) if weapon.ranged else (), combatant=c.id))
     return out
+
+
+def _range_field(ranged: tuple[str, ...]) -> Field:
+    """S-30: the range a ranged attack is made at, required by the rules (only for the ``ranged`` weapons
+    of the form; every time when empty)."""
+    return Field("range", "integer", "Range (units)", rule="S-30", required=True, minimum=1, maximum=100000,
+                 default=10, when={"weapon": ranged} if ranged else {})
+
+
+def _armed(state: FightState, targets: tuple[Choice, ...]) -> tuple[tuple[Choice, ...], tuple[Choice, ...]]:
+    """S-22: the targets holding a weapon to strike at, and those weapons, each open only for the targets
+    that hold it (Choice.when)."""
+    held: dict[str, list[str]] = {}
+    armed = []
+    for t in targets:
+        names = [w.name for w in weapons_in_hand(state, str(t.value)) if w.name != "bare hand"]
+        if names:
+            armed.append(t)
+        for n in names:
+            held.setdefault(n, []).append(str(t.value))
+    return tuple(armed), tuple(Choice(n, n, when={"target": tuple(ids)}) for n, ids in held.items())
 
 
 def _prompt(state: FightState, p: Prompt, options: dict[str, object], viewer: Viewer) -> PromptChoices:

@@ -238,7 +238,20 @@ def test_v46_every_seat_sees_the_light_on_each_fighter(engine: Engine) -> None:
     assert "set_light" not in [a["id"] for a in player["actions"]]
     gm = _description(table, GM_ACTOR)
     action = next(a for a in gm["actions"] if a["id"] == "set_light")
-    assert action["fields"][0]["default"] == "dark" and len(action["fields"][0]["choices"]) == 12
+    level = action["fields"][0]
+    assert level["help"] == "Now: dark." and len(level["choices"]) == 11  # the one in force is no change
+    assert "dark" not in [c["value"] for c in level["choices"]] and level["default"] != "dark"
+
+
+def test_v46_the_light_in_force_is_not_offered_and_every_other_is_taken(engine: Engine) -> None:
+    """V-46: setting the light already in force is refused (light/unchanged), so the GM's form leaves it out;
+    each level it offers is accepted."""
+    table = _lit(engine, "dark", "light_levels")
+    for _ in range(3):
+        action = next(a for a in _description(table, GM_ACTOR)["actions"] if a["id"] == "set_light")
+        offered = [c["value"] for c in action["fields"][0]["choices"]]
+        assert table.state.combat.light not in offered
+        table.send("set_light", {"level": action["fields"][0]["default"]})
 
 
 def test_v46_off_no_light_badge_or_action(engine: Engine) -> None:
