@@ -29,7 +29,7 @@ from collections import OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Mapping, TypeVar
+from typing import Any, Awaitable, Callable, Mapping, Sequence, TypeVar
 
 import attrs
 import structlog
@@ -50,10 +50,13 @@ from combat_server.server.connection import (
     Unlock,
 )
 from combat_server.server.httpbody import HTTP_METHODS, method_not_allowed
-from combat_server.server.hub import FightHub, Seat
-from combat_server.server.protocol import CLOSE_REASONS, CLOSE_SHUTDOWN, CLOSE_TOO_SLOW, ProtocolError, dumps
+from combat_server.server.hub import FightHub, Seat, Subscriber
+from combat_server.server.protocol import (
+    CLOSE_LINK_REPLACED, CLOSE_REASONS, CLOSE_SHUTDOWN, CLOSE_TOO_SLOW, ProtocolError, dumps,
+)
 from combat_server.server.receiving import ReceivingConnection, Started, start as start_coroutine, take_free_lock
 from combat_server.store.pg_listen import PeerListener
+from combat_server.store.sqlite_watch import SqliteWatcher, sqlite_file
 from combat_server.store.recorder import SeatRow
 
 WEB_DIR = Path(__file__).resolve().parents[1] / "web"
@@ -173,6 +176,8 @@ class CombatServer:
         #: Connections closed since start (the GC policy counts them: each leaves a reference cycle).
         self.connections_closed = 0
         self.peers: PeerListener | None = None
+        #: On a SQLite file: what sees the command line's writes (store/sqlite_watch.py).
+        self.watcher: SqliteWatcher | None = None
         self._refreshing: dict[str, int] = {}  # fight -> highest notified seq of its queued peer refresh
         self._peer_tasks: set[asyncio.Task[None]] = set()
         self._peers_task: asyncio.Task[None] | None = None
@@ -286,6 +291,10 @@ class CombatServer:
         if self.engine.store.dialect == "postgresql" and self.config.listen_peers:
             self.peers = PeerListener.for_store(self.engine.store, self.peer_appended, self.resync_peers)
             self._peers_task = asyncio.get_running_loop().create_task(self.peers.run())
+        elif self.config.listen_peers and (path := sqlite_file(self.engine.store.url)) is not None:
+            # The command line beside this server (links, import-character) writes to the same file.
+            self.watcher = SqliteWatcher(path, self._held_fights, self.peer_appended)
+            self._peers_task = asyncio.get_running_loop().create_task(self.watcher.run())
 
     @property
     def port(self) -> int:
@@ -385,6 +394,20 @@ class CombatServer:
             self._peer_tasks.add(task)
             task.add_done_callback(self._peer_tasks.discard)
 
+    def _held_fights(self) -> set[str]:
+        """The fights whose state this process holds: watched (a hub with subscribers) or cached."""
+        return {fid for fid, hub in self._hubs.items() if hub.subscribers} | set(self.engine.cached_fights())
+
+    def _revoked(self, subscribers: Sequence[Subscriber]) -> None:
+        """Close the connections whose link another process or ``combat-server links`` revoked (4003): the
+        old link joins nowhere any more, and its open connections must not go on acting for the seat."""
+        loop = asyncio.get_running_loop()
+        for sub in subscribers:
+            if isinstance(sub, Session):
+                log.info("link_revoked_elsewhere", fight_id=sub.seat.fight_id if sub.seat else None,
+                         seat=sub.seat.seat_id if sub.seat else None)
+                loop.create_task(sub.close(CLOSE_LINK_REPLACED))
+
     async def _peer_refresh(self, hub: FightHub) -> None:
         try:
             async with hub.lock:
@@ -447,7 +470,7 @@ class CombatServer:
         hub = self._hubs.get(fight_id)
         if hub is None:
             self.engine.load(fight_id)  # raises fight/unknown
-            hub = self._hubs[fight_id] = FightHub(self.engine, fight_id)
+            hub = self._hubs[fight_id] = FightHub(self.engine, fight_id, on_revoked=self._revoked)
             while len(self._hubs) > self.config.max_hubs:
                 for fid, old in self._hubs.items():
                     if not old.subscribers and not old.lock.locked():

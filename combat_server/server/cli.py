@@ -109,8 +109,9 @@ def add_serve_command(subparsers: Any, common: argparse.ArgumentParser | None = 
     p.add_argument("--compression", action="store_true",
                    help="offer permessage-deflate to clients (less bandwidth, about half the broadcast throughput)")
     p.add_argument("--no-peers", dest="listen_peers", action="store_false",
-                   help="on PostgreSQL, do not LISTEN for other server processes' appends (only one process "
-                        "serves these fights)")
+                   help="do not watch for other writers of the database: on PostgreSQL other server processes "
+                        "(LISTEN), on a SQLite file the command line run beside the server (links, "
+                        "import-character: a look every 0.5 s)")
     p.add_argument("--gc-sweep", type=real_number(0, low_allowed=True), default=1.0, metavar="SECONDS",
                    help="run the garbage collector's full passes from a sweep every SECONDS instead of when CPython "
                         "decides (pauses stay short with many connections; 0 leaves CPython's default) "

@@ -553,8 +553,9 @@ class Connection:
         Why here and not the ``reissue_links`` command alone: only the server holds the seat table
         and can hand the new token to the GM who asked. The change is recorded as that command's
         ``links_reissued`` event (sent as the system, as ``combat-server links`` does), so the table
-        sees when the old link stopped working. Connections open with the old link are closed
-        (CLOSE_LINK_REPLACED) once the event is published; the old link cannot join again.
+        sees when the old link stopped working. The new token is stored before the event is recorded, and
+        connections open with the old link are closed (CLOSE_LINK_REPLACED) once it is published, here and
+        (when they see the event) in every other server process; the old link cannot join again.
         """
         seat, hub = self._joined()
         target = new_link_target(seat.role, seat.seat_id, m)
@@ -567,8 +568,10 @@ class Connection:
                                     known=[r.seat_id for r in rows])
             command = Command("reissue_links", {"seats": [target], "reason": f"new link for {row.label or target}"},
                               SYSTEM_ACTOR, f"{seat.seat_id}:new-link:{uuid.uuid4().hex[:12]}")
-            yield from self._execute(hub, command, {})
+            # The token first, then the record: another process closes the old link's connections when it
+            # sees the record, and by then the old link must join nowhere (else a quick reconnect would).
             granted: Granted = yield ReplaceLink(_seat(row))
+            yield from self._execute(hub, command, {})
             replaced = tuple(s for s in hub.subscribers if s.seat is not None and s.seat.seat_id == target)
             if replaced:
                 yield Evict(replaced, CLOSE_LINK_REPLACED)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from typing import Any, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 import attrs
 import orjson
@@ -103,9 +103,13 @@ def _dumps_description(value: Any) -> str:
 
 
 class FightHub:
-    def __init__(self, engine: Engine, fight_id: str) -> None:
+    def __init__(self, engine: Engine, fight_id: str,
+                 on_revoked: Callable[[Sequence[Subscriber]], None] | None = None) -> None:
         self.engine = engine
         self.fight_id = fight_id
+        #: Called with the subscribers whose seat a ``links_reissued`` from elsewhere revoked (see
+        #: :meth:`_push_from_store`); the server closes them (CLOSE_LINK_REPLACED).
+        self.on_revoked = on_revoked
         self.lock = asyncio.Lock()
         self.subscribers: list[Subscriber] = []
         self._recent: deque[_Entry] = deque(maxlen=RECENT_EVENTS)
@@ -335,7 +339,24 @@ class FightHub:
             return self.synced_state
         if not events or events[0].seq != self.synced_seq + 1 or events[-1].seq != upto:
             events = self.engine.store.events(self.fight_id, after=self.synced_seq, upto=upto)
-        return self._push(self.synced_state, events, (), [*([None] * (len(events) - 1)), final])
+        after = self._push(self.synced_state, events, (), [*([None] * (len(events) - 1)), final])
+        self._revoke(events)
+        return after
+
+    def _revoke(self, events: Sequence[Event]) -> None:
+        """Hand on the subscribers whose seat one of ``events`` revoked (``links_reissued``).
+
+        Why only here: these events come from the store, appended elsewhere (another server process, or
+        ``combat-server links`` on the same database), where nobody could close this process's connections
+        opened with the old links. A link this process replaces (``new_link``) closes its own connections
+        once the new token is stored (connection.py)."""
+        if self.on_revoked is None:
+            return
+        seats = {str(s) for e in events if e.type == "links_reissued" for s in e.payload.get("seats") or ()}
+        if seats:
+            revoked = [sub for sub in self.subscribers if sub.seat is not None and sub.seat.seat_id in seats]
+            if revoked:
+                self.on_revoked(revoked)
 
     def _push(self, before: FightState, events: Sequence[Event], explanations: Sequence[str],
               states: Sequence[FightState | None]) -> FightState:

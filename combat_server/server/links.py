@@ -81,9 +81,11 @@ def reissue_links(engine: Engine, fight_id: str, base_url: str = DEFAULT_BASE_UR
         new_seats.append(SeatRow(fight_id, free("spectator"), "spectator", "spectators", (), ""))
     tokens = {s.seat_id: new_token() for s in [*seats, *new_seats]}
     if seats:  # old links to revoke, recorded; a fight with no seat yet (the CLI's demo, an import) has none
+        # The tokens first, then the record: a running server closes the old links' connections when it sees
+        # the record (hub.py, _revoke), and by then the old links must join nowhere.
+        store.replace_tokens(fight_id, {s.seat_id: token_hash(tokens[s.seat_id]) for s in seats})
         engine.execute(fight_id, Command("reissue_links", {"seats": [s.seat_id for s in seats], "reason": reason},
                                          SYSTEM_ACTOR))
-        store.replace_tokens(fight_id, {s.seat_id: token_hash(tokens[s.seat_id]) for s in seats})
     for s in new_seats:
         store.add_seat(attrs.evolve(s, token_hash=token_hash(tokens[s.seat_id])), now)
     base = base_url.rstrip("/")

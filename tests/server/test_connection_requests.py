@@ -178,13 +178,14 @@ def test_a_replay_from_the_last_seq_reads_nothing(world: World) -> None:
 
 def test_a_new_link_closes_the_connections_of_the_old_one_4003(world: World) -> None:
     """#13, links recovery: the GM replaces the spectator's link; its open connection is closed (4003)
-    once the links_reissued event is published, and the old token joins no more."""
+    once the links_reissued event is published, and the old token joins no more. The token is replaced
+    before the event is recorded: another process closes its connections when it sees the event."""
     watcher = Outbox()
     gm, fight_id = _joined(world)
     spectator, _ = _joined(world, "spectator", outbox=watcher, fight_id=fight_id)
     assert spectator.seat is not None
     effects = world.request(gm, {"type": "new_link", "seat": spectator.seat.seat_id})
-    assert types_of(effects) == ["Lock", "Seats", "Execute", "ReplaceLink", "Evict", "Unlock", "Log", "Send"]
+    assert types_of(effects) == ["Lock", "Seats", "ReplaceLink", "Execute", "Evict", "Unlock", "Log", "Send"]
     evict = only(effects, Evict)
     assert (evict.subscribers, evict.code) == ((watcher,), CLOSE_LINK_REPLACED) and CLOSE_LINK_REPLACED == 4003
     reply = only(effects, Send).message

@@ -16,6 +16,7 @@ import sqlalchemy as sa
 
 from combat_server.client import CombatClient, ServerError
 from combat_server.server import CombatServer
+from combat_server.server.protocol import CLOSE_LINK_REPLACED
 from combat_server.store.pg_listen import libpq_url, parse_payload
 
 from .conftest import SHEET, MakeServer
@@ -375,3 +376,24 @@ async def test_a_watcher_gets_the_events_of_a_command_that_failed_after_its_appe
     assert _seqs(watcher) == list(range(1, committed + 1))
     await gm.close()
     await watcher.close()
+
+
+async def test_a_link_replaced_on_one_process_closes_its_connections_on_the_other(
+    pg_databases, make_server: MakeServer  # type: ignore[no-untyped-def]
+) -> None:
+    """new_link on a: the seat's connection on b, opened with the old link, is closed with 4003 when b sees
+    the links_reissued event, and cannot act for the seat any more (a black-box pass found it kept acting)."""
+    a, b = await _pair(make_server, pg_databases)
+    gm, _fid, tokens = await _fight(a)
+    seats = {s["label"]: s["seat_id"] for s in await gm.list_seats()}
+    old = await _watch(b, tokens["watch-b"])
+    kept = await _watch(b, tokens["watch-a"])
+    await gm.request({"type": "new_link", "seat": seats["watch-b"]})
+    await old.wait_until(lambda c: bool(c.close_codes), 10)
+    assert old.close_codes[0] == CLOSE_LINK_REPLACED
+    await kept.wait_for_seq(gm.last_seq, timeout=10)
+    assert not kept.close_codes
+    late = await CombatClient.connect(b.ws_url)
+    with pytest.raises(ServerError) as refused:
+        await late.subscribe(tokens["watch-b"])
+    assert refused.value.code == "auth/bad_token"
