@@ -275,7 +275,15 @@ def _replacing(path: str) -> Iterator[TextIO]:
     folder, name = os.path.split(target)
     part = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.part")
     # O_EXCL: never write through a file someone else put there; 0o666 & ~umask, as open() would.
-    fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except PermissionError:
+        if mode is None:
+            raise
+        # A file we may write in a folder we may not: written in place, as before (whole or not is lost).
+        with open(target, "w", encoding="utf-8") as out:
+            yield out
+        return
     try:
         with open(fd, "w", encoding="utf-8") as out:
             if mode is not None:

@@ -255,3 +255,27 @@ def test_export_to_a_device_writes_to_it(tmp_path: Path, db: str, demo_fight: st
     out = run("export", demo_fight, "-o", "/dev/stdout", "--database-url", db, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert out.stdout == run("export", demo_fight, "--database-url", db, cwd=tmp_path).stdout
+
+
+def test_export_over_a_writable_file_in_a_folder_it_may_not_write_writes_in_place(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No new file may be made beside the target (the folder refuses: the tests run as root, so the refusal
+    is the OS call's answer here): the target, which may be written, is written in place, as before."""
+    from combat_server import cli
+
+    target = tmp_path / "fight.jsonl"
+    target.write_text("old\n")
+    real_open = os.open
+
+    def folder_refuses(path: str, *args: object, **kwargs: object) -> int:
+        if str(path).endswith(".part"):
+            raise PermissionError(13, "Permission denied", path)
+        return real_open(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cli.os, "open", folder_refuses)
+    with cli._replacing(str(target)) as out:
+        out.write("new\n")
+    assert target.read_text() == "new\n"
+    with pytest.raises(PermissionError):  # no file to write in place: the refusal stands
+        with cli._replacing(str(tmp_path / "new.jsonl")):
+            pass

@@ -58,6 +58,10 @@ class Ruleset(abc.ABC, Generic[SheetT, ConditionT, CombatT]):
     visible_condition: ClassVar[tuple[str, ...]] = ()
     #: Fields of the fight's ``combat`` state (e.g. a pending attack) that reveal a hidden combatant's sheet.
     combat_secrets: ClassVar[tuple[Secret, ...]] = ()
+    #: Fields of an open prompt (``who`` and ``within`` read in the prompt: ``options.feinter``, ``options``) that
+    #: reveal the sheet of a hidden combatant other than the one the prompt is about (that one's prompt is
+    #: redacted whole: ``hidden_prompt_text``).
+    prompt_secrets: ClassVar[tuple[Secret, ...]] = ()
     #: Per prompt kind, the text a reader who may not see the combatant's sheet gets (``{name}``: its name).
     hidden_prompt_text: ClassVar[Mapping[str, str]] = {}
 

@@ -453,12 +453,16 @@ def prompt_view(prompt: Mapping[str, Any], state: FightState) -> dict[str, Any]:
 
 
 def _prompts_view(prompts: Any, state: FightState, hidden: frozenset[str] | tuple[str, ...]) -> Any:
-    """A list of prompts with those about ``hidden`` combatants redacted (the same object if none is)."""
-    if not isinstance(prompts, list) or not any(isinstance(p, Mapping) and p.get("combatant") in hidden
-                                                for p in prompts):
+    """A list of prompts with those about ``hidden`` combatants redacted, and in the others what the
+    ruleset's ``prompt_secrets`` declare about a hidden one (the same object if nothing is)."""
+    if not isinstance(prompts, list) or not hidden:
         return prompts
-    return [prompt_view(p, state) if isinstance(p, Mapping) and p.get("combatant") in hidden else p
-            for p in prompts]
+    secrets = _ruleset(state).prompt_secrets
+    hidden_set = frozenset(hidden)
+    shown = [p if not isinstance(p, Mapping) else prompt_view(p, state) if p.get("combatant") in hidden
+             else redact_secrets(secrets, p, hidden_set) if secrets else p
+             for p in prompts]
+    return prompts if all(a is b for a, b in zip(shown, prompts)) else shown
 
 
 @attrs.frozen

@@ -669,10 +669,12 @@ class SqlStore:
         with self.engine.connect() as conn:
             return [_row_to_event(r) for r in conn.execute(q)]
 
-    def iter_events(self, fight_id: str, batch: int = 2000) -> Iterator[Event]:
+    def iter_events(self, fight_id: str, batch: int = 2000, upto: int | None = None) -> Iterator[Event]:
+        """The fight's events in seq order, read ``batch`` at a time, up to ``upto`` (default: the end)."""
         after = 0
-        while True:
-            chunk = self.events(fight_id, after=after, upto=after + batch)
+        while upto is None or after < upto:
+            end = after + batch if upto is None else min(after + batch, upto)
+            chunk = self.events(fight_id, after=after, upto=end)
             if not chunk:
                 return
             yield from chunk

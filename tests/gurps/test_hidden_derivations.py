@@ -10,6 +10,8 @@ from typing import Any, Mapping
 
 from combat_server.rules.gurps.events import EVENTS
 from combat_server.rules.kit.events import redact
+from combat_server.rules.serialize import state_to_json
+from combat_server.server.views import _prompts_view, redact_payload
 
 from .conftest import KNIGHT, ORC, Table
 
@@ -73,6 +75,21 @@ def test_g30_a_hidden_feinters_feint_penalty_is_left_out(duel: Table) -> None:
     assert "penalty" not in seen(resisted, "knight")
     text = said(duel, resisted, "knight")
     assert "defends at a penalty" in text and "by 3" not in text and "at -3" not in text
+
+
+def test_g30_the_targets_resist_prompt_leaves_out_a_hidden_feinters_margin(duel: Table) -> None:
+    """G-30: the orc's Resist prompt carries the feinter's margin for the Quick Contest; with the knight's
+    roll shown (9), a margin of 4 is its skill (13). Seats that may not see the knight get the prompt, in
+    the event that opens it and in the state, without it; the GM's keeps it."""
+    duel.maneuver("knight", "feint", [[3, 3, 3]], target="orc")
+    rolled = duel.last("feint_rolled")
+    hidden = frozenset({"knight"})
+    opened = redact_payload("feint_rolled", rolled.payload, hidden, duel.state)["opens"][0]
+    assert opened["options"]["feinter"] == "knight"
+    assert "feinter_margin" not in opened["options"] and "feinter_success" not in opened["options"]
+    assert "feinter_margin" not in _prompts_view(state_to_json(duel.state)["prompts"], duel.state, hidden)[0]["options"]
+    assert rolled.payload["opens"][0]["options"]["feinter_margin"] == 4  # the GM's, and the log's
+    assert redact_payload("feint_rolled", rolled.payload, frozenset(), duel.state) is rolled.payload
 
 
 def _the_orc_is_frightened(duel: Table) -> Any:

@@ -425,6 +425,9 @@ VISIBLE_CONDITION = ("posture", "stunned", "unconscious", "dead", "collapsed", "
                      "crippled", "severed")
 #: The fight's pending attack, as a hidden attacker's foe may see it.
 COMBAT_SECRETS = (Secret("attack.attacker", ATTACK_SECRETS, within="attack"),)
+#: G-30: the foe's Resist prompt carries the feinter's margin of success (the Quick Contest needs it); with the
+#: feinter's roll shown, the margin gives its skill away.
+PROMPT_SECRETS = (Secret("options.feinter", ("feinter_margin", "feinter_success"), within="options"),)
 #: What a prompt about a hidden combatant says instead of its own text (which may name its numbers).
 HIDDEN_PROMPT_TEXT = {"defend": "{name} chooses a defence", "roll": "{name} rolls the dice",
                       "wait": "{name} decides whether to act"}

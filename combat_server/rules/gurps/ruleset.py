@@ -10,7 +10,9 @@ from combat_server.rules.gurps.apply import after_core
 from combat_server.rules.gurps.describe import describe
 from combat_server.rules.gurps.batch import Batch, StandInDice
 from combat_server.rules.gurps.commands import COMMANDS
-from combat_server.rules.gurps.events import COMBAT_SECRETS, EVENTS, HIDDEN_PROMPT_TEXT, VISIBLE_CONDITION
+from combat_server.rules.gurps.events import (
+    COMBAT_SECRETS, EVENTS, HIDDEN_PROMPT_TEXT, PROMPT_SECRETS, VISIBLE_CONDITION,
+)
 from combat_server.rules.gurps.explain import combatant_view
 from combat_server.rules.gurps.presentation import ADJUST_FIELDS, QUIET_EVENTS
 from combat_server.rules.gurps.turns import settle, start_combat
@@ -68,6 +70,7 @@ class GurpsRuleset(Ruleset[Sheet, Condition, Combat]):
     tool_apply_command: ClassVar[str] = "apply_tool"
     visible_condition: ClassVar[tuple[str, ...]] = VISIBLE_CONDITION
     combat_secrets: ClassVar[tuple[Secret, ...]] = COMBAT_SECRETS
+    prompt_secrets: ClassVar[tuple[Secret, ...]] = PROMPT_SECRETS
     hidden_prompt_text: ClassVar[Mapping[str, str]] = HIDDEN_PROMPT_TEXT
     adjust_fields: ClassVar[tuple[Field, ...]] = ADJUST_FIELDS
     quiet_events: ClassVar[frozenset[str]] = QUIET_EVENTS
