@@ -1930,6 +1930,49 @@ function renderImport() {
   $("#import-text").textContent = isGM()
     ? `Drop ${what} files here to add combatants (several at once), or onto a combatant to update it.`
     : `Drop a ${what} file here to update your combatant.`;
+  renderImportFields(fc);
+}
+
+/** The file command's other fields a new combatant takes, as action fields: each choice (``enum``) and
+ * true/false field of its spec but the file's own, its name's and ``over`` (GURPS: side, hidden), with
+ * the defaults the spec declares. Free text (an id) is left to the rules: several files go at once. */
+function importFields(fc) {
+  const skip = new Set([fc.field, fc.file.name, fc.file.over]);
+  const fields = [];
+  for (const [name, s] of Object.entries(fc.spec.args.properties || {})) {
+    if (skip.has(name) || !s) continue;
+    const base = { name, label: s.title || human(name), help: s.description || "", default: s.default ?? null };
+    if (Array.isArray(s.enum)) fields.push({ ...base, type: "choice", choices: s.enum.map((v) => ({ value: v, label: String(v) })) });
+    else if (s.type === "boolean") fields.push({ ...base, type: "boolean" });
+  }
+  return fields;
+}
+
+/** The GM chooses a new combatant's fields before a file is sent (a sheet sent visible reaches every
+ * player at once). A hidden box follows the side until the GM ticks it: ticked for an NPC. */
+function renderImportFields(fc) {
+  const box = $("#import-fields");
+  const fields = isGM() ? importFields(fc) : [];
+  const key = JSON.stringify(fields);
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.replaceChildren(...fields.map((f) => fieldInput(f, "import-")));
+  box.hidden = !fields.length;
+  const side = $("[name=side]", box), hidden = $("input[name=hidden]", box);
+  if (side && hidden) {
+    hidden.addEventListener("change", () => { hidden.dataset.touched = "1"; });
+    side.addEventListener("change", () => { if (!hidden.dataset.touched) hidden.checked = side.value === "npc"; });
+  }
+}
+
+/** The values of the import fields for a new combatant (none for a file loaded over a combatant). */
+function importArgs(fc) {
+  const args = {};
+  for (const f of isGM() ? importFields(fc) : []) {
+    const el = $(`#import-fields [name="${f.name}"]`);
+    if (el) args[f.name] = fieldValue(f, el);
+  }
+  return args;
 }
 
 /** Send each file as the file command, one after the other; ``over``: the combatant to load it over. */
@@ -1941,6 +1984,7 @@ async function importFiles(files, over) {
     if (fc.file.name) args[fc.file.name] = file.name;
     const target = over || (isGM() ? null : S.seat.combatants[0]);
     if (target && fc.file.over) args[fc.file.over] = target;
+    else Object.assign(args, importArgs(fc));  // a new combatant's side and hiding, chosen before it is sent
     let line;
     try {
       const r = await command(fc.spec.name, args);
