@@ -440,6 +440,16 @@ const controls = (cid) => isGM() || (S.seat && S.seat.combatants.includes(cid));
 const shown = () => S.viewState || S.state;
 const nameOf = (st, cid) => (st && st.combatants[cid] ? st.combatants[cid].name : cid);
 const human = (s) => String(s || "").replace(/_/g, " ");
+
+/** The combatants in the roster's order, whatever the order of the view's keys (a live fight keeps
+ * them as they joined, one restored from a snapshot sorted by id): the turn order while combat runs,
+ * then the others by id. */
+function inRosterOrder(st) {
+  const all = (st && st.combatants) || {};
+  const order = ((st && st.combat && st.combat.order) || []).filter((cid) => hasOwn(all, cid));
+  const rest = Object.keys(all).filter((cid) => !order.includes(cid)).sort(codePointOrder);
+  return [...new Set(order), ...rest].map((cid) => all[cid]);
+}
 const signed = (n) => (n >= 0 ? "+" + n : String(n));
 
 /** What this seat's description says of combatant ``cid``: its resource bars, status badges
@@ -554,7 +564,7 @@ function renderRoster(st) {
   const ul = $("#roster");
   const cur = st.combat && st.combat.current;
   const past = S.viewSeq !== null;
-  const items = Object.values(st.combatants).map((c) => {
+  const items = inRosterOrder(st).map((c) => {
     const { bars, badges, summary } = described(c.id);
     const tone = worstTone(badges);
     // In the past view the bars show the values of the time when the condition has them by name.
@@ -1016,16 +1026,16 @@ function renderGM() {
   }
   // Seat buttons: one per PC (and NPC on demand), one for spectators.
   const btns = $("#seat-buttons");
-  const want = Object.values(st.combatants).map((c) => c.id + c.name).join("|");
+  const want = inRosterOrder(st).map((c) => c.id + c.name).join("|");
   if (btns.dataset.key !== want) {
     btns.dataset.key = want;
     btns.replaceChildren(
-      ...Object.values(st.combatants).filter((c) => c.side === "pc").map((c) =>
+      ...inRosterOrder(st).filter((c) => c.side === "pc").map((c) =>
         h("button", { type: "button", dataset: { seatFor: c.id }, onclick: (e) => addSeat("player", [c.id], c.name, e.currentTarget) }, `Player link: ${c.name}`)),
       h("button", { type: "button", dataset: { seatFor: "" }, onclick: (e) => addSeat("spectator", [], "spectators", e.currentTarget) }, "Spectator link"));
   }
   if (adjustInputs($("#adjust-fields"), "adj-")) fillAdjust($("#adjust-fields"), S.state.combatants[$("#adjust-c").value]);
-  fillSelect($("#adjust-form select[name=combatant]"), Object.values(st.combatants).map((c) => [c.id, c.name]));
+  fillSelect($("#adjust-form select[name=combatant]"), inRosterOrder(st).map((c) => [c.id, c.name]));
   renderDisputes(st);
 }
 
@@ -1058,7 +1068,7 @@ function renderDisputes(st) {
       h("details", { class: "override" }, h("summary", {}, `Override: set ${adjustLabels()}`),
         h("div", { class: "grid2" },
           h("div", {}, h("label", { for: `rule-c-${p.id}` }, "Combatant"),
-            h("select", { name: "combatant", id: `rule-c-${p.id}` }, Object.values(st.combatants).map((c) => h("option", { value: c.id }, c.name))))),
+            h("select", { name: "combatant", id: `rule-c-${p.id}` }, inRosterOrder(st).map((c) => h("option", { value: c.id }, c.name))))),
         h("div", { class: "row wrap adjust-fields" })),
       h("div", { class: "row wrap" },
         h("button", { type: "button", class: "primary", dataset: { verdict: "uphold" } }, "Uphold (no change)"),
@@ -2097,7 +2107,7 @@ function renderTools() {
       h("div", { id: "tool-result", class: "tool-result", hidden: true }));
     showTool();
   }
-  const who = Object.values(S.state.combatants).filter((c) => isGM() || controls(c.id));
+  const who = inRosterOrder(S.state).filter((c) => isGM() || controls(c.id));
   fillSelect($("#tool-for"), [...(isGM() ? [["", "(nobody)"]] : []), ...who.map((c) => [c.id, c.name])]);
   renderToolTargets();
 }
@@ -2168,7 +2178,7 @@ function renderToolTargets() {
   const calc = S.toolCalc;
   if (!box || !calc) return;
   if (!isGM() || !calc.apply) { box.replaceChildren(); return; }
-  const cs = Object.values(S.state.combatants);
+  const cs = inRosterOrder(S.state);
   const key = JSON.stringify([calc.tool, calc.summary, cs.map((c) => c.id + c.name)]);
   if (S.toolTargetsKey === key) return;
   S.toolTargetsKey = key;
