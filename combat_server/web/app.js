@@ -102,11 +102,13 @@ function resubscribe() {
     return m;
   }).catch((err) => {
     if (err.code === "auth/bad_token") {
-      toast("This link is not valid any more: ask the GM for a new one.", "error");
+      toast(deadLinkText(), "error");
       hideBanner();  // no reconnecting with it (a replaced link is closed by the server, then refused)
       S.everSubscribed = false;
       S.token = null;
+      S.seat = null;
       history.replaceState(null, "", location.pathname);
+      setConn("online");  // connected, and joined to no fight: not "joining…" over the landing page
       showLanding();
     } else if (err.code === "replay/bad_seq") {
       // The server has fewer events than we saw (a different database): start over.
@@ -116,6 +118,21 @@ function resubscribe() {
       toast(describe(err), "error");
     }
   });
+}
+
+/** What a refused link's page says: only the GM's links are printed again on the command line
+ * (`combat-server links`, or `serve --demo` restarted on the same database); a player asks the GM.
+ * A page that never joined does not know whose link it had. */
+function deadLinkText() {
+  const links = `"combat-server links ${S.fightId || "FIGHT"}"`;
+  const role = S.seat && S.seat.role;
+  if (role === "gm") {
+    return `This GM link is not valid any more: the fight's links were replaced. ${links} prints new ones ` +
+      '(so does restarting "combat-server serve --demo" for the demo fight).';
+  }
+  if (role) return "This link is not valid any more: ask the GM for a new one.";
+  return `This link is not valid any more: ask the GM for a new one (the GM: ${links} prints new links; ` +
+    'so does restarting "combat-server serve --demo" for the demo fight).';
 }
 
 function send(msg) {
@@ -1375,6 +1392,7 @@ function toast(text, kind) {
 function showLanding() {
   $("#landing").hidden = false;
   $("#fight").hidden = true;
+  $("#seat-badge").hidden = true;
   $("#fight-title").textContent = "combat-server";
 }
 
