@@ -267,6 +267,8 @@ function accept(item) {
   S.lastSeq = item.seq;
   S.lastHash = item.event.hash || "";
   const entry = { seq: item.seq, event: item.event, explanation: item.explanation || "" };
+  // The catch-up may come before the state: its first event names the ruleset the log is read with.
+  if (item.event.type === "fight_created") S.createdRuleset = (item.event.payload || {}).ruleset || null;
   S.log.push(entry);
   appendLogEntry(entry);
 }
@@ -444,7 +446,7 @@ function takePatch(m) {
 function resetFight() {
   S.stateSeq = 0; S.viewStale = false;
   VIEW_DIGESTS.members.clear(); VIEW_DIGESTS.entries.clear();
-  S.state = null; S.lastSeq = 0; S.lastHash = ""; S.log = []; S.entries.clear(); S.seats = null;
+  S.state = null; S.lastSeq = 0; S.lastHash = ""; S.log = []; S.entries.clear(); S.seats = null; S.createdRuleset = null;
   S.viewSeq = null; S.viewState = null; S.actKey = ""; S.promptKey = ""; S.disputeKey = ""; S.waitKey = null; S.rulingDrafts = {};
   $("#log").replaceChildren();
 }
@@ -1218,13 +1220,29 @@ function dieBoxes(faces) {
   return h("span", { class: "dice", "aria-label": `dice ${faces.join(", ")}` }, faces.map((f) => h("span", { class: "die-face" }, String(f))));
 }
 
+/** The line the fight's ruleset reads roll record ``rec`` (of an event with payload ``p``) with, or null
+ * for the usual "total vs target": each {field} a number of the record, else of the payload; ? when the
+ * seat may not see it (a hidden sheet's number). */
+function rollReading(rec, p) {
+  const rs = fightRuleset();
+  const line = rs && rs.roll_readings && hasOwn(rs.roll_readings, rec.rule) ? rs.roll_readings[rec.rule] : null;
+  if (typeof line !== "string") return null;
+  return line.replace(/\{(\w+)\}/g, (_, name) => {
+    const v = hasOwn(rec, name) ? rec[name] : p[name];
+    return typeof v === "number" ? String(v) : "?";
+  });
+}
+
 /** The roll under the explanation: the faces, the modifiers and the outcome (the explanation has the rest). */
 function payloadDice(p) {
   const parts = [];
   const rec = p.record;
   if (rec && rec.dice) {
-    // A hidden roller's target is withheld by the server: show the total alone.
-    parts.push(dieBoxes(rec.dice), h("span", {}, typeof rec.target === "number" ? ` = ${rec.total} vs ${rec.target}` : ` = ${rec.total}`));
+    // A hidden roller's target is withheld by the server: show the total alone. A roll that is not a
+    // roll under its target reads as its ruleset says (welcome.rulesets[].roll_readings).
+    const reading = rollReading(rec, p);
+    parts.push(dieBoxes(rec.dice), h("span", { class: reading ? "reading" : null }, reading ? ` ${reading}`
+      : typeof rec.target === "number" ? ` = ${rec.total} vs ${rec.target}` : ` = ${rec.total}`));
     for (const m of rec.modifiers || []) parts.push(h("span", { class: "mod" }, `${signed(m.value)} ${m.reason}`, m.rule ? [" ", ...ruleText(m.rule)] : null));
     if (rec.outcome) parts.push(h("span", { class: "outcome " + rec.outcome.replace(/ /g, "-") }, rec.outcome));
   } else if (Array.isArray(p.dice) && p.dice.length) {
@@ -1877,7 +1895,7 @@ function statCard(cid) {
 
 /** The entry of welcome.rulesets for this fight's ruleset (its sheet schema, adjustable fields, rule texts ...). */
 function fightRuleset() {
-  const name = S.state && S.state.ruleset;
+  const name = (S.state && S.state.ruleset) || S.createdRuleset;
   return ((S.welcome && S.welcome.rulesets) || []).find((r) => r.name === name) || null;
 }
 
