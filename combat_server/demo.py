@@ -16,7 +16,7 @@ from typing import Any, Mapping
 from combat_server.engine.fight import Engine
 from combat_server.errors import reject
 from combat_server.rules.describe import Action, Description, Field
-from combat_server.rules.model import GM_ACTOR, JSON, Command, FightState
+from combat_server.rules.model import GM_ACTOR, JSON, Command, FightState, Principal
 from combat_server.rules.ruleset import Ruleset, get_ruleset
 
 __all__ = ["DEMO_SEED", "DEFAULT_DEMO_RULESET", "DEMO_COMBATANTS", "DEMO_TITLE", "build_demo_fight",
@@ -25,6 +25,9 @@ __all__ = ["DEMO_SEED", "DEFAULT_DEMO_RULESET", "DEMO_COMBATANTS", "DEMO_TITLE",
 DEMO_SEED = "combat-server-demo"
 #: The ruleset ``serve --demo`` and ``demo`` use when none is named (the first one the project had).
 DEFAULT_DEMO_RULESET = "gurps"
+#: The GM as its seat is labelled ("GM", as the server seats it): the demo's note reads "Note by GM:" as
+#: one the GM adds from the page does, not "Note by gm:" (the seat id).
+DEMO_GM = Principal.of_seat("gm", "gm", (), "GM")
 
 
 def demo_of(ruleset_name: str) -> Mapping[str, JSON]:
@@ -60,7 +63,7 @@ def build_demo_fight(engine: Engine, ruleset: str = DEFAULT_DEMO_RULESET) -> str
         engine.execute(fight_id, Command("add_combatant", {k: c[k] for k in ("id", "name", "side", "sheet") if k in c},
                                          GM_ACTOR, f"demo-add-{c['id']}"))
     if demo.get("note"):
-        engine.execute(fight_id, Command("note", {"text": str(demo["note"])}, GM_ACTOR, "demo-note-1"))
+        engine.execute(fight_id, Command("note", {"text": str(demo["note"])}, DEMO_GM, "demo-note-1"))
     return fight_id
 
 

@@ -186,7 +186,9 @@ def _resolve(word: str, choices: Mapping[str, str], what: str) -> str:
 
 
 def _combatants(state: Mapping[str, Any]) -> dict[str, str]:
-    return {cid: str(c.get("name") or cid) for cid, c in (state.get("combatants") or {}).items()}
+    """Each combatant's name by id, in id order: a view restored from a snapshot has its keys sorted, a
+    live one in joining order, and what is listed must not depend on which process built it."""
+    return {cid: str(c.get("name") or cid) for cid, c in sorted((state.get("combatants") or {}).items())}
 
 
 def _undo(words: Sequence[str]) -> Send:
@@ -955,7 +957,8 @@ def summarize(state: Mapping[str, Any], seat: Mapping[str, Any], description: De
     combat = state.get("combat") or {}
     names = _combatants(state)
     current = combat.get("current") or ""
-    order = [cid for cid in combat.get("order") or [] if isinstance(cid, str)]
+    # the roster: the turn order while combat runs, then the others by id (_combatants), whatever the view's key order
+    order = list(dict.fromkeys(cid for cid in combat.get("order") or [] if isinstance(cid, str)))
     ids = order + [cid for cid in names if cid not in order]
     bars: dict[str, dict[str, Mapping[str, Any]]] = {}
     columns: dict[str, str] = {}

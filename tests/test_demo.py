@@ -19,6 +19,15 @@ def test_demo_fight_has_two_pcs_two_npcs_and_a_note(store: SqlStore) -> None:
     assert store.events(fid, upto=1)[0].payload["seed"] == DEMO_SEED
 
 
+def test_the_demo_note_is_by_the_gm_as_a_note_from_the_gms_page_reads(store: SqlStore) -> None:
+    """The seeded note is labelled as the GM's seat is ("Note by GM:"), not by its id ("Note by gm:")."""
+    engine = Engine(store)
+    fid = build_demo_fight(engine)
+    notes = [e for e in engine.history(fid) if e.event.type == "note_added"]
+    assert [e.event.actor for e in notes] == ["gm"]
+    assert notes[0].explanation.startswith("Note by GM: ")
+
+
 def test_demo_fight_verifies(store: SqlStore) -> None:
     """The demo fight's log verifies."""
     engine = Engine(store)

@@ -201,7 +201,7 @@ _TYPE_CHECKS: Mapping[str, Callable[[JSON], bool]] = {
     "array": lambda v: isinstance(v, list),
     "null": lambda v: v is None,
 }
-_ANNOTATIONS = frozenset({"description", "title", "x-error"})
+_ANNOTATIONS = frozenset({"description", "title", "default", "x-error"})  # "default": what the rules take
 
 #: The exact Python types a JSON type's values arrive as from a JSON decoder, and that the
 #: type alone lets through (``bool`` is not an ``int`` here, as in JSON Schema).

@@ -85,6 +85,10 @@ class Ruleset(abc.ABC, Generic[SheetT, ConditionT, CombatT]):
     adjust_fields: ClassVar[tuple[Field, ...]] = ()
     #: Event types that only keep the turn's books (a turn began or ended): a client may fold them away.
     quiet_events: ClassVar[frozenset[str]] = frozenset()
+    #: How a client reads a roll record whose ``rule`` is the key, where "total vs target" (a roll under
+    #: the target) would mislead: a line with ``{field}`` for each number, taken from the record, else the
+    #: roll event's payload (a number the seat may not see reads as ``?``). SHELL: R = 2d10 + AT - DEF (S-25).
+    roll_readings: ClassVar[Mapping[str, str]] = {}
 
     def adjustable(self) -> tuple[Field, ...]:
         """``adjust_fields``, or the condition's whole-number and true/false fields when none are declared."""
@@ -403,7 +407,8 @@ def _describe_rulesets() -> list[dict[str, JSON]]:
                                    "sheet": ruleset.sheet_schema(),
                                    "adjust": [field_json(f) for f in ruleset.adjustable()],
                                    "rule_texts": rule_texts_json(ruleset.rule_texts),
-                                   "quiet_events": sorted(ruleset.quiet_events)}
+                                   "quiet_events": sorted(ruleset.quiet_events),
+                                   "roll_readings": dict(ruleset.roll_readings)}
         if ruleset.demo is not None:
             entry["demo"] = dict(ruleset.demo)
         out.append(entry)

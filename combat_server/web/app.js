@@ -102,11 +102,13 @@ function resubscribe() {
     return m;
   }).catch((err) => {
     if (err.code === "auth/bad_token") {
-      toast("This link is not valid any more: ask the GM for a new one.", "error");
+      toast(deadLinkText(), "error");
       hideBanner();  // no reconnecting with it (a replaced link is closed by the server, then refused)
       S.everSubscribed = false;
       S.token = null;
+      S.seat = null;
       history.replaceState(null, "", location.pathname);
+      setConn("online");  // connected, and joined to no fight: not "joining…" over the landing page
       showLanding();
     } else if (err.code === "replay/bad_seq") {
       // The server has fewer events than we saw (a different database): start over.
@@ -116,6 +118,21 @@ function resubscribe() {
       toast(describe(err), "error");
     }
   });
+}
+
+/** What a refused link's page says: only the GM's links are printed again on the command line
+ * (`combat-server links`, or `serve --demo` restarted on the same database); a player asks the GM.
+ * A page that never joined does not know whose link it had. */
+function deadLinkText() {
+  const links = `"combat-server links ${S.fightId || "FIGHT"}"`;
+  const role = S.seat && S.seat.role;
+  if (role === "gm") {
+    return `This GM link is not valid any more: the fight's links were replaced. ${links} prints new ones ` +
+      '(so does restarting "combat-server serve --demo" for the demo fight).';
+  }
+  if (role) return "This link is not valid any more: ask the GM for a new one.";
+  return `This link is not valid any more: ask the GM for a new one (the GM: ${links} prints new links; ` +
+    'so does restarting "combat-server serve --demo" for the demo fight).';
 }
 
 function send(msg) {
@@ -250,6 +267,8 @@ function accept(item) {
   S.lastSeq = item.seq;
   S.lastHash = item.event.hash || "";
   const entry = { seq: item.seq, event: item.event, explanation: item.explanation || "" };
+  // The catch-up may come before the state: its first event names the ruleset the log is read with.
+  if (item.event.type === "fight_created") S.createdRuleset = (item.event.payload || {}).ruleset || null;
   S.log.push(entry);
   appendLogEntry(entry);
 }
@@ -427,7 +446,7 @@ function takePatch(m) {
 function resetFight() {
   S.stateSeq = 0; S.viewStale = false;
   VIEW_DIGESTS.members.clear(); VIEW_DIGESTS.entries.clear();
-  S.state = null; S.lastSeq = 0; S.lastHash = ""; S.log = []; S.entries.clear(); S.seats = null;
+  S.state = null; S.lastSeq = 0; S.lastHash = ""; S.log = []; S.entries.clear(); S.seats = null; S.createdRuleset = null;
   S.viewSeq = null; S.viewState = null; S.actKey = ""; S.promptKey = ""; S.disputeKey = ""; S.waitKey = null; S.rulingDrafts = {};
   $("#log").replaceChildren();
 }
@@ -440,6 +459,16 @@ const controls = (cid) => isGM() || (S.seat && S.seat.combatants.includes(cid));
 const shown = () => S.viewState || S.state;
 const nameOf = (st, cid) => (st && st.combatants[cid] ? st.combatants[cid].name : cid);
 const human = (s) => String(s || "").replace(/_/g, " ");
+
+/** The combatants in the roster's order, whatever the order of the view's keys (a live fight keeps
+ * them as they joined, one restored from a snapshot sorted by id): the turn order while combat runs,
+ * then the others by id. */
+function inRosterOrder(st) {
+  const all = (st && st.combatants) || {};
+  const order = ((st && st.combat && st.combat.order) || []).filter((cid) => hasOwn(all, cid));
+  const rest = Object.keys(all).filter((cid) => !order.includes(cid)).sort(codePointOrder);
+  return [...new Set(order), ...rest].map((cid) => all[cid]);
+}
 const signed = (n) => (n >= 0 ? "+" + n : String(n));
 
 /** What this seat's description says of combatant ``cid``: its resource bars, status badges
@@ -554,7 +583,7 @@ function renderRoster(st) {
   const ul = $("#roster");
   const cur = st.combat && st.combat.current;
   const past = S.viewSeq !== null;
-  const items = Object.values(st.combatants).map((c) => {
+  const items = inRosterOrder(st).map((c) => {
     const { bars, badges, summary } = described(c.id);
     const tone = worstTone(badges);
     // In the past view the bars show the values of the time when the condition has them by name.
@@ -1016,16 +1045,16 @@ function renderGM() {
   }
   // Seat buttons: one per PC (and NPC on demand), one for spectators.
   const btns = $("#seat-buttons");
-  const want = Object.values(st.combatants).map((c) => c.id + c.name).join("|");
+  const want = inRosterOrder(st).map((c) => c.id + c.name).join("|");
   if (btns.dataset.key !== want) {
     btns.dataset.key = want;
     btns.replaceChildren(
-      ...Object.values(st.combatants).filter((c) => c.side === "pc").map((c) =>
+      ...inRosterOrder(st).filter((c) => c.side === "pc").map((c) =>
         h("button", { type: "button", dataset: { seatFor: c.id }, onclick: (e) => addSeat("player", [c.id], c.name, e.currentTarget) }, `Player link: ${c.name}`)),
       h("button", { type: "button", dataset: { seatFor: "" }, onclick: (e) => addSeat("spectator", [], "spectators", e.currentTarget) }, "Spectator link"));
   }
   if (adjustInputs($("#adjust-fields"), "adj-")) fillAdjust($("#adjust-fields"), S.state.combatants[$("#adjust-c").value]);
-  fillSelect($("#adjust-form select[name=combatant]"), Object.values(st.combatants).map((c) => [c.id, c.name]));
+  fillSelect($("#adjust-form select[name=combatant]"), inRosterOrder(st).map((c) => [c.id, c.name]));
   renderDisputes(st);
 }
 
@@ -1058,7 +1087,7 @@ function renderDisputes(st) {
       h("details", { class: "override" }, h("summary", {}, `Override: set ${adjustLabels()}`),
         h("div", { class: "grid2" },
           h("div", {}, h("label", { for: `rule-c-${p.id}` }, "Combatant"),
-            h("select", { name: "combatant", id: `rule-c-${p.id}` }, Object.values(st.combatants).map((c) => h("option", { value: c.id }, c.name))))),
+            h("select", { name: "combatant", id: `rule-c-${p.id}` }, inRosterOrder(st).map((c) => h("option", { value: c.id }, c.name))))),
         h("div", { class: "row wrap adjust-fields" })),
       h("div", { class: "row wrap" },
         h("button", { type: "button", class: "primary", dataset: { verdict: "uphold" } }, "Uphold (no change)"),
@@ -1191,13 +1220,29 @@ function dieBoxes(faces) {
   return h("span", { class: "dice", "aria-label": `dice ${faces.join(", ")}` }, faces.map((f) => h("span", { class: "die-face" }, String(f))));
 }
 
+/** The line the fight's ruleset reads roll record ``rec`` (of an event with payload ``p``) with, or null
+ * for the usual "total vs target": each {field} a number of the record, else of the payload; ? when the
+ * seat may not see it (a hidden sheet's number). */
+function rollReading(rec, p) {
+  const rs = fightRuleset();
+  const line = rs && rs.roll_readings && hasOwn(rs.roll_readings, rec.rule) ? rs.roll_readings[rec.rule] : null;
+  if (typeof line !== "string") return null;
+  return line.replace(/\{(\w+)\}/g, (_, name) => {
+    const v = hasOwn(rec, name) ? rec[name] : p[name];
+    return typeof v === "number" ? String(v) : "?";
+  });
+}
+
 /** The roll under the explanation: the faces, the modifiers and the outcome (the explanation has the rest). */
 function payloadDice(p) {
   const parts = [];
   const rec = p.record;
   if (rec && rec.dice) {
-    // A hidden roller's target is withheld by the server: show the total alone.
-    parts.push(dieBoxes(rec.dice), h("span", {}, typeof rec.target === "number" ? ` = ${rec.total} vs ${rec.target}` : ` = ${rec.total}`));
+    // A hidden roller's target is withheld by the server: show the total alone. A roll that is not a
+    // roll under its target reads as its ruleset says (welcome.rulesets[].roll_readings).
+    const reading = rollReading(rec, p);
+    parts.push(dieBoxes(rec.dice), h("span", { class: reading ? "reading" : null }, reading ? ` ${reading}`
+      : typeof rec.target === "number" ? ` = ${rec.total} vs ${rec.target}` : ` = ${rec.total}`));
     for (const m of rec.modifiers || []) parts.push(h("span", { class: "mod" }, `${signed(m.value)} ${m.reason}`, m.rule ? [" ", ...ruleText(m.rule)] : null));
     if (rec.outcome) parts.push(h("span", { class: "outcome " + rec.outcome.replace(/ /g, "-") }, rec.outcome));
   } else if (Array.isArray(p.dice) && p.dice.length) {
@@ -1365,6 +1410,7 @@ function toast(text, kind) {
 function showLanding() {
   $("#landing").hidden = false;
   $("#fight").hidden = true;
+  $("#seat-badge").hidden = true;
   $("#fight-title").textContent = "combat-server";
 }
 
@@ -1849,7 +1895,7 @@ function statCard(cid) {
 
 /** The entry of welcome.rulesets for this fight's ruleset (its sheet schema, adjustable fields, rule texts ...). */
 function fightRuleset() {
-  const name = S.state && S.state.ruleset;
+  const name = (S.state && S.state.ruleset) || S.createdRuleset;
   return ((S.welcome && S.welcome.rulesets) || []).find((r) => r.name === name) || null;
 }
 
@@ -1930,6 +1976,49 @@ function renderImport() {
   $("#import-text").textContent = isGM()
     ? `Drop ${what} files here to add combatants (several at once), or onto a combatant to update it.`
     : `Drop a ${what} file here to update your combatant.`;
+  renderImportFields(fc);
+}
+
+/** The file command's other fields a new combatant takes, as action fields: each choice (``enum``) and
+ * true/false field of its spec but the file's own, its name's and ``over`` (GURPS: side, hidden), with
+ * the defaults the spec declares. Free text (an id) is left to the rules: several files go at once. */
+function importFields(fc) {
+  const skip = new Set([fc.field, fc.file.name, fc.file.over]);
+  const fields = [];
+  for (const [name, s] of Object.entries(fc.spec.args.properties || {})) {
+    if (skip.has(name) || !s) continue;
+    const base = { name, label: s.title || human(name), help: s.description || "", default: s.default ?? null };
+    if (Array.isArray(s.enum)) fields.push({ ...base, type: "choice", choices: s.enum.map((v) => ({ value: v, label: String(v) })) });
+    else if (s.type === "boolean") fields.push({ ...base, type: "boolean" });
+  }
+  return fields;
+}
+
+/** The GM chooses a new combatant's fields before a file is sent (a sheet sent visible reaches every
+ * player at once). A hidden box follows the side until the GM ticks it: ticked for an NPC. */
+function renderImportFields(fc) {
+  const box = $("#import-fields");
+  const fields = isGM() ? importFields(fc) : [];
+  const key = JSON.stringify(fields);
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.replaceChildren(...fields.map((f) => fieldInput(f, "import-")));
+  box.hidden = !fields.length;
+  const side = $("[name=side]", box), hidden = $("input[name=hidden]", box);
+  if (side && hidden) {
+    hidden.addEventListener("change", () => { hidden.dataset.touched = "1"; });
+    side.addEventListener("change", () => { if (!hidden.dataset.touched) hidden.checked = side.value === "npc"; });
+  }
+}
+
+/** The values of the import fields for a new combatant (none for a file loaded over a combatant). */
+function importArgs(fc) {
+  const args = {};
+  for (const f of isGM() ? importFields(fc) : []) {
+    const el = $(`#import-fields [name="${f.name}"]`);
+    if (el) args[f.name] = fieldValue(f, el);
+  }
+  return args;
 }
 
 /** Send each file as the file command, one after the other; ``over``: the combatant to load it over. */
@@ -1941,6 +2030,7 @@ async function importFiles(files, over) {
     if (fc.file.name) args[fc.file.name] = file.name;
     const target = over || (isGM() ? null : S.seat.combatants[0]);
     if (target && fc.file.over) args[fc.file.over] = target;
+    else Object.assign(args, importArgs(fc));  // a new combatant's side and hiding, chosen before it is sent
     let line;
     try {
       const r = await command(fc.spec.name, args);
@@ -2053,7 +2143,7 @@ function renderTools() {
       h("div", { id: "tool-result", class: "tool-result", hidden: true }));
     showTool();
   }
-  const who = Object.values(S.state.combatants).filter((c) => isGM() || controls(c.id));
+  const who = inRosterOrder(S.state).filter((c) => isGM() || controls(c.id));
   fillSelect($("#tool-for"), [...(isGM() ? [["", "(nobody)"]] : []), ...who.map((c) => [c.id, c.name])]);
   renderToolTargets();
 }
@@ -2124,7 +2214,7 @@ function renderToolTargets() {
   const calc = S.toolCalc;
   if (!box || !calc) return;
   if (!isGM() || !calc.apply) { box.replaceChildren(); return; }
-  const cs = Object.values(S.state.combatants);
+  const cs = inRosterOrder(S.state);
   const key = JSON.stringify([calc.tool, calc.summary, cs.map((c) => c.id + c.name)]);
   if (S.toolTargetsKey === key) return;
   S.toolTargetsKey = key;

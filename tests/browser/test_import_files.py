@@ -14,7 +14,7 @@ import pytest
 from tests.gcs_samples import ARCHER_GCS, KNIGHT_GCS
 
 from .conftest import ServerProcess
-from .helpers import expect, gm_page, player_page, stored_events
+from .helpers import add_from_json, expect, gm_page, player_page, stored_events
 
 pytestmark = pytest.mark.browser
 
@@ -129,3 +129,58 @@ def test_a_file_dropped_on_a_combatant_updates_that_combatant(browser: Any, serv
     assert [(p["replaced"], p["id"]) for p in imported] == [(False, cid), (True, cid)]
     assert gm.js_errors == []
     gm.context.close()
+
+
+def test_the_gm_imports_a_file_as_a_hidden_npc_whose_sheet_never_reaches_a_player(
+        browser: Any, server: ServerProcess) -> None:
+    """The command's side and hidden fields are offered before a file is sent (docs/gurps.md, GCS import):
+    choosing NPC ticks Hidden, and the sheet, the file's name and its numbers never reach a player's page."""
+    title = "Import a hidden NPC"
+    gm = gm_page(browser, server, title)
+    add_from_json(gm, "Alice", "pc", {})
+    gm.locator("details#gm-seats").evaluate("d => { d.open = true; }")
+    gm.get_by_role("button", name="Player link: Alice").click()
+    link = gm.locator("#links li[data-label='Alice'] input").first.input_value()
+    player = browser.new_context().new_page()
+    frames: list[str] = []
+    player.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+    player.goto(link)
+    expect(player.locator("#seat-badge")).to_have_text("Player · Alice")
+
+    fields = gm.locator("#import-fields")
+    fields.get_by_label("Side").select_option("npc")
+    expect(fields.get_by_label("Hidden from players")).to_be_checked()
+    gm.locator("#import-files").set_input_files(str(KNIGHT_GCS))
+    expect(gm.locator("#import-report li.import-ok")).to_contain_text(KNIGHT_GCS.name)
+    knight = player.locator("#roster li.combatant", has_text="Sir Henryk")
+    expect(knight.locator(".tag", has_text="hidden")).to_be_visible()
+    expect(knight.locator(".side")).to_have_text("NPC")
+    imported = [e.payload for e in stored_events(server, title) if e.type == "character_imported"]
+    assert [(p["side"], p["hidden"]) for p in imported] == [("npc", True)]
+    assert [e.type for e in stored_events(server, title)][-1] == "character_imported"  # no Hide sheet needed
+    cid = imported[0]["id"]
+    assert player.evaluate(f"window.combatClient.state.combatants[{json.dumps(cid)}].sheet") is None
+    # the knight's broadsword is only in its sheet; the file's name only in the GM's report
+    assert not [f for f in frames if "Broadsword" in f or KNIGHT_GCS.name in f]
+    gm.context.close()
+    player.context.close()
+
+
+def test_the_import_fields_start_at_the_defaults_the_command_declares(browser: Any, server: ServerProcess) -> None:
+    """Without a choice, a file imports as the rules' default new combatant (a visible PC), the defaults the
+    command's spec declares; a player, who only loads over its own, is offered no such fields."""
+    title = "Import defaults"
+    gm = gm_page(browser, server, title)
+    fields = gm.locator("#import-fields")
+    expect(fields.get_by_label("Side")).to_have_value("pc")
+    expect(fields.get_by_label("Hidden from players")).not_to_be_checked()
+    _drop(gm, "#roster", [(ARCHER_GCS.name, ARCHER_GCS.read_text(encoding="utf-8"))])
+    expect(gm.locator("#roster li.combatant", has_text="Cordia Springston")).to_be_visible()
+    imported = [e.payload for e in stored_events(server, title) if e.type == "character_imported"]
+    assert [(p["side"], p["hidden"]) for p in imported] == [("pc", False)]
+    player = player_page(browser, gm, "Cordia Springston")
+    expect(player.locator("#import-text")).to_contain_text("update your combatant")
+    expect(player.locator("#import-fields")).to_be_hidden()
+    assert gm.js_errors == [] and player.js_errors == []
+    gm.context.close()
+    player.context.close()

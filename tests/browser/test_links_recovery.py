@@ -5,6 +5,8 @@ told so), the log records links_reissued."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -54,5 +56,32 @@ def test_the_gm_page_lists_every_seat_and_replaces_a_lost_link(browser: Any, ser
     # the first GM page forgot the link it kept for Alice: it is dead now
     expect(gm.locator("#links li.lost[data-label=Alice]")).to_be_visible()
     for page in (gm, alice, again, stale, joined):
+        assert page.js_errors == []
+        page.context.close()
+
+
+def test_the_gms_page_whose_links_were_replaced_says_how_the_gm_gets_new_ones(
+        browser: Any, server: ServerProcess) -> None:
+    """The links replaced on the command line while the server was down (`combat-server links`, or
+    `serve --demo` restarted on the same database): the GM's page, reconnecting, tells the GM the
+    command that prints new links, not to ask the GM, and its badge stops saying "joining…"."""
+    gm = gm_page(browser, server, "GM link replaced")
+    add_from_json(gm, "Alice", "pc", {})
+    alice = player_page(browser, gm, "Alice")
+    fight = gm.evaluate("window.combatClient.fightId")
+    server.stop()
+    done = subprocess.run([sys.executable, "-m", "combat_server.cli", "links", fight,
+                           "--database-url", server.database_url], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    server.start()
+    expect(gm.locator("#landing")).to_be_visible()
+    expect(gm.locator(".toast", has_text="not valid any more")).to_contain_text(f"combat-server links {fight}")
+    expect(gm.locator(".toast", has_text="not valid any more")).not_to_contain_text("ask the GM")
+    expect(gm.locator("#conn")).to_have_text("online")
+    expect(gm.locator("#seat-badge")).to_be_hidden()
+    # a player's page, refused alike, is told to ask the GM
+    expect(alice.locator(".toast", has_text="not valid any more")).to_contain_text("ask the GM for a new one")
+    expect(alice.locator("#conn")).to_have_text("online")
+    for page in (gm, alice):
         assert page.js_errors == []
         page.context.close()

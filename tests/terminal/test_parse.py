@@ -294,6 +294,17 @@ def test_status_block_comes_from_the_description(bob_defends: Table) -> None:
     assert not summarize(alice.state, ALICE, alice.description).prompts[0].mine
 
 
+def test_the_roster_before_combat_is_in_id_order_whatever_the_views_key_order(engine: Engine) -> None:
+    """A view restored from a snapshot has its combatants in id order, a live one in joining order: the
+    status block lists them the same either way (the turn order once combat runs, the others by id)."""
+    table = Table(engine, start=False)
+    seen = table.seen(GM)
+    joined_backwards = {**seen.state, "combatants": dict(reversed(list(seen.state["combatants"].items())))}
+    assert list(joined_backwards["combatants"]) == ["orc", "bob", "alice"]
+    for state in (seen.state, joined_backwards):
+        assert [r.id for r in summarize(state, GM, seen.description).rows] == ["alice", "bob", "orc"]
+
+
 def test_your_turn_lists_the_actions_and_their_choices(alices_turn: Table) -> None:
     """The seat whose combatant acts sees its actions and the first action's choices; others see none."""
     seen = alices_turn.seen(ALICE)

@@ -125,8 +125,11 @@ COMMANDS: Mapping[str, CommandSpec] = {s.name: s for s in (
                                "report_label": "Not used by the rules"}},
         "combatant": {"type": "string", "description": "re-import over this combatant: its HP, FP and conditions stay"},
         "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9_-]{0,63}$", "description": "a new combatant's id"},
-        "side": {"enum": ["pc", "npc"]},
-        "hidden": {"type": "boolean"},
+        # a new combatant's side and hiding, with the defaults the rules take (a client offers them before
+        # it sends the file: an NPC's sheet hidden from the start never reaches the players)
+        "side": {"enum": ["pc", "npc"], "default": "pc", "title": "Side", "description": "a new combatant's side"},
+        "hidden": {"type": "boolean", "default": False, "title": "Hidden from players",
+                   "description": "a new combatant's sheet is seen only by the GM (and its player)"},
     }, required=("file_name", "content"),
         help="import a GURPS Character Sheet (.gcs) file as a new combatant, or over one (#13)"),
     CommandSpec("apply_tool", GM, {

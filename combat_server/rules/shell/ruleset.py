@@ -46,6 +46,9 @@ class ShellRuleset(Ruleset[Sheet, Condition, Combat]):
     rule_texts: ClassVar[Mapping[str, RuleText]] = RULE_TEXTS
     #: The GM tools (#12): S-16's ``creature`` (rules/shell/tools.py), informational, so nothing to apply.
     calculators: ClassVar[Mapping[str, CalculatorSpec]] = CALCULATORS
+    #: S-25: an attack's record holds the dice's total and AT as its target (a roll over, not under): the
+    #: log reads it as R = 2d10 + AT - DEF, with DEF and R from attack_resolved's payload.
+    roll_readings: ClassVar[Mapping[str, str]] = {"S-25": "2d10 {total} + AT {target} - DEF {def_total} = R {r}"}
 
     def validate_sheet(self, raw: Mapping[str, JSON]) -> Sheet:
         # A-61: whether an overload is refused is a per-fight option, and a sheet is validated before
