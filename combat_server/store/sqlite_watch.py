@@ -52,13 +52,20 @@ class SqliteWatcher:
         self.changes = 0
 
     async def run(self) -> None:
-        """Look, hand on, sleep; a failed look (a locked or vanished file) is logged and retried."""
+        """Look, hand on, sleep; a failed look (a locked or vanished file) is logged and retried.
+
+        The connection is used by one look at a time, in a worker thread, and closed only when no look
+        runs: a look still running when the server stops is waited for (closing a sqlite3 connection
+        another thread is using crashes the process: a CI run did)."""
         try:
             while True:
                 await asyncio.sleep(self.interval)
-                fights = list(self.fights())
+                look = asyncio.ensure_future(asyncio.to_thread(self._look, list(self.fights())))
                 try:
-                    seqs = await asyncio.to_thread(self._look, fights)
+                    seqs = await asyncio.shield(look)
+                except asyncio.CancelledError:
+                    await asyncio.wait((look,))  # the thread finishes its statement before the connection closes
+                    raise
                 except Exception as exc:  # the next look tries again, on a new connection
                     log.warning("sqlite_watch_failed", error=f"{type(exc).__name__}: {exc}")
                     self._close()
