@@ -106,3 +106,47 @@ def test_the_gm_calls_for_a_fright_check_from_the_described_action(browser: Any,
     expect(rolled).to_contain_text("-2 the troll roars")
     assert errors == []
     gm.context.close()
+
+
+ARCHER = {"dx": 14, "ht": 12, "weapons": [
+    {"name": "sword", "damage": "sw+1", "damage_type": "cut", "skill": 13, "reach": "1"},
+    {"name": "bow", "kind": "ranged", "skill": 13, "damage": "1d+1", "damage_type": "imp", "max_range": 150,
+     "parry": None}]}
+
+
+def test_a_choice_open_only_with_another_fields_value_follows_it(browser: Any, server: ServerProcess) -> None:
+    """Choice.when (G-22, G-23): in All-Out Attack the bow is open with Determined, not with Feint; the page
+    closes it when Feint is chosen (the selected weapon gives way to the first open one) and opens it again."""
+    gm = browser.new_context(viewport=LAPTOP).new_page()
+    gm.set_default_timeout(10_000)
+    errors: list[str] = []
+    gm.on("pageerror", lambda e: errors.append(str(e)))
+    gm.goto(server.url + "/")
+    gm.get_by_label("Title").fill("Choices that follow")
+    gm.get_by_role("button", name="Create fight").click()
+    expect(gm.locator("#seat-badge")).to_have_text("GM")
+    form = gm.locator("#add-form")
+    for name, side, sheet in (("Archer", "npc", ARCHER), ("Brawler", "pc", BRAWLER)):
+        form.locator("[name=name]").fill(name)
+        form.locator("[name=side]").select_option(side)
+        if not form.get_by_label("Sheet JSON").is_visible():
+            form.locator("summary", has_text="paste a sheet").click()
+        form.get_by_label("Sheet JSON").fill(json.dumps(sheet))
+        form.get_by_role("button", name="Add combatant").click()
+        expect(gm.locator("#roster li.combatant", has_text=name)).to_be_visible()
+    gm.get_by_role("button", name="Start combat").click()
+    expect(gm.locator("#current-name")).to_have_text("Archer")
+    act = gm.locator("#act")
+    act.locator("label.maneuver-choice", has_text="All-Out Attack").click()
+    option, weapon = act.get_by_label("Option", exact=True), act.get_by_label("Weapon", exact=True)
+    bow = weapon.locator("option[value=bow]")
+    option.select_option("determined")
+    expect(bow).to_be_enabled()
+    weapon.select_option("bow")
+    option.select_option("feint")
+    expect(bow).to_be_disabled()
+    expect(weapon).not_to_have_value("bow")
+    option.select_option("determined")
+    expect(bow).to_be_enabled()
+    assert errors == []
+    gm.context.close()

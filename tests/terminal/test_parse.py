@@ -354,3 +354,18 @@ def test_the_gms_help_gives_redo_and_rule_a_line_each(alices_turn: Table) -> Non
     assert "  redo                            do again what the last undo took back" in text
     assert "  rule DISPUTE uphold|override [COMBATANT field=value...] [comment]   rule on a dispute" in text
     assert "add_combatant" in text and "apply_tool" in text
+
+
+def test_a_required_choice_whose_default_is_closed_takes_the_first_open_one() -> None:
+    """Choice.when: a weapon field whose default (the bow) is open only for Determined, left out of a line that
+    chose Feint, takes the first choice open with Feint instead of a default the rules would refuse (G-22)."""
+    from combat_server.tui import _fill
+
+    action = {"id": "aoa", "command": "maneuver", "args": {"combatant": "alice", "maneuver": "all_out_attack"}, "fields": [
+        {"name": "option", "type": "choice", "required": True, "default": "determined",
+         "choices": [{"value": "determined"}, {"value": "feint"}]},
+        {"name": "weapon", "type": "choice", "required": True, "default": "bow",
+         "choices": [{"value": "bow", "when": {"option": ["determined"]}}, {"value": "broadsword"}]},
+    ]}
+    assert _fill(action, ["feint"]).args["weapon"] == "broadsword"
+    assert _fill(action, ["determined"]).args["weapon"] == "bow"
