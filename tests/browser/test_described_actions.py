@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from .conftest import LAPTOP, ServerProcess
+from .helpers import add_from_json, gm_page
 
 pytestmark = pytest.mark.browser
 
@@ -117,23 +118,9 @@ ARCHER = {"dx": 14, "ht": 12, "weapons": [
 def test_a_choice_open_only_with_another_fields_value_follows_it(browser: Any, server: ServerProcess) -> None:
     """Choice.when (G-22, G-23): in All-Out Attack the bow is open with Determined, not with Feint; the page
     closes it when Feint is chosen (the selected weapon gives way to the first open one) and opens it again."""
-    gm = browser.new_context(viewport=LAPTOP).new_page()
-    gm.set_default_timeout(10_000)
-    errors: list[str] = []
-    gm.on("pageerror", lambda e: errors.append(str(e)))
-    gm.goto(server.url + "/")
-    gm.get_by_label("Title").fill("Choices that follow")
-    gm.get_by_role("button", name="Create fight").click()
-    expect(gm.locator("#seat-badge")).to_have_text("GM")
-    form = gm.locator("#add-form")
+    gm = gm_page(browser, server, "Choices that follow")
     for name, side, sheet in (("Archer", "npc", ARCHER), ("Brawler", "pc", BRAWLER)):
-        form.locator("[name=name]").fill(name)
-        form.locator("[name=side]").select_option(side)
-        if not form.get_by_label("Sheet JSON").is_visible():
-            form.locator("summary", has_text="paste a sheet").click()
-        form.get_by_label("Sheet JSON").fill(json.dumps(sheet))
-        form.get_by_role("button", name="Add combatant").click()
-        expect(gm.locator("#roster li.combatant", has_text=name)).to_be_visible()
+        add_from_json(gm, name, side, sheet)
     gm.get_by_role("button", name="Start combat").click()
     expect(gm.locator("#current-name")).to_have_text("Archer")
     act = gm.locator("#act")
@@ -148,5 +135,5 @@ def test_a_choice_open_only_with_another_fields_value_follows_it(browser: Any, s
     expect(weapon).not_to_have_value("bow")
     option.select_option("determined")
     expect(bow).to_be_enabled()
-    assert errors == []
+    assert gm.js_errors == []
     gm.context.close()

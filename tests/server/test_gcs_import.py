@@ -67,8 +67,8 @@ async def test_a_file_that_is_not_a_gcs_character_is_refused_with_its_code(serve
     assert _combatants(gm) == {}
 
 
-async def test_a_hidden_import_shows_players_neither_sheet_nor_hp_nor_the_unused_list(server: CombatServer,
-                                                                                   connect: Connect) -> None:
+async def _hidden_import_watched_by_a_player(connect: Connect) -> tuple[CombatClient, CombatClient]:
+    """The GM imports the gunner as wade, a hidden NPC, while Alice's player watches: (GM, player)."""
     gm = await connect()
     created = await gm.create_fight("gurps", dice_mode="server")
     await gm.subscribe(created["token"])
@@ -77,6 +77,12 @@ async def test_a_hidden_import_shows_players_neither_sheet_nor_hp_nor_the_unused
     await player.subscribe((await gm.add_seat("player", ["alice"]))["token"])
     await gm.import_character(GUNNER_GCS, id="wade", side="npc", hidden=True)
     await player.wait_until(lambda c: "wade" in _combatants(c))
+    return gm, player
+
+
+async def test_a_hidden_import_shows_players_neither_sheet_nor_hp_nor_the_unused_list(server: CombatServer,
+                                                                                   connect: Connect) -> None:
+    gm, player = await _hidden_import_watched_by_a_player(connect)
     seen = next(e for e in player.events if e.type == "character_imported")
     payload = seen.event["payload"]
     assert payload["sheet"] is None and "hp" not in payload and "unused" not in payload
@@ -88,14 +94,7 @@ async def test_a_hidden_import_names_players_neither_its_file_nor_its_hash(serve
                                                                            connect: Connect) -> None:
     """A player holding a public .gcs file could match the file's name or sha256 to tell which sheet a hidden
     NPC uses: both are left out of the event and its sentence for the player, and kept for the GM."""
-    gm = await connect()
-    created = await gm.create_fight("gurps", dice_mode="server")
-    await gm.subscribe(created["token"])
-    await gm.command("add_combatant", {"id": "alice", "name": "Alice", "side": "pc"})
-    player = await connect()
-    await player.subscribe((await gm.add_seat("player", ["alice"]))["token"])
-    await gm.import_character(GUNNER_GCS, id="wade", side="npc", hidden=True)
-    await player.wait_until(lambda c: "wade" in _combatants(c))
+    gm, player = await _hidden_import_watched_by_a_player(connect)
     mine = next(e for e in gm.events if e.type == "character_imported")
     digest = mine.event["payload"]["sha256"]
     seen = next(e for e in player.events if e.type == "character_imported")
