@@ -176,6 +176,8 @@ class CombatClient:
         self._pending: dict[str, tuple[dict[str, Any], asyncio.Future[dict[str, Any]]]] = {}
         self._ws: ClientConnection | None = None
         self._reader: asyncio.Task[None] | None = None
+        #: A ``subscribed`` reply and its request's future, held until the catch-up it announced is in.
+        self._subscribed_held: tuple[dict[str, Any], asyncio.Future[dict[str, Any]]] | None = None
         #: :meth:`_read_loop` waits in ``recv`` with nothing queued there: a message may be handled as it
         #: is parsed (:meth:`_take_text`).
         self._idle = False
@@ -369,6 +371,14 @@ class CombatClient:
         elif kind == "events":
             for item in m["items"]:
                 self._accept(PushedEvent(item["seq"], item["event"], item["explanation"], None, now))
+            held = self._subscribed_held
+            if held is not None and (m.get("last") or self.last_seq >= held[0]["last_seq"]):
+                # The catch-up the reply announced is in: subscribe() returns now (docs/protocol.md: subscribed,
+                # then events), with every event up to last_seq taken, as when the catch-up came first.
+                self._subscribed_held = None
+                subscribed, fut = held
+                if not fut.done():
+                    fut.set_result(subscribed)
         elif kind == "welcome":
             self.welcome = m
             if m.get("protocol") != PROTOCOL:  # its view hashes would not match: every push would resync
@@ -392,7 +402,9 @@ class CombatClient:
         ref = m.get("ref")
         if ref is not None and ref in self._pending:
             _msg, fut = self._pending.pop(ref)
-            if not fut.done():
+            if kind == "subscribed" and m["last_seq"] > self.last_seq:
+                self._subscribed_held = (m, fut)  # answered once its catch-up is in (above)
+            elif not fut.done():
                 if kind == "error":
                     fut.set_exception(ServerError(m["code"], m["message"], m.get("details")))
                 else:

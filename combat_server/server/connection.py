@@ -409,8 +409,6 @@ class Connection:
             peer.seat, self.hub = seat, hub
             peer.chain = bool(m.get("chain", False))
             state, catchup, from_store = hub.add(peer, after, live=bool(m.get("live", True)))
-            if from_store:
-                peer.hold_live()  # before the lock is released: nothing live is pushed ahead of the catch-up
             seq, view, digest = hub.live_view(peer)  # the view its live patches start from (protocol 2)
             reply = {"type": "subscribed", "fight_id": seat.fight_id, "seat": seat.to_json(),
                      "last_seq": seq, "last_hash": hub.last_hash(), "after": after, "state": view, "view_hash": digest,
@@ -425,6 +423,10 @@ class Connection:
             if "ref" in m:
                 reply["ref"] = m["ref"]
             yield Send(reply)
+            if from_store:
+                # After the reply (held, it came after the catch-up: protocol.md says subscribed, then events),
+                # before the lock is released: nothing live is pushed ahead of the catch-up.
+                peer.hold_live()
             for text in catchup:
                 if not peer.deliver(text, bounded=False):
                     hub.remove(peer)

@@ -163,3 +163,19 @@ async def test_a_request_not_answered_in_time_raises_timeout_error_and_is_forgot
             assert client._pending == {}
         finally:
             await client.close()
+
+
+async def test_subscribed_comes_before_a_catch_up_read_from_the_store(table: Table) -> None:
+    """docs/protocol.md: `subscribed`, then `events`, then live events. A catch-up from the store (here
+    from seq 0, before the hub's recent cache) held the reply back with the live messages, so the
+    catch-up came first on the wire (a black-box pass saw it in the browser)."""
+    import json
+
+    import websockets
+
+    async with websockets.connect(table.server.ws_url) as ws:
+        assert json.loads(await ws.recv())["type"] == "welcome"
+        await ws.send(json.dumps({"type": "subscribe", "token": table.tokens["spectator"], "after": 0}))
+        first, second = json.loads(await ws.recv()), json.loads(await ws.recv())
+    assert (first["type"], second["type"]) == ("subscribed", "events")
+    assert second["items"][0]["seq"] == 1
