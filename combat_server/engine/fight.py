@@ -392,7 +392,9 @@ class Engine:
                     # PostgreSQL, where the server runs the engine in worker threads; on SQLite it runs on
                     # the event loop, which must not sleep.
                     time.sleep(conflict_pause(attempt + 1, random.random()))
+                moved_from = state.seq
                 self.refresh(fight_id)  # another writer (process) got there first: decide again on its result
+                _refuse_if_link_replaced(self.store.events(fight_id, after=moved_from), command)
                 continue
             # A loop, not a generator: a generator costs about 1.5 k instructions to make and run, more than
             # these one-event lists (issue 16, session 12).
@@ -803,3 +805,17 @@ def _why(exc: BaseException) -> str:
     if isinstance(exc, KeyError):
         return f"it has no {exc.args[0]!s}" if exc.args else "a field is missing"
     return str(exc)
+
+
+def _refuse_if_link_replaced(moved: Sequence[Event], command: Command) -> None:
+    """``auth/link_replaced`` when what another writer appended meanwhile replaced the link of the seat that
+    sent ``command`` (``links_reissued``: ``combat-server links``, or another process's ``new_link``).
+
+    Why here: the command was read before this process could know (a SQLite server learns of the command
+    line's writes within half a second, a peer's within a notification), and its append is where the move
+    shows first; deciding again would let a revoked link act once more."""
+    seat = command.actor.seat_id
+    for e in moved:
+        if e.type == "links_reissued" and seat in (e.payload.get("seats") or ()):
+            raise reject("auth/link_replaced", "this seat's link was replaced while the command was on its way "
+                         "(ask the GM for the new link)", seat=seat)

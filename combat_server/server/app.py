@@ -400,13 +400,24 @@ class CombatServer:
 
     def _revoked(self, subscribers: Sequence[Subscriber]) -> None:
         """Close the connections whose link another process or ``combat-server links`` revoked (4003): the
-        old link joins nowhere any more, and its open connections must not go on acting for the seat."""
+        old link joins nowhere any more, and its open connections must not go on acting for the seat.
+
+        Only those opened with a token that is no longer the seat's: a page opened with the new link in the
+        moment before this process saw the change keeps going (a black-box pass saw it closed). One read of
+        the fight's seats, made only when links were replaced."""
+        sessions = [s for s in subscribers if isinstance(s, Session) and s.seat is not None]
+        if not sessions:
+            return
+        current = {row.seat_id: row.token_hash for row in self.engine.store.seats(sessions[0].seat.fight_id)}  # type: ignore[union-attr]
         loop = asyncio.get_running_loop()
-        for sub in subscribers:
-            if isinstance(sub, Session):
-                log.info("link_revoked_elsewhere", fight_id=sub.seat.fight_id if sub.seat else None,
-                         seat=sub.seat.seat_id if sub.seat else None)
-                loop.create_task(sub.close(CLOSE_LINK_REPLACED))
+        for sub in sessions:
+            seat = sub.seat
+            assert seat is not None
+            if sub.joined_with is not None and current.get(seat.seat_id) == sub.joined_with:
+                continue
+            sub.revoked = True
+            log.info("link_revoked_elsewhere", fight_id=seat.fight_id, seat=seat.seat_id)
+            loop.create_task(sub.close(CLOSE_LINK_REPLACED))
 
     async def _peer_refresh(self, hub: FightHub) -> None:
         try:
@@ -608,6 +619,10 @@ class Session:
         self.server = server
         self.ws = ws
         self.seat: Seat | None = None
+        #: The hash of the token this connection joined with, and whether that link was replaced since: a
+        #: replaced link's connection acts no more (auth/link_replaced) while its close is on the way.
+        self.joined_with: str | None = None
+        self.revoked = False
         #: Live pushes carry what checking the hash chain takes (``subscribe.chain``, protocol 4).
         self.chain = False
         #: Texts waiting for the writer, each with the characters it counts against ``queue_bytes``.
@@ -939,6 +954,7 @@ class Session:
         loop = asyncio.get_running_loop()
         for sub in e.subscribers:
             if isinstance(sub, Session):
+                sub.revoked = True  # at once: a command already read from it must not act for the seat
                 loop.create_task(sub.close(e.code))
 
     @staticmethod
@@ -960,7 +976,10 @@ class Session:
         return Granted(seat, token, self.server.link(token))
 
     def _seat_for_token(self, e: SeatForToken) -> Seat:
-        return self.server.seat_for_token(e.token)
+        seat = self.server.seat_for_token(e.token)
+        if self.seat is None:  # the link this connection joins with (a second subscribe is refused)
+            self.joined_with = token_hash(e.token)
+        return seat
 
     def _open_hub(self, e: OpenHub) -> FightHub:
         return self.server.hub(e.fight_id)

@@ -28,7 +28,7 @@ from typing import Any, Callable, Generator, Mapping, Protocol, Sequence
 import attrs
 
 from combat_server.engine.fight import CommandResult
-from combat_server.errors import CombatError
+from combat_server.errors import CombatError, reject
 from combat_server.rules.core import command_specs
 from combat_server.rules.model import SYSTEM_ACTOR, Command, FightState, Principal
 from combat_server.rules.ruleset import default_ruleset_name, rulesets_json
@@ -254,6 +254,9 @@ Handler = Generator[Effect, Any, "dict[str, Any] | None"]
 
 
 class Peer(Subscriber, Protocol):
+    #: The link this connection joined with was replaced (it is being closed, 4003): it acts no more.
+    revoked: bool
+
     """The connection's outgoing side as the hub and the handlers see it: a hub subscriber whose
     ``seat`` and ``chain`` this connection sets, with a queue that says at once whether a message fitted."""
 
@@ -352,6 +355,9 @@ class Connection:
         try:
             if (self.peer.seat is None or self.hub is None) and needs_seat(kind):
                 raise ProtocolError("auth/not_joined")
+            if self.peer.revoked and needs_seat(kind):  # its close (4003) is on the way
+                raise reject("auth/link_replaced", "this seat's link was replaced: this connection acts no more "
+                             "(ask the GM for the new link)")
             handled = self._handlers[kind](step.message)
             outcome = handled if isinstance(handled, dict) else (yield from handled)
         except Exception as exc:  # what it means for the client is Inbound.answer's to say

@@ -514,3 +514,23 @@ def test_a_combatant_cannot_be_renamed_to_nothing(engine: Engine) -> None:
             engine.execute(fid, Command("update_combatant", {"id": "alice", "name": name}, GM_ACTOR, f"n-{len(name)}"))
         assert (err.value.code, err.value.details.get("field")) == ("command/bad_field", "name")
     assert engine.load(fid).combatants["alice"].name == "Alice"
+
+
+def test_a_command_whose_seat_lost_its_link_on_its_way_is_refused(engine: Engine, databases: Databases) -> None:
+    """combat-server links (another writer) replaced the seat's link after this process read the command: the
+    append finds the log moved by a links_reissued naming the seat, and the command is refused
+    (auth/link_replaced), not decided again; a command from another seat goes through."""
+    fid = populate(engine)
+    engine.load(fid)  # this process's cached state, before the other writer's append
+    other = Engine(engine.store)
+    other.forget(fid)
+    other.execute(fid, Command("reissue_links", {"seats": ["player-1"], "reason": "lost"},
+                               Principal.of_seat("system", "system", (), "system")))
+    before = other.load(fid).seq
+    player = Principal.of_seat("player-1", "player", (), "Alice")
+    with pytest.raises(Rejected) as refused:
+        engine.execute(fid, Command("note", {"text": "late"}, player, "late-1"))
+    assert refused.value.code == "auth/link_replaced"
+    assert engine.store.fight(fid).last_seq == before
+    engine.execute(fid, Command("note", {"text": "on time"}, GM_ACTOR, "gm-1"))
+    assert engine.store.fight(fid).last_seq == before + 1

@@ -48,6 +48,7 @@ class Outbox:
         self.texts: list[str] = []
         self.dropped = False
         self.holding = False
+        self.revoked = False
 
     def deliver(self, text: str, bounded: bool = True) -> bool:
         if len(self.texts) >= self.room:

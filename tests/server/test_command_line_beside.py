@@ -50,3 +50,18 @@ async def test_an_event_written_beside_the_server_is_pushed_without_a_command(ta
         await client.wait_for_seq(result.last_seq, timeout=SHOWS_WITHIN)
         assert client.events[-1].type == "note_added"
     assert table.server.watcher is not None and table.server.watcher.changes > 0
+
+
+async def test_a_page_opened_with_the_new_link_at_once_is_not_closed(table: Table, connect: Connect) -> None:
+    """Only the connections opened with a replaced token are closed: a page that joins with the new link before
+    the server has seen the change keeps going (a black-box pass saw it closed with 4003)."""
+    engine = _command_line(table)
+    try:
+        links = reissue_links(engine, table.fight_id, reason="lost links")
+    finally:
+        engine.store.dispose()
+    new_gm = await connect()
+    await new_gm.subscribe(next(s.link for s in links if s.role == "gm").split("#token=", 1)[1])
+    await table.gm.wait_until(lambda c: bool(c.close_codes), SHOWS_WITHIN)
+    result = await new_gm.command("note", {"text": "with the new link"})
+    assert not new_gm.close_codes and result["last_seq"] > 0

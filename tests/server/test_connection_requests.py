@@ -176,6 +176,19 @@ def test_a_replay_from_the_last_seq_reads_nothing(world: World) -> None:
     assert (only(effects, Send).message["items"], only(effects, Send).message["more"]) == ([], False)
 
 
+def test_a_connection_whose_link_was_replaced_acts_no_more_while_it_closes(world: World) -> None:
+    """A command read from a connection whose link was replaced (its close, 4003, is on the way: the server
+    marks it revoked at once) is refused with auth/link_replaced and appends nothing (a black-box pass saw
+    pipelined commands applied after the new link)."""
+    watcher = Outbox()
+    connection, fight_id = _joined(world, outbox=watcher)
+    before = world.engine.load(fight_id).seq
+    watcher.revoked = True
+    effects = world.request(connection, NOTE)
+    assert only(effects, Send).message["code"] == "auth/link_replaced"
+    assert "Execute" not in types_of(effects) and world.engine.load(fight_id).seq == before
+
+
 def test_a_new_link_closes_the_connections_of_the_old_one_4003(world: World) -> None:
     """#13, links recovery: the GM replaces the spectator's link; its open connection is closed (4003)
     once the links_reissued event is published, and the old token joins no more. The token is replaced

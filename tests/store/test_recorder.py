@@ -144,8 +144,10 @@ def _imports(path: Path) -> set[str]:
 @pytest.mark.parametrize("path", sorted((ROOT / "server").glob("*.py")) + sorted((ROOT / "engine").glob("*.py")),
                          ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_server_and_engine_import_neither_sqlalchemy_nor_store_internals(path: Path) -> None:
-    """Only the recorder protocols and the store package's front door (``open_store``, for ``serve``)."""
+    """Only the recorder protocols, the store package's front door (``open_store``, for ``serve``) and what
+    tells the server of other writers (PostgreSQL's listener, SQLite's watcher)."""
     bad = {m for m in _imports(path) if m.split(".")[0] in ("sqlalchemy", "psycopg", "sqlite3")
            or (m.startswith("combat_server.store.") and m not in ("combat_server.store.recorder",
-                                                                  "combat_server.store.pg_listen"))}
+                                                                  "combat_server.store.pg_listen",
+                                                                  "combat_server.store.sqlite_watch"))}
     assert bad == set(), path
