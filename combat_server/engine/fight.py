@@ -671,7 +671,7 @@ class Engine:
                 events.append(Event.from_dict(data))
             except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
                 raise reject("import/bad_event", f"line {lineno}: not an event ({_why(exc)})", line=lineno) from None
-        if header is None or not events:
+        if header is None:
             raise reject("import/empty", "the file holds no fight log")
         expected = int(header["events"])
         if len(events) < expected:  # more is an export read while the fight went on (before they stopped at the count)
@@ -684,7 +684,16 @@ class Engine:
             raise reject("import/bad_event", "an event's payload is nested too deeply to be a fight log") from None
         if not report.ok:
             raise reject("import/corrupt", f"event {report.bad_seq}: {report.problem}", seq=report.bad_seq)
-        self.store.import_events(events, header["ruleset"], header["title"])
+        # The ruleset and title the fight is stored under are the chained log's own (its fight_created), not the
+        # header's, which nothing checks: a header edited to another ruleset left a fight nothing could load.
+        created = events[0].payload
+        ruleset, title = str(created.get("ruleset", "")), str(created.get("title", ""))
+        if events[0].type != "fight_created" or not ruleset:
+            raise reject("import/corrupt", "event 1: the log does not start with the fight's creation", seq=1)
+        if header["ruleset"] != ruleset:
+            raise reject("import/bad_header", f"the header says ruleset {json.dumps(header['ruleset'])}, the log "
+                         f"was written by {json.dumps(ruleset)}", field="ruleset")
+        self.store.import_events(events, ruleset, title)
         return fight_id
 
     # ------------------------------------------------------------------ verify

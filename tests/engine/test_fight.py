@@ -534,3 +534,28 @@ def test_a_command_whose_seat_lost_its_link_on_its_way_is_refused(engine: Engine
     assert engine.store.fight(fid).last_seq == before
     engine.execute(fid, Command("note", {"text": "on time"}, GM_ACTOR, "gm-1"))
     assert engine.store.fight(fid).last_seq == before + 1
+
+
+def test_import_of_a_header_naming_another_ruleset_is_refused(engine: Engine, databases: Databases) -> None:
+    """The header is not chained: a header edited to another ruleset stored a fight nothing could load (a
+    black-box pass); the log's own fight_created decides, and a header that disagrees is refused."""
+    lines = list(engine.export_lines(populate(engine)))
+    header = json.loads(lines[0])
+    for other in ("chess", "shell"):
+        err = _refused_import(databases, [json.dumps({**header, "ruleset": other}), *lines[1:]], "import/bad_header")
+        assert err.details["field"] == "ruleset" and other in err.message
+
+
+def test_an_imported_fight_keeps_the_title_its_log_was_created_with(engine: Engine, databases: Databases) -> None:
+    fid = populate(engine)
+    lines = list(engine.export_lines(fid))
+    header = json.loads(lines[0])
+    target = Engine(databases.new_store())
+    target.import_lines([json.dumps({**header, "title": "x" * 5000}), *lines[1:]])
+    assert target.store.fight(fid).title == engine.store.fight(fid).title
+
+
+def test_import_of_a_header_with_none_of_its_events_is_truncated(engine: Engine, databases: Databases) -> None:
+    lines = list(engine.export_lines(populate(engine)))
+    err = _refused_import(databases, lines[:1], "import/truncated")
+    assert err.details == {"expected": len(lines) - 1, "found": 0}
