@@ -398,26 +398,19 @@ class CombatServer:
         """The fights whose state this process holds: watched (a hub with subscribers) or cached."""
         return {fid for fid, hub in self._hubs.items() if hub.subscribers} | set(self.engine.cached_fights())
 
-    def _revoked(self, subscribers: Sequence[Subscriber]) -> None:
+    def _revoked(self, fight_id: str, subscribers: Sequence[Subscriber]) -> None:
         """Close the connections whose link another process or ``combat-server links`` revoked (4003): the
         old link joins nowhere any more, and its open connections must not go on acting for the seat.
 
         Only those opened with a token that is no longer the seat's: a page opened with the new link in the
         moment before this process saw the change keeps going (a black-box pass saw it closed). One read of
         the fight's seats, made only when links were replaced."""
-        sessions = [s for s in subscribers if isinstance(s, Session) and s.seat is not None]
-        if not sessions:
-            return
-        current = {row.seat_id: row.token_hash for row in self.engine.store.seats(sessions[0].seat.fight_id)}  # type: ignore[union-attr]
-        loop = asyncio.get_running_loop()
-        for sub in sessions:
+        current = {row.seat_id: row.token_hash for row in self.engine.store.seats(fight_id)}
+        for sub in subscribers:
             seat = sub.seat
-            assert seat is not None
-            if sub.joined_with is not None and current.get(seat.seat_id) == sub.joined_with:
-                continue
-            sub.revoked = True
-            log.info("link_revoked_elsewhere", fight_id=seat.fight_id, seat=seat.seat_id)
-            loop.create_task(sub.close(CLOSE_LINK_REPLACED))
+            if isinstance(sub, Session) and seat is not None and current.get(seat.seat_id) != sub.joined_with:
+                log.info("link_revoked_elsewhere", fight_id=fight_id, seat=seat.seat_id)
+                sub.revoke()
 
     async def _peer_refresh(self, hub: FightHub) -> None:
         try:
@@ -951,11 +944,15 @@ class Session:
 
     @staticmethod
     def _evict(e: Evict) -> None:
-        loop = asyncio.get_running_loop()
         for sub in e.subscribers:
             if isinstance(sub, Session):
-                sub.revoked = True  # at once: a command already read from it must not act for the seat
-                loop.create_task(sub.close(e.code))
+                sub.revoke(e.code)
+
+    def revoke(self, code: int = CLOSE_LINK_REPLACED) -> None:
+        """This connection's link was replaced: it acts no more from now on (a request already read from it is
+        refused, auth/link_replaced), and it is closed with ``code``."""
+        self.revoked = True
+        asyncio.get_running_loop().create_task(self.close(code))
 
     @staticmethod
     def _lock(e: Lock) -> Awaitable[Any]:

@@ -254,11 +254,11 @@ Handler = Generator[Effect, Any, "dict[str, Any] | None"]
 
 
 class Peer(Subscriber, Protocol):
-    #: The link this connection joined with was replaced (it is being closed, 4003): it acts no more.
-    revoked: bool
-
     """The connection's outgoing side as the hub and the handlers see it: a hub subscriber whose
     ``seat`` and ``chain`` this connection sets, with a queue that says at once whether a message fitted."""
+
+    #: The link this connection joined with was replaced (it is being closed, 4003): it acts no more.
+    revoked: bool
 
     def deliver(self, text: str, bounded: bool = True) -> bool:
         """Queue one encoded message; ``False`` if it did not fit (the client is too slow).

@@ -104,10 +104,10 @@ def _dumps_description(value: Any) -> str:
 
 class FightHub:
     def __init__(self, engine: Engine, fight_id: str,
-                 on_revoked: Callable[[Sequence[Subscriber]], None] | None = None) -> None:
+                 on_revoked: Callable[[str, Sequence[Subscriber]], None] | None = None) -> None:
         self.engine = engine
         self.fight_id = fight_id
-        #: Called with the subscribers whose seat a ``links_reissued`` from elsewhere revoked (see
+        #: Called with the fight and the subscribers whose seat a ``links_reissued`` from elsewhere revoked (see
         #: :meth:`_push_from_store`); the server closes them (CLOSE_LINK_REPLACED).
         self.on_revoked = on_revoked
         self.lock = asyncio.Lock()
@@ -356,7 +356,7 @@ class FightHub:
         if seats:
             revoked = [sub for sub in self.subscribers if sub.seat is not None and sub.seat.seat_id in seats]
             if revoked:
-                self.on_revoked(revoked)
+                self.on_revoked(self.fight_id, revoked)
 
     def _push(self, before: FightState, events: Sequence[Event], explanations: Sequence[str],
               states: Sequence[FightState | None]) -> FightState:
