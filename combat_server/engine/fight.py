@@ -265,21 +265,26 @@ class Engine:
         plain continuation; after an undo or redo, or a chain that does not
         continue the cached hash, it reloads from the store.
         """
+        return self._refreshed(fight_id)[0]
+
+    def _refreshed(self, fight_id: str) -> tuple[FightState, Sequence[Event] | None]:
+        """:meth:`refresh`, and the events it read past the cached state (``None``: nothing was cached, so it
+        loaded the fight whole): what another writer appended, which a command's retry checks (its seat's link)."""
         with self._lock:
             cached = self._states.get(fight_id)
         if cached is None:
-            return self.load(fight_id)
+            return self.load(fight_id), None
         state, last_hash = cached
         tail = self.store.events(fight_id, after=state.seq)
         if not tail:
-            return state
+            return state, tail
         if tail[0].prev_hash != last_hash or any(e.type in core.CONTROL_EVENTS for e in tail):
             self.forget(fight_id)
-            return self.load(fight_id)
+            return self.load(fight_id), tail
         check_chain(fight_id, tail, last_hash, state.seq)
         fresh = core.fold(get_ruleset(state.ruleset, state.ruleset_version), tail, start=state)
         self._remember(fresh, tail[-1].hash)
-        return fresh
+        return fresh, tail
 
     def forget(self, fight_id: str) -> None:
         with self._lock:
@@ -392,9 +397,14 @@ class Engine:
                     # PostgreSQL, where the server runs the engine in worker threads; on SQLite it runs on
                     # the event loop, which must not sleep.
                     time.sleep(conflict_pause(attempt + 1, random.random()))
-                moved_from = state.seq
-                self.refresh(fight_id)  # another writer (process) got there first: decide again on its result
-                _refuse_if_link_replaced(self.store.events(fight_id, after=moved_from), command)
+                # Another writer (process) got there first: decide again on its result, unless what it wrote
+                # replaced this command's seat's link.
+                fresh, moved = self._refreshed(fight_id)
+                read_after = None if moved is None else moved[0].seq - 1 if moved else fresh.seq
+                if read_after != state.seq:  # the cache was not where this attempt began: read what moved
+                    moved = self.store.events(fight_id, after=state.seq)
+                assert moved is not None
+                _refuse_if_link_replaced(moved, command)
                 continue
             # A loop, not a generator: a generator costs about 1.5 k instructions to make and run, more than
             # these one-event lists (issue 16, session 12).
