@@ -256,7 +256,7 @@ def _decide_adjust(ruleset: Ruleset, state: FightState, command: Command) -> lis
         if kept:
             raise reject("adjust/bad_value", f"{name} is kept by the rules, not set by hand: {kept}", field=name)
         if not fits(value):
-            raise reject("adjust/bad_value", f"{name} cannot be set to {_shown(value)}", field=name)
+            raise reject("adjust/bad_value", f"{name} cannot be set to {shown_as_json(value)}", field=name)
         if type(value) is int and not -ADJUST_LIMIT <= value <= ADJUST_LIMIT:
             raise reject("adjust/bad_value", f"{name} cannot be set to {value}: a whole number from "
                          f"{-ADJUST_LIMIT} to {ADJUST_LIMIT}", field=name, minimum=-ADJUST_LIMIT, maximum=ADJUST_LIMIT)
@@ -275,12 +275,12 @@ def _refuse_value(name: str, value: JSON, allowed: Collection[JSON]) -> NoReturn
     """adjust/bad_value for a value outside the field's :data:`~combat_server.rules.model.ADJUSTABLE_TO`
     domain, naming the values allowed ("" reads as none)."""
     values = sorted(allowed, key=lambda v: (str(type(v)), v))
-    listed = ", ".join(_shown(v) if v != "" else '"" (none)' for v in values)
-    raise reject("adjust/bad_value", f"{name} cannot be set to {_shown(value)}: it must be one of {listed}",
+    listed = ", ".join(shown_as_json(v) if v != "" else '"" (none)' for v in values)
+    raise reject("adjust/bad_value", f"{name} cannot be set to {shown_as_json(value)}: it must be one of {listed}",
                  field=name, allowed=values)
 
 
-def _shown(value: Any) -> str:
+def shown_as_json(value: Any) -> str:
     """A value as the client wrote it, in JSON (``true``, ``null``, ``"x"``), not Python's ``True``, ``None``, ``'x'``."""
     try:
         return json.dumps(value, ensure_ascii=False)

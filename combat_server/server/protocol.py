@@ -26,6 +26,7 @@ from typing import Any, Callable, Mapping
 import orjson
 
 from combat_server.errors import CombatError
+from combat_server.rules.core import shown_as_json
 
 PROTOCOL_VERSION = 5
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
@@ -336,14 +337,9 @@ _A_TYPE = {"integer": "an integer", "object": "an object", "array": "an array", 
 
 
 def _spelled(value: Any, limit: int = 60) -> str:
-    """A value as JSON writes it (``null``, ``true``, ``"x"``), cut short: a refusal names what it saw
-    without echoing a long text back."""
-    if isinstance(value, float) and value != value or value in (float("inf"), float("-inf")):
-        return {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}[str(value)]  # orjson would write null
-    try:
-        text = orjson.dumps(value).decode()
-    except (TypeError, orjson.JSONEncodeError):
-        text = json.dumps(value, default=str, ensure_ascii=False)
+    """A value as JSON writes it (``null``, ``true``, ``"x"``, ``NaN``: :func:`shown_as_json`, as the rules word
+    a refused value), cut short: a refusal names what it saw without echoing a long text back."""
+    text = shown_as_json(value)
     return text if len(text) <= limit else text[:limit] + "..."
 
 
