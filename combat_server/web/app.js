@@ -751,10 +751,11 @@ function renderAct() {
   // The actions come in the seat's description, pushed just after the event: a combatant added
   // mid-turn changes their targets, so the whole of them is part of the key.
   const offered = canAct ? JSON.stringify(actionsOf(cur)) : "";
-  // Between turns with nobody able to act (G-19, G-51), the description's sentence says so: part of the key.
-  const stalled = !canAct && S.viewSeq === null && st.status === "active" && combat && combat.phase === "between" && !blocking
+  // What the fight waits for is the ruleset's sentence (the description's ``waiting_for``: whose turn, or that
+  // nobody can act and the GM must end or mend the fight): part of the key.
+  const waiting = !canAct && S.viewSeq === null && st.status === "active" && !blocking
     ? ((S.description && S.description.waiting_for) || "") : "";
-  const key = canAct ? `${cur}:${combat.round}:${st.turn_start_seq}:${offered}` : (blocking ? "prompt" : "idle:" + (cur || "") + st.status + (S.viewSeq !== null) + stalled);
+  const key = canAct ? `${cur}:${combat.round}:${st.turn_start_seq}:${offered}` : (blocking ? "prompt" : "idle:" + (cur || "") + st.status + (S.viewSeq !== null) + waiting);
   $("#act-h").textContent = !canAct ? "Actions" : !ownsTurn(cur) ? `${nameOf(st, cur)}'s turn` : isGM() ? `${nameOf(st, cur)} acts (you run this NPC)` : `Your turn: ${nameOf(st, cur)}`;
   if (key === S.actKey) { if (canAct) updatePreview(); return; }
   S.actKey = key;
@@ -770,7 +771,7 @@ function renderAct() {
     else if (st.status === "setup") msg = isGM() ? "Add combatants below, then start combat." : "The fight has not started yet.";
     else if (st.status === "ended") msg = "The fight is over.";
     else if (blocking) msg = "";
-    else if (stalled) msg = stalled;
+    else if (waiting) msg = waiting;
     else if (combat) msg = `Waiting for ${nameOf(st, cur)} to act.`;
     box.replaceChildren(msg ? h("p", { class: "hint" }, msg) : "");
     return;
@@ -847,8 +848,8 @@ function fieldInput(field, idPrefix) {
     h("label", { for: id }, field.label), input);
 }
 
-/** Show only the fields whose ``when`` holds (a range only for a ranged weapon), and of a choice field
- * only the choices whose own ``when`` holds (a bow only for All-Out Attack Determined); a choice that
+/** Show only the fields whose ``when`` holds (a field only for some values of another), and of a choice
+ * field only the choices whose own ``when`` holds (a choice open only with some value of another); a choice that
  * closes gives way to the first open one. Fields are taken in order, so a later one sees the new value. */
 function applyWhen(root, action) {
   const holds = (when) => Object.entries(when || {}).every(([name, allowed]) => {
@@ -1980,7 +1981,7 @@ function renderImport() {
 }
 
 /** The file command's other fields a new combatant takes, as action fields: each choice (``enum``) and
- * true/false field of its spec but the file's own, its name's and ``over`` (GURPS: side, hidden), with
+ * true/false field of its spec but the file's own, its name's and ``over`` (such as side and hidden), with
  * the defaults the spec declares. Free text (an id) is left to the rules: several files go at once. */
 function importFields(fc) {
   const skip = new Set([fc.field, fc.file.name, fc.file.over]);
